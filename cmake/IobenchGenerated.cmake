@@ -1,0 +1,35 @@
+# Generated sources: build description (configure time), git commit and the
+# built-in suites (build time, rewritten only when their content changes).
+
+set(IOBENCH_GENERATED_DIR ${PROJECT_BINARY_DIR}/generated)
+
+if(CMAKE_CROSSCOMPILING)
+  set(IOBENCH_COMPILER_TARGET "${CMAKE_CXX_COMPILER_TARGET}")
+endif()
+if(NOT IOBENCH_COMPILER_TARGET)
+  set(IOBENCH_COMPILER_TARGET "${CMAKE_SYSTEM_NAME}-${CMAKE_SYSTEM_PROCESSOR}")
+endif()
+configure_file(${PROJECT_SOURCE_DIR}/core/build_info.hpp.in ${IOBENCH_GENERATED_DIR}/iobench/build_info.hpp @ONLY)
+
+file(GLOB IOBENCH_SUITE_FILES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/suites/*.json)
+list(JOIN IOBENCH_SUITE_FILES "|" _iobench_suite_arg)
+set(IOBENCH_GENERATED_SOURCES
+  ${IOBENCH_GENERATED_DIR}/git_commit.cpp
+  ${IOBENCH_GENERATED_DIR}/builtin_suites.cpp)
+
+add_custom_target(iobench_git_commit
+  COMMAND ${CMAKE_COMMAND} -DSOURCE_DIR=${PROJECT_SOURCE_DIR} -DOUTPUT=${IOBENCH_GENERATED_DIR}/git_commit.cpp
+          -P ${PROJECT_SOURCE_DIR}/cmake/WriteGitCommit.cmake
+  BYPRODUCTS ${IOBENCH_GENERATED_DIR}/git_commit.cpp
+  COMMENT "Recording the git commit"
+  VERBATIM)
+
+add_custom_command(
+  OUTPUT ${IOBENCH_GENERATED_DIR}/builtin_suites.cpp
+  COMMAND ${CMAKE_COMMAND} -DOUTPUT=${IOBENCH_GENERATED_DIR}/builtin_suites.cpp
+          "-DSUITES=${_iobench_suite_arg}" -P ${PROJECT_SOURCE_DIR}/cmake/EmbedSuites.cmake
+  DEPENDS ${IOBENCH_SUITE_FILES} ${PROJECT_SOURCE_DIR}/cmake/EmbedSuites.cmake
+  COMMENT "Embedding the suites"
+  VERBATIM)
+
+add_custom_target(iobench_generated DEPENDS iobench_git_commit ${IOBENCH_GENERATED_DIR}/builtin_suites.cpp)

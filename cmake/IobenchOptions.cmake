@@ -1,0 +1,39 @@
+# Warnings and sanitizers, applied PRIVATE to iobench's own targets, and the
+# flag string recorded in the results (IOBENCH_CXX_FLAGS).
+
+set(IOBENCH_OWN_FLAGS "")
+if(MSVC)
+  list(APPEND IOBENCH_OWN_FLAGS /W4 /permissive- /utf-8)
+else()
+  list(APPEND IOBENCH_OWN_FLAGS -Wall -Wextra -Wpedantic -Wshadow)
+endif()
+
+set(IOBENCH_SANITIZER_FLAGS "")
+if(IOBENCH_SANITIZE)
+  if(MSVC)
+    set(IOBENCH_SANITIZER_FLAGS /fsanitize=address)
+  else()
+    set(IOBENCH_SANITIZER_FLAGS -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
+  endif()
+endif()
+
+# The flags of the build configuration plus ours, as one string per configuration.
+set(_iobench_config_flags "")
+foreach(_config Debug Release RelWithDebInfo MinSizeRel)
+  string(TOUPPER ${_config} _upper)
+  string(APPEND _iobench_config_flags "$<$<CONFIG:${_config}>:${CMAKE_CXX_FLAGS_${_upper}}>")
+endforeach()
+list(JOIN IOBENCH_OWN_FLAGS " " _own)
+list(JOIN IOBENCH_SANITIZER_FLAGS " " _san)
+string(STRIP "${CMAKE_CXX_FLAGS} ${_iobench_config_flags} ${_own} ${_san}" IOBENCH_CXX_FLAGS)
+
+# Applies warnings, sanitizers and the build description to `target`.
+function(iobench_apply_options target)
+  target_compile_options(${target} PRIVATE ${IOBENCH_OWN_FLAGS} ${IOBENCH_SANITIZER_FLAGS})
+  if(IOBENCH_SANITIZER_FLAGS AND NOT MSVC)
+    target_link_options(${target} PRIVATE ${IOBENCH_SANITIZER_FLAGS})
+  endif()
+  target_compile_definitions(${target} PRIVATE
+    "IOBENCH_BUILD_TYPE=\"$<IF:$<BOOL:$<CONFIG>>,$<CONFIG>,none>\""
+    "IOBENCH_CXX_FLAGS=\"${IOBENCH_CXX_FLAGS}\"")
+endfunction()

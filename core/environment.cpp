@@ -1,0 +1,206 @@
+#include "core/environment.hpp"
+
+#include <fmt/chrono.h>
+#include <fmt/format.h>
+
+#include <cctype>
+#include <cstdio>
+#include <ctime>
+#include <fstream>
+#include <thread>
+#include <vector>
+
+#include "iobench/build_info.hpp"
+
+#ifdef _WIN32
+#define WIN32_LEAN_AND_MEAN
+#define NOMINMAX
+#include <windows.h>
+#else
+#include <sys/utsname.h>
+#include <unistd.h>
+#endif
+#if defined(__GLIBC__)
+#include <gnu/libc-version.h>
+#endif
+
+namespace iobench {
+
+namespace {
+
+std::string standard_library() {
+#if defined(_LIBCPP_VERSION)
+    return fmt::format("libc++ {}", _LIBCPP_VERSION);
+#elif defined(__GLIBCXX__)
+    return fmt::format("libstdc++ {} ({})", _GLIBCXX_RELEASE, __GLIBCXX__);
+#elif defined(_MSVC_STL_VERSION)
+    return fmt::format("MSVC STL {}", _MSVC_STL_VERSION);
+#else
+    return "unknown";
+#endif
+}
+
+std::string c_library() {
+#if defined(__GLIBC__)
+    return fmt::format("glibc {}", gnu_get_libc_version());
+#elif defined(__MINGW64_VERSION_STR)
+#if defined(_UCRT)
+    return fmt::format("mingw-w64 {} (UCRT)", __MINGW64_VERSION_STR);
+#else
+    return fmt::format("mingw-w64 {} (MSVCRT)", __MINGW64_VERSION_STR);
+#endif
+#elif defined(_MSC_VER)
+    return "UCRT";
+#else
+    return "unknown";
+#endif
+}
+
+std::string page_size() {
+#ifdef _WIN32
+    SYSTEM_INFO info;
+    GetSystemInfo(&info);
+    return std::to_string(info.dwPageSize);
+#else
+    return std::to_string(sysconf(_SC_PAGESIZE));
+#endif
+}
+
+/// Operating system, kernel release and machine; under wine, says so.
+std::pair<std::string, std::string> os_and_kernel() {
+#ifdef _WIN32
+    std::string os = "Windows";
+    if (HMODULE ntdll = GetModuleHandleA("ntdll.dll")) {
+        using wine_version_fn = const char*(__cdecl*)();
+        if (auto wine = reinterpret_cast<wine_version_fn>(
+                reinterpret_cast<void*>(GetProcAddress(ntdll, "wine_get_version"))))
+            os = fmt::format("Windows (wine {})", wine());
+    }
+    return {os, "unknown"};
+#else
+    utsname u{};
+    if (uname(&u) != 0) return {"unknown", "unknown"};
+    return {fmt::format("{} {}", u.sysname, u.machine), fmt::format("{} {}", u.release, u.version)};
+#endif
+}
+
+std::string cpu_model() {
+#ifdef __linux__
+    std::ifstream in("/proc/cpuinfo");
+    for (std::string line; std::getline(in, line);) {
+        if (line.rfind("model name", 0) == 0) {
+            auto colon = line.find(':');
+            if (colon != std::string::npos) return line.substr(line.find_first_not_of(" \t", colon + 1));
+        }
+    }
+#endif
+    return "unknown";
+}
+
+std::string os_release() {
+#ifdef __linux__
+    std::ifstream in("/etc/os-release");
+    for (std::string line; std::getline(in, line);) {
+        if (line.rfind("PRETTY_NAME=", 0) == 0) {
+            std::string v = line.substr(12);
+            if (v.size() >= 2 && v.front() == '"') v = v.substr(1, v.size() - 2);
+            return v;
+        }
+    }
+#endif
+    return "";
+}
+
+}  // namespace
+
+std::string filesystem_type(const std::filesystem::path& dir) {
+#ifdef __linux__
+    // The mount with the longest mount point that is a prefix of the directory.
+    std::error_code ec;
+    const std::string target = std::filesystem::weakly_canonical(dir, ec).string();
+    std::ifstream in("/proc/self/mountinfo");
+    std::string best_point;
+    std::string best_type = "unknown";
+    for (std::string line; std::getline(in, line);) {
+        // fields: id parent major:minor root mount-point options [optional...] - fstype source super-options
+        std::vector<std::string> f;
+        std::size_t pos = 0;
+        while (pos <= line.size()) {
+            std::size_t sp = line.find(' ', pos);
+            if (sp == std::string::npos) sp = line.size();
+            f.push_back(line.substr(pos, sp - pos));
+            pos = sp + 1;
+        }
+        if (f.size() < 7) continue;
+        std::size_t dash = 6;
+        while (dash < f.size() && f[dash] != "-") ++dash;
+        if (dash + 1 >= f.size()) continue;
+        const std::string& point = f[4];
+        const bool covers = target == point || point == "/" ||
+                            (target.rfind(point, 0) == 0 && target.size() > point.size() && target[point.size()] == '/');
+        if (covers && point.size() >= best_point.size()) {
+            best_point = point;
+            best_type = f[dash + 1];
+        }
+    }
+    return best_type;
+#elif defined(_WIN32)
+    std::error_code ec;
+    const std::filesystem::path root = std::filesystem::absolute(dir, ec).root_path();
+    wchar_t fs_name[MAX_PATH + 1] = {};
+    if (GetVolumeInformationW(root.wstring().c_str(), nullptr, 0, nullptr, nullptr, nullptr, fs_name, MAX_PATH + 1)) {
+        std::string out;
+        for (const wchar_t* p = fs_name; *p; ++p) out += static_cast<char>(*p < 128 ? *p : '?');
+        return out;
+    }
+    return "unknown";
+#else
+    (void)dir;
+    return "unknown";
+#endif
+}
+
+std::string compiler_short_name() {
+    const std::string id = build::compiler_id;
+    std::string name = id == "GNU" ? "gcc" : id == "Clang" ? "clang" : id == "AppleClang" ? "appleclang"
+                       : id == "MSVC" ? "msvc" : id;
+#if defined(__MINGW32__)
+    name = "mingw-" + name;
+#endif
+    for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return name;
+}
+
+std::string results_basename() {
+    const std::time_t now = std::time(nullptr);
+    return fmt::format("{}-{}-{:%Y-%m-%d}", compiler_short_name(), build::compiler_version, fmt::localtime(now));
+}
+
+std::vector<std::pair<std::string, std::string>> describe_environment(const std::filesystem::path& dir) {
+    auto [os, kernel] = os_and_kernel();
+    std::error_code ec;
+    std::vector<std::pair<std::string, std::string>> ctx = {
+        {"iobench_version", build::version},
+        {"iobench_git_commit", build::git_commit},
+        {"compiler", fmt::format("{} {}", build::compiler_id, build::compiler_version)},
+        {"compiler_target", build::compiler_target},
+        {"standard_library", standard_library()},
+        {"c_library", c_library()},
+        {"build_type", build::build_type},
+        {"build_flags", build::cxx_flags},
+        {"google_benchmark_version", build::google_benchmark_version},
+        {"os", os},
+        {"os_release", os_release()},
+        {"kernel", kernel},
+        {"cpu_model", cpu_model()},
+        {"hardware_threads", std::to_string(std::thread::hardware_concurrency())},
+        {"target_dir", std::filesystem::absolute(dir, ec).string()},
+        {"target_filesystem", filesystem_type(dir)},
+        {"page_size", page_size()},
+        {"BUFSIZ", std::to_string(BUFSIZ)},
+        {"timing", "wall time per run (steady_clock), setup and verification excluded"},
+    };
+    return ctx;
+}
+
+}  // namespace iobench

@@ -1,0 +1,34 @@
+// Errors reported by methods and workloads.
+#pragma once
+
+#include <cerrno>
+#include <stdexcept>
+#include <string>
+#include <system_error>
+
+namespace iobench {
+
+/// An operating-system I/O call failed (open, write, read, close, ...).
+/// `what()` names the call, the path and the system's message, e.g.
+/// "write(/tmp/x/out.txt): No space left on device".
+class io_error : public std::system_error {
+public:
+    /// `call` is the function that failed, `path` the file it worked on,
+    /// `code` the error it returned (errno on POSIX, GetLastError() on Windows).
+    io_error(const std::string& call, const std::string& path, std::error_code code)
+        : std::system_error(code, call + "(" + path + ")") {}
+};
+
+/// Input that a reader could not parse (a method reading integers met a
+/// character that is not a digit or white space, say).
+class parse_error : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+/// Throws `io_error` for `call` on `path` with the calling thread's errno.
+[[noreturn]] inline void throw_errno(const std::string& call, const std::string& path) {
+    throw io_error(call, path, std::error_code(errno, std::generic_category()));
+}
+
+}  // namespace iobench

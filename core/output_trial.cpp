@@ -1,0 +1,49 @@
+#include "core/output_trial.hpp"
+
+#include <fmt/format.h>
+
+#include <system_error>
+
+#include "core/cleanup.hpp"
+
+namespace iobench {
+
+OutputTrial::OutputTrial(Session& session, std::string_view workload, const Method& method, const Params& params,
+                         const std::string& expected_key, Generator expected)
+    : sink_{session.output(fmt::format("{}-{}", workload, method.name)).string(), params.buffer_size},
+      generate_(std::move(expected)),
+      expected_(session.expected(expected_key, generate_)) {
+    bytes = expected_.size;
+    buffer_size = params.buffer_size ? params.buffer_size : method.default_buffer_size;
+}
+
+void OutputTrial::reset() {
+    std::error_code ec;
+    std::filesystem::remove(sink_.path, ec);
+}
+
+std::string OutputTrial::verify() {
+    Digest got;
+    try {
+        got = digest_file(sink_.path);
+    } catch (const std::exception& e) {
+        return fmt::format("cannot read the output back: {}", e.what());
+    }
+    if (got == expected_) return "";
+    std::string where;
+    try {
+        const std::int64_t at = first_difference(sink_.path, generate_);
+        if (at >= 0) where = fmt::format("; first difference at byte {}", at);
+    } catch (const std::exception&) {
+        // The digests already say it differs; the offset is only a hint.
+    }
+    return fmt::format("output differs: {} bytes with checksum {:016x}, expected {} bytes with checksum {:016x}{}",
+                       got.size, got.checksum, expected_.size, expected_.checksum, where);
+}
+
+void OutputTrial::finish() {
+    reset();
+    forget_on_interrupt(sink_.path);
+}
+
+}  // namespace iobench

@@ -1,0 +1,57 @@
+// The method and workload registries: vectors behind functions, so static
+// initializers in any translation unit can register into them.
+#include <algorithm>
+#include <stdexcept>
+
+#include "core/method.hpp"
+#include "core/workload.hpp"
+
+namespace iobench {
+
+namespace {
+std::vector<Method>& method_list() {
+    static std::vector<Method> list;
+    return list;
+}
+std::vector<std::unique_ptr<Workload>>& workload_list() {
+    static std::vector<std::unique_ptr<Workload>> list;
+    return list;
+}
+}  // namespace
+
+void register_method(Method method) {
+    auto& list = method_list();
+    if (find_method(method.name)) throw std::logic_error("method registered twice: " + method.name);
+    // Keep families together (alphabetically), methods in registration order
+    // within a family, so listings do not depend on static-initialization order.
+    auto pos = std::upper_bound(list.begin(), list.end(), method,
+                                [](const Method& a, const Method& b) { return a.family < b.family; });
+    list.insert(pos, std::move(method));
+}
+
+const std::vector<Method>& methods() { return method_list(); }
+
+const Method* find_method(std::string_view name) {
+    for (const Method& m : method_list())
+        if (m.name == name) return &m;
+    return nullptr;
+}
+
+void register_workload(std::unique_ptr<Workload> workload) {
+    auto& list = workload_list();
+    if (find_workload(workload->name()))
+        throw std::logic_error("workload registered twice: " + std::string(workload->name()));
+    auto pos = std::upper_bound(list.begin(), list.end(), workload,
+                                [](const auto& a, const auto& b) { return a->name() < b->name(); });
+    list.insert(pos, std::move(workload));
+}
+
+const std::vector<std::unique_ptr<Workload>>& workloads() { return workload_list(); }
+
+const Workload* find_workload(std::string_view name) {
+    for (const auto& w : workload_list())
+        if (w->name() == name) return w.get();
+    return nullptr;
+}
+
+}  // namespace iobench

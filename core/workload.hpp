@@ -1,0 +1,83 @@
+// Workloads: what is measured (write 10M integers, read them back, ...),
+// independent of how (the method). A workload makes a Trial per benchmark; the
+// runner times Trial::run() and checks Trial::verify() after every run.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <initializer_list>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/method.hpp"
+
+namespace iobench {
+
+class Session;
+
+/// Parameters of one benchmark beyond its workload and method.
+struct Params {
+    /// User-space buffer in bytes (`/buf:<bytes>` in the name); 0 = method default.
+    std::size_t buffer_size = 0;
+};
+
+/// One workload run by one method. The runner calls, per iteration:
+/// `reset()` (not timed), `run()` (timed: open, I/O, close), `verify()` (not timed).
+class Trial {
+public:
+    virtual ~Trial() = default;
+    /// Brings the files to the state a run starts from (removes the previous output).
+    virtual void reset() {}
+    /// The measured work: one call into the method. Throws `io_error`/`parse_error`.
+    virtual void run() = 0;
+    /// Checks the last run's output or parsed values against the workload's
+    /// expected size and checksum. Returns "" when they match, otherwise a
+    /// sentence saying what differed.
+    virtual std::string verify() = 0;
+    /// Removes what the trial created (its output file).
+    virtual void finish() {}
+
+    std::uint64_t bytes = 0;  ///< bytes written or read per run
+    std::uint64_t items = 0;  ///< items (integers, lines) per run
+    /// User-space buffer in bytes the run used (0 = unbuffered or unknown).
+    std::size_t buffer_size = 0;
+};
+
+/// A kind of measured work. Registered from a static initializer in core/workload_*.cpp.
+class Workload {
+public:
+    virtual ~Workload() = default;
+    /// Benchmark-name part: "ints_out", "hello", ...
+    virtual std::string_view name() const = 0;
+    /// One line for --list and the docs.
+    virtual std::string_view description() const = 0;
+    /// Items at scale 1 (the published count).
+    virtual std::uint64_t default_count() const = 0;
+    /// True when `method` provides the operation this workload needs.
+    virtual bool supports(const Method& method) const = 0;
+    /// The trial for `method` with `params` at the session's scale and directory.
+    /// Generates shared inputs through `session` the first time they are needed.
+    virtual std::unique_ptr<Trial> make_trial(const Method& method, const Params& params,
+                                              Session& session) const = 0;
+};
+
+/// Adds a workload to the registry (ownership passes to it). Throws
+/// `std::logic_error` on a duplicate name.
+void register_workload(std::unique_ptr<Workload> workload);
+
+/// Every registered workload, sorted by name.
+const std::vector<std::unique_ptr<Workload>>& workloads();
+
+/// The workload called `name`, or nullptr.
+const Workload* find_workload(std::string_view name);
+
+/// Registers a workload type from a static initializer:
+/// `const iobench::WorkloadRegistrar<IntsOut> registrar;`
+template <class W>
+struct WorkloadRegistrar {
+    WorkloadRegistrar() { register_workload(std::make_unique<W>()); }
+};
+
+}  // namespace iobench

@@ -1,0 +1,118 @@
+// ints_out and ints_in: fast_io's "I/O for 10 million integers" table
+// (shared/seeds/fast_io-readme.md): write 0 .. N-1 in decimal, one per line,
+// then read the file back. N = 10,000,000, 78,888,890 bytes.
+#include <fmt/format.h>
+
+#include <cstdio>
+
+#include "core/error.hpp"
+#include "core/output_trial.hpp"
+#include "core/session.hpp"
+#include "data/text.hpp"
+
+namespace iobench {
+namespace {
+
+constexpr std::uint64_t published_count = 10'000'000;
+
+class IntsOutTrial final : public OutputTrial {
+public:
+    IntsOutTrial(Session& s, const Method& m, const Params& p, std::uint64_t count)
+        : OutputTrial(s, "ints_out", m, p, fmt::format("ints:{}", count), ints_text(count)),
+          put_(m.put_ints),
+          count_(count) {
+        items = count;
+    }
+    void run() override { put_(sink_, count_); }
+
+private:
+    PutInts put_;
+    std::uint64_t count_;
+};
+
+class IntsOut final : public Workload {
+public:
+    std::string_view name() const override { return "ints_out"; }
+    std::string_view description() const override {
+        return "write the integers 0..N-1 in decimal, one per line (N = 10M, 78,888,890 bytes)";
+    }
+    std::uint64_t default_count() const override { return published_count; }
+    bool supports(const Method& m) const override { return m.put_ints != nullptr; }
+    std::unique_ptr<Trial> make_trial(const Method& m, const Params& p, Session& s) const override {
+        return std::make_unique<IntsOutTrial>(s, m, p, s.scaled(published_count));
+    }
+};
+
+/// Writes the input file for ints_in with the generator (not a method under test).
+void write_ints_file(const std::filesystem::path& path, std::uint64_t count) {
+    const std::string p = path.string();
+    std::FILE* f = std::fopen(p.c_str(), "wb");
+    if (!f) throw_errno("fopen", p);
+    bool ok = true;
+    ints_text(count)([&](std::string_view chunk) {
+        if (ok && std::fwrite(chunk.data(), 1, chunk.size(), f) != chunk.size()) ok = false;
+    });
+    if (!ok) {
+        const int err = errno;
+        std::fclose(f);
+        throw io_error("fwrite", p, std::error_code(err, std::generic_category()));
+    }
+    if (std::fclose(f) != 0) throw_errno("fclose", p);
+}
+
+class IntsInTrial final : public Trial {
+public:
+    IntsInTrial(Session& s, const Method& m, const Params& p, std::uint64_t count)
+        : source_{s.input(fmt::format("ints-{}.txt", count),
+                          [count](const std::filesystem::path& path) { write_ints_file(path, count); })
+                      .string(),
+                  p.buffer_size},
+          get_(m.get_ints),
+          count_(count) {
+        items = count;
+        bytes = ints_text_size(count);
+        buffer_size = p.buffer_size ? p.buffer_size : m.default_buffer_size;
+        values_.reserve(count);
+    }
+    void reset() override { values_.clear(); }
+    void run() override { get_(source_, values_); }
+    std::string verify() override {
+        // The file holds 0 .. count-1 in order: every value must equal its index.
+        std::uint64_t sum = 0;
+        std::string first;
+        for (std::size_t i = 0; i < values_.size(); ++i) {
+            sum += values_[i];
+            if (first.empty() && values_[i] != i)
+                first = fmt::format("; first difference at index {}: got {}, expected {}", i, values_[i], i);
+        }
+        const std::uint64_t expected_sum = count_ % 2 == 0 ? (count_ / 2) * (count_ - 1) : count_ * ((count_ - 1) / 2);
+        if (values_.size() == count_ && sum == expected_sum && first.empty()) return "";
+        return fmt::format("parsed values differ: {} integers with sum {}, expected {} with sum {}{}", values_.size(),
+                           sum, count_, expected_sum, first);
+    }
+
+private:
+    Source source_;
+    GetInts get_;
+    std::uint64_t count_;
+    std::vector<std::uint64_t> values_;
+};
+
+class IntsIn final : public Workload {
+public:
+    std::string_view name() const override { return "ints_in"; }
+    std::string_view description() const override {
+        return "read the ints_out file back into a std::vector<uint64_t> (page cache warm)";
+    }
+    std::uint64_t default_count() const override { return published_count; }
+    bool supports(const Method& m) const override { return m.get_ints != nullptr; }
+    std::unique_ptr<Trial> make_trial(const Method& m, const Params& p, Session& s) const override {
+        return std::make_unique<IntsInTrial>(s, m, p, s.scaled(published_count));
+    }
+};
+
+const WorkloadRegistrar<IntsOut> ints_out_registrar;
+const WorkloadRegistrar<IntsIn> ints_in_registrar;
+
+}  // namespace
+}  // namespace iobench

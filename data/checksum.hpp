@@ -1,0 +1,59 @@
+// Checksums of byte streams, used to verify what a method wrote or read.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <string_view>
+
+namespace iobench {
+
+/// Streaming 64-bit checksum (XXH3-64 from the xxHash library; seed 0).
+/// Order-sensitive: swapped lines change it. Feed bytes in any chunking: the
+/// result depends only on the concatenated bytes.
+class Checksum {
+public:
+    Checksum();
+    ~Checksum();
+    Checksum(const Checksum&) = delete;
+    Checksum& operator=(const Checksum&) = delete;
+
+    /// Adds `bytes` to the stream.
+    void update(std::string_view bytes);
+    /// Bytes fed so far.
+    std::uint64_t size() const { return size_; }
+    /// The checksum of every byte fed so far (the stream may continue).
+    std::uint64_t digest() const;
+
+private:
+    struct State;
+    std::unique_ptr<State> state_;
+    std::uint64_t size_ = 0;
+};
+
+/// Size in bytes and checksum of a byte stream.
+struct Digest {
+    std::uint64_t size = 0;
+    std::uint64_t checksum = 0;
+    friend bool operator==(const Digest&, const Digest&) = default;
+};
+
+/// Receives one chunk of a generated stream.
+using ChunkFn = std::function<void(std::string_view chunk)>;
+/// Produces a stream as a sequence of chunks (of any sizes).
+using Generator = std::function<void(const ChunkFn& emit)>;
+
+/// Digest of what `generate` produces.
+Digest digest_of(const Generator& generate);
+
+/// Digest of the file at `path`, read in 1 MiB chunks.
+/// Throws `io_error` when the file cannot be opened or read.
+Digest digest_file(const std::filesystem::path& path);
+
+/// Offset of the first byte where the file at `path` differs from what
+/// `generate` produces (including one being shorter), or -1 when they are
+/// equal. Used only to explain a mismatch, outside any measurement.
+std::int64_t first_difference(const std::filesystem::path& path, const Generator& generate);
+
+}  // namespace iobench

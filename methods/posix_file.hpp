@@ -1,0 +1,69 @@
+// Opening and closing files with POSIX calls, for the methods that work on a
+// raw file descriptor (posix, obuf). Errors become `io_error`.
+#pragma once
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <string>
+
+#include "core/error.hpp"
+
+namespace iobench {
+
+/// A file descriptor that closes itself. `close()` reports the error that the
+/// destructor has to swallow, so methods call it at the end of a run.
+class unique_fd {
+public:
+    unique_fd(int fd, std::string path) : fd_(fd), path_(std::move(path)) {}
+    ~unique_fd() {
+        if (fd_ >= 0) ::close(fd_);
+    }
+    unique_fd(const unique_fd&) = delete;
+    unique_fd& operator=(const unique_fd&) = delete;
+
+    int get() const { return fd_; }
+    const std::string& path() const { return path_; }
+
+    /// Closes the descriptor. Throws `io_error` when close(2) fails (a
+    /// delayed write error on some file systems).
+    void close() {
+        const int fd = fd_;
+        fd_ = -1;
+        if (::close(fd) != 0) throw_errno("close", path_);
+    }
+
+private:
+    int fd_;
+    std::string path_;
+};
+
+/// Creates or truncates `path` for writing (mode 0644). Throws `io_error`.
+inline unique_fd create_file(const std::string& path, int extra_flags = 0) {
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | extra_flags, 0644);
+    if (fd < 0) throw_errno("open", path);
+    return unique_fd(fd, path);
+}
+
+/// Opens `path` for reading. Throws `io_error`.
+inline unique_fd open_file(const std::string& path, int extra_flags = 0) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | extra_flags);
+    if (fd < 0) throw_errno("open", path);
+    return unique_fd(fd, path);
+}
+
+/// Writes all of `data` with as many write(2) calls as it takes (short writes,
+/// EINTR). Throws `io_error`.
+inline void write_all(int fd, const char* data, std::size_t size, const std::string& path) {
+    while (size > 0) {
+        const ssize_t n = ::write(fd, data, size);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            throw_errno("write", path);
+        }
+        data += n;
+        size -= static_cast<std::size_t>(n);
+    }
+}
+
+}  // namespace iobench

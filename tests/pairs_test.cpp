@@ -1,0 +1,106 @@
+// Every workload x method pair, run once at a small count, must produce
+// verified output; with a tiny buffer too, where the method's buffer is sizable.
+// The deliberately broken methods (tests/broken_methods.cpp) must be caught.
+#include <gtest/gtest.h>
+
+#include <ostream>
+
+#include "core/session.hpp"
+#include "core/suite.hpp"
+#include "test_dir.hpp"
+
+namespace iobench {
+
+/// Prints a case by its benchmark name in test output.
+void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
+
+namespace {
+
+bool is_broken(const Case& c) { return c.method->family == "zz_broken"; }
+
+/// Runs the case once in `dir` at scale 1e-4 (ints: 1,000; hello: 10,000 lines) and returns verify()'s verdict.
+std::string run_once(const Case& c, const std::filesystem::path& dir, std::size_t buffer_size = 0) {
+    Session session(dir, 1e-4, false, false);
+    auto trial = c.workload->make_trial(*c.method, Params{buffer_size}, session);
+    trial->reset();
+    trial->run();
+    std::string verdict = trial->verify();
+    trial->finish();
+    return verdict;
+}
+
+std::vector<Case> cases(bool broken) {
+    std::vector<Case> out;
+    for (const Case& c : all_pairs().cases)
+        if (is_broken(c) == broken) out.push_back(c);
+    return out;
+}
+
+std::string test_name(const testing::TestParamInfo<Case>& info) {
+    std::string name = info.param.name;
+    for (char& ch : name)
+        if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+    return name;
+}
+
+class EveryPair : public testing::TestWithParam<Case> {};
+
+TEST_P(EveryPair, ProducesVerifiedOutput) {
+    test::TempDir dir;
+    EXPECT_EQ(run_once(GetParam(), dir.path()), "");
+    // Nothing but the generated input may remain: outputs are removed.
+    for (const auto& entry : std::filesystem::directory_iterator(dir.path()))
+        EXPECT_NE(entry.path().filename().string().rfind("output-", 0), 0u) << entry.path();
+}
+
+TEST_P(EveryPair, ProducesVerifiedOutputWithTinyBuffers) {
+    const Case& c = GetParam();
+    if (!c.method->sizable_buffer) GTEST_SKIP() << c.method->name << " has no buffer size to set";
+    for (std::size_t size : {1u, 7u, 4096u}) {
+        test::TempDir dir;
+        EXPECT_EQ(run_once(c, dir.path(), size), "") << "buffer_size " << size;
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Methods, EveryPair, testing::ValuesIn(cases(false)), test_name);
+
+TEST(EveryPair, CoversIssueTwoMethods) {
+    std::vector<std::string> names;
+    for (const Case& c : cases(false)) names.push_back(c.name);
+    for (const char* expected : {"ints_out/fprintf", "ints_out/ofstream", "ints_out/write", "ints_out/obuf",
+                                 "ints_in/fscanf", "ints_in/ifstream", "ints_in/ibuf", "hello/fwrite",
+                                 "hello/ofstream", "hello/write", "hello/obuf"})
+        EXPECT_NE(std::find(names.begin(), names.end(), expected), names.end()) << expected;
+}
+
+TEST(BrokenMethods, ExtraLineIsCaughtBySizeAndChecksum) {
+    test::TempDir dir;
+    Case c{find_workload("ints_out"), find_method("broken_extra_line"), {}, "ints_out/broken_extra_line"};
+    const std::string verdict = run_once(c, dir.path());
+    // 1,000 integers: 3,890 bytes; one more line "1000\n" adds 5.
+    EXPECT_NE(verdict.find("output differs: 3895 bytes"), std::string::npos) << verdict;
+    EXPECT_NE(verdict.find("expected 3890 bytes"), std::string::npos) << verdict;
+    EXPECT_NE(verdict.find("first difference at byte 3890"), std::string::npos) << verdict;
+}
+
+TEST(BrokenMethods, OneChangedByteIsCaughtByChecksum) {
+    test::TempDir dir;
+    Case c{find_workload("hello"), find_method("broken_one_byte"), {}, "hello/broken_one_byte"};
+    const std::string verdict = run_once(c, dir.path());
+    // 10,000 lines of 12 bytes; the last line starts at byte 119,988.
+    EXPECT_NE(verdict.find("output differs: 120000 bytes"), std::string::npos) << verdict;
+    EXPECT_NE(verdict.find("expected 120000 bytes"), std::string::npos) << verdict;
+    EXPECT_NE(verdict.find("first difference at byte 119988"), std::string::npos) << verdict;
+}
+
+TEST(BrokenMethods, DroppedValueIsCaught) {
+    test::TempDir dir;
+    Case c{find_workload("ints_in"), find_method("broken_drops_first"), {}, "ints_in/broken_drops_first"};
+    const std::string verdict = run_once(c, dir.path());
+    EXPECT_NE(verdict.find("999 integers with sum 499500, expected 1000 with sum 499500"), std::string::npos)
+        << verdict;
+    EXPECT_NE(verdict.find("first difference at index 0: got 1, expected 0"), std::string::npos) << verdict;
+}
+
+}  // namespace
+}  // namespace iobench

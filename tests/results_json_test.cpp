@@ -1,0 +1,57 @@
+// The JSON of a real run (tests/CMakeLists.txt: cli.run_small) is Google
+// Benchmark's format plus iobench's context, with every row verified.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+
+namespace {
+
+nlohmann::json load() {
+    std::ifstream in(IOBENCH_TEST_JSON);
+    EXPECT_TRUE(in) << "cannot open " << IOBENCH_TEST_JSON;
+    return nlohmann::json::parse(in);
+}
+
+TEST(ResultsJson, ContextDescribesTheBuildAndTheMachine) {
+    const auto doc = load();
+    const auto& ctx = doc.at("context");
+    for (const char* key : {"compiler", "standard_library", "build_type", "build_flags", "os", "kernel", "target_dir",
+                            "target_filesystem", "page_size", "BUFSIZ", "iobench_version", "iobench_git_commit",
+                            "suite", "scale"}) {
+        ASSERT_TRUE(ctx.contains(key)) << key;
+        EXPECT_FALSE(ctx.at(key).get<std::string>().empty()) << key;
+    }
+    // Google Benchmark's own fields stay, so its tools can read the file.
+    for (const char* key : {"date", "host_name", "executable", "num_cpus", "library_build_type"})
+        EXPECT_TRUE(ctx.contains(key)) << key;
+    EXPECT_GT(std::stoi(ctx.at("page_size").get<std::string>()), 0);
+    EXPECT_GT(std::stoi(ctx.at("BUFSIZ").get<std::string>()), 0);
+    EXPECT_EQ(ctx.at("suite"), "default");
+}
+
+TEST(ResultsJson, EveryRowIsVerifiedWithRatesAndPlainNames) {
+    const auto doc = load();
+    std::set<std::string> names;
+    int iterations = 0;
+    for (const auto& row : doc.at("benchmarks")) {
+        EXPECT_FALSE(row.value("error_occurred", false)) << row.dump();
+        const std::string name = row.at("run_name");
+        EXPECT_EQ(name.find("manual_time"), std::string::npos) << name;
+        names.insert(name);
+        if (row.at("run_type") != "iteration") continue;
+        ++iterations;
+        EXPECT_GT(row.at("bytes_per_second").get<double>(), 0) << name;
+        EXPECT_GT(row.at("items_per_second").get<double>(), 0) << name;
+        EXPECT_EQ(row.at("verified").get<double>(), 1.0) << name;
+        EXPECT_GT(row.at("real_time").get<double>(), 0) << name;
+    }
+    const std::set<std::string> expected = {"ints_out/fprintf", "ints_out/ofstream", "ints_out/write", "ints_out/obuf",
+                                            "ints_in/fscanf",   "ints_in/ifstream",  "ints_in/ibuf",   "hello/fwrite",
+                                            "hello/ofstream",   "hello/write",       "hello/obuf"};
+    EXPECT_EQ(names, expected);
+    EXPECT_EQ(iterations, 2 * 11);  // --benchmark_repetitions=2
+}
+
+}  // namespace
