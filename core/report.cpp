@@ -89,7 +89,7 @@ void SummaryConsoleReporter::Finalize() {
                 row.items_ps = counter(r, "items_per_second");
                 row.repetitions = static_cast<int>(r.repetitions);
             } else if (r.aggregate_name == "cv") {
-                row.cv = r.GetAdjustedRealTime();  // cv is reported as a fraction
+                row.cv = r.real_accumulated_time;  // a fraction, not a time
             }
         } else if (r.repetitions <= 1) {
             row.ms = ms;

@@ -9,6 +9,7 @@ packages=(
   g++ clang cmake ninja-build git pkg-config
   libbenchmark-dev libfmt-dev nlohmann-json3-dev libcli11-dev libxxhash-dev libgtest-dev
   libboost-iostreams-dev liburing-dev
+  python3 python3-scipy python3-matplotlib
 )
 
 missing=()
