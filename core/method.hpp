@@ -76,6 +76,16 @@ const std::vector<Method>& methods();
 /// The method called `name`, or nullptr.
 const Method* find_method(std::string_view name);
 
+/// Stand-ins for the operations of a method that is not built on this
+/// platform or configuration (registered with `Method::unavailable` set, so it
+/// is listed as skipped with its reason and paired with the right workloads).
+/// The runner never calls them; if something does, they throw `std::logic_error`.
+namespace not_built {
+void put_ints(const Sink& sink, std::uint64_t count);
+void put_repeat(const Sink& sink, std::string_view line, std::uint64_t count);
+void get_ints(const Source& source, std::vector<std::uint64_t>& values);
+}  // namespace not_built
+
 /// Registers methods from a static initializer:
 /// `const iobench::MethodRegistrar registrar{{ {.name = "fprintf", ...}, ... }};`
 struct MethodRegistrar {

@@ -54,4 +54,14 @@ const Workload* find_workload(std::string_view name) {
     return nullptr;
 }
 
+namespace not_built {
+void put_ints(const Sink& sink, std::uint64_t) { throw std::logic_error("method not built: " + sink.path); }
+void put_repeat(const Sink& sink, std::string_view, std::uint64_t) {
+    throw std::logic_error("method not built: " + sink.path);
+}
+void get_ints(const Source& source, std::vector<std::uint64_t>&) {
+    throw std::logic_error("method not built: " + source.path);
+}
+}  // namespace not_built
+
 }  // namespace iobench

@@ -11,14 +11,11 @@
 #include <system_error>
 
 #include "core/error.hpp"
+#include "methods/posix_file.hpp"
 #include "methods/ibuf.hpp"
 #include "methods/obuf.hpp"
 
 namespace iobench {
-
-/// Largest byte count passed to one write(2)/read(2) call (1 GiB), well
-/// below SSIZE_MAX and Linux's per-call cap of 0x7ffff000 bytes.
-inline constexpr std::size_t fd_max_io = std::size_t{1} << 30;
 
 /// Sink device over an open POSIX file descriptor (not owned: the caller
 /// closes it). `path` only names the file in error messages.
@@ -26,22 +23,9 @@ struct fd_sink_device {
     int fd = -1;
     std::string path;
 
-    /// Writes all `size` bytes of `data` with write(2), retrying on EINTR and
-    /// continuing after short writes. Throws io_error("write", path) on failure.
-    void write_all(const char* data, std::size_t size) {
-        while (size != 0) {
-            const std::size_t chunk = size < fd_max_io ? size : fd_max_io;
-            const ssize_t n = ::write(fd, data, chunk);
-            if (n < 0) {
-                if (errno == EINTR) continue;
-                throw_errno("write", path);
-            }
-            if (n == 0)  // no progress and no error: do not spin forever
-                throw io_error("write", path, std::make_error_code(std::errc::io_error));
-            data += n;
-            size -= static_cast<std::size_t>(n);
-        }
-    }
+    /// Writes all `size` bytes of `data` (iobench::write_all: write(2),
+    /// retrying on EINTR and after short writes). Throws io_error("write", path).
+    void write_all(const char* data, std::size_t size) { iobench::write_all(fd, data, size, path); }
 };
 
 /// Source device over an open POSIX file descriptor (not owned: the caller

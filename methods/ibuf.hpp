@@ -70,7 +70,9 @@ inline unsigned leading_digits8(std::uint64_t w) noexcept {
 /// Value of the first `n` (1..8) bytes of `w`, which must be ASCII digits,
 /// first byte most significant. SWAR: the digits are shifted to the top (the
 /// vacated low bytes act as leading zeros), then adjacent lanes are combined
-/// pairwise: bytes into 2-digit values, those into 4-digit, then 8-digit.
+/// pairwise: bytes into 2-digit values, those into 4-digit, then 8-digit --
+/// the well-known 8-digit SWAR conversion (as described by Wojciech Mula and
+/// Daniel Lemire), written here from that description.
 inline std::uint32_t parse_digits(std::uint64_t w, unsigned n) noexcept {
     w = (w - 0x3030303030303030ULL) << (64 - 8 * n);
     w = (w * 10 + (w >> 8)) & 0x00FF00FF00FF00FFULL;

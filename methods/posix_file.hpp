@@ -52,15 +52,22 @@ inline unique_fd open_file(const std::string& path, int extra_flags = 0) {
     return unique_fd(fd, path);
 }
 
-/// Writes all of `data` with as many write(2) calls as it takes (short writes,
-/// EINTR). Throws `io_error`.
+/// Largest byte count passed to one write(2)/read(2) call (1 GiB), well
+/// below SSIZE_MAX and Linux's per-call cap of 0x7ffff000 bytes.
+inline constexpr std::size_t fd_max_io = std::size_t{1} << 30;
+
+/// Writes all of `data` with as many write(2) calls as it takes: retries on
+/// EINTR, continues after short writes, at most `fd_max_io` bytes per call.
+/// Throws `io_error` on failure, and when write(2) makes no progress.
 inline void write_all(int fd, const char* data, std::size_t size, const std::string& path) {
-    while (size > 0) {
-        const ssize_t n = ::write(fd, data, size);
+    while (size != 0) {
+        const std::size_t chunk = size < fd_max_io ? size : fd_max_io;
+        const ssize_t n = ::write(fd, data, chunk);
         if (n < 0) {
             if (errno == EINTR) continue;
             throw_errno("write", path);
         }
+        if (n == 0) throw io_error("write", path, std::make_error_code(std::errc::io_error));
         data += n;
         size -= static_cast<std::size_t>(n);
     }
