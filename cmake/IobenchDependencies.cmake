@@ -5,6 +5,7 @@ include(FetchContent)
 
 set(BENCHMARK_ENABLE_TESTING OFF CACHE BOOL "" FORCE)
 set(BENCHMARK_ENABLE_GTEST_TESTS OFF CACHE BOOL "" FORCE)
+set(BENCHMARK_ENABLE_WERROR OFF CACHE BOOL "" FORCE)  # a newer compiler's warning must not stop the build
 set(BENCHMARK_ENABLE_INSTALL OFF CACHE BOOL "" FORCE)
 FetchContent_Declare(benchmark
   GIT_REPOSITORY https://github.com/google/benchmark.git
@@ -40,4 +41,53 @@ if(benchmark_VERSION)
   set(IOBENCH_BENCHMARK_VERSION ${benchmark_VERSION})
 else()
   set(IOBENCH_BENCHMARK_VERSION "1.8.3 (fetched)")
+endif()
+
+# --- what the method families need beyond the core -------------------------
+# IOBENCH_METHOD_DEFINITIONS / IOBENCH_METHOD_LIBRARIES go to iobench_methods.
+# A method whose library or call is missing is still registered, as
+# unavailable with the reason (see docs/adding-a-method.md).
+set(IOBENCH_METHOD_DEFINITIONS "")
+set(IOBENCH_METHOD_LIBRARIES "")
+
+# The GNU stdio calls without the stream lock (glibc, some BSDs).
+include(CheckCXXSymbolExists)
+check_cxx_symbol_exists(fwrite_unlocked "cstdio" IOBENCH_HAVE_FWRITE_UNLOCKED)
+check_cxx_symbol_exists(fputs_unlocked "cstdio" IOBENCH_HAVE_FPUTS_UNLOCKED)
+foreach(_symbol FWRITE_UNLOCKED FPUTS_UNLOCKED)
+  if(IOBENCH_HAVE_${_symbol})
+    list(APPEND IOBENCH_METHOD_DEFINITIONS IOBENCH_HAVE_${_symbol})
+  endif()
+endforeach()
+
+# Boost.Iostreams for the boost family: optional, never fetched (it is large).
+option(IOBENCH_WITH_BOOST "Build the boost method family when Boost.Iostreams is installed" ON)
+if(IOBENCH_WITH_BOOST)
+  if(POLICY CMP0167)
+    cmake_policy(SET CMP0167 NEW)  # Boost's own BoostConfig.cmake, not CMake's FindBoost
+  endif()
+  find_package(Boost 1.70 QUIET CONFIG COMPONENTS iostreams)
+endif()
+if(Boost_iostreams_FOUND OR TARGET Boost::iostreams)
+  list(APPEND IOBENCH_METHOD_DEFINITIONS IOBENCH_HAVE_BOOST_IOSTREAMS)
+  list(APPEND IOBENCH_METHOD_LIBRARIES Boost::iostreams)
+  message(STATUS "iobench: Boost.Iostreams ${Boost_VERSION}: the boost methods are built")
+else()
+  message(STATUS "iobench: Boost.Iostreams not found (or IOBENCH_WITH_BOOST=OFF): the boost methods are listed as skipped")
+endif()
+
+# liburing for the io_uring family: Linux only, optional, never fetched.
+option(IOBENCH_WITH_LIBURING "Build the io_uring method family when liburing is installed" ON)
+if(IOBENCH_WITH_LIBURING AND CMAKE_SYSTEM_NAME STREQUAL "Linux")
+  find_package(PkgConfig QUIET)
+  if(PkgConfig_FOUND)
+    pkg_check_modules(LIBURING QUIET IMPORTED_TARGET liburing)
+  endif()
+endif()
+if(LIBURING_FOUND)
+  list(APPEND IOBENCH_METHOD_DEFINITIONS IOBENCH_HAVE_LIBURING)
+  list(APPEND IOBENCH_METHOD_LIBRARIES PkgConfig::LIBURING)
+  message(STATUS "iobench: liburing ${LIBURING_VERSION}: the io_uring methods are built")
+else()
+  message(STATUS "iobench: liburing not found (or not Linux, or IOBENCH_WITH_LIBURING=OFF): the io_uring methods are listed as skipped")
 endif()

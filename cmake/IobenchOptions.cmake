@@ -33,6 +33,10 @@ function(iobench_apply_options target)
   if(IOBENCH_SANITIZER_FLAGS AND NOT MSVC)
     target_link_options(${target} PRIVATE ${IOBENCH_SANITIZER_FLAGS})
   endif()
+  if(MSVC)
+    # fopen, getenv, ...: the portable calls are the point, not their _s variants.
+    target_compile_definitions(${target} PRIVATE _CRT_SECURE_NO_WARNINGS)
+  endif()
   target_compile_definitions(${target} PRIVATE
     "IOBENCH_BUILD_TYPE=\"$<IF:$<BOOL:$<CONFIG>>,$<CONFIG>,none>\""
     "IOBENCH_CXX_FLAGS=\"${IOBENCH_CXX_FLAGS}\"")

@@ -13,8 +13,12 @@
 #include "iobench/build_info.hpp"
 
 #ifdef _WIN32
+#ifndef WIN32_LEAN_AND_MEAN
 #define WIN32_LEAN_AND_MEAN
+#endif
+#ifndef NOMINMAX
 #define NOMINMAX
+#endif
 #include <windows.h>
 #else
 #include <sys/utsname.h>
@@ -66,17 +70,57 @@ std::string page_size() {
 #endif
 }
 
+#ifdef _WIN32
+/// The function `name` exported by ntdll.dll as a pointer of type F, or null.
+/// (Through void*: a direct cast from FARPROC draws -Wcast-function-type.)
+template <class F>
+F ntdll_function(const char* name) {
+    const HMODULE ntdll = GetModuleHandleW(L"ntdll.dll");
+    return ntdll ? reinterpret_cast<F>(reinterpret_cast<void*>(GetProcAddress(ntdll, name))) : nullptr;
+}
+
+/// A REG_SZ value under HKEY_LOCAL_MACHINE, or "" when it is missing.
+std::string registry_string(const char* key, const char* value) {
+    char buf[256] = {};
+    DWORD size = sizeof buf;
+    if (RegGetValueA(HKEY_LOCAL_MACHINE, key, value, RRF_RT_REG_SZ, nullptr, buf, &size) != ERROR_SUCCESS) return "";
+    return buf;
+}
+#endif
+
 /// Operating system, kernel release and machine; under wine, says so.
 std::pair<std::string, std::string> os_and_kernel() {
 #ifdef _WIN32
-    std::string os = "Windows";
-    if (HMODULE ntdll = GetModuleHandleA("ntdll.dll")) {
-        using wine_version_fn = const char*(__cdecl*)();
-        if (auto wine = reinterpret_cast<wine_version_fn>(
-                reinterpret_cast<void*>(GetProcAddress(ntdll, "wine_get_version"))))
-            os = fmt::format("Windows (wine {})", wine());
+    // The version the kernel reports: RtlGetVersion, which unlike
+    // GetVersionEx does not pretend to be Windows 8 to unmanifested programs.
+    std::string kernel = "unknown";
+    using rtl_get_version_fn = LONG(WINAPI*)(OSVERSIONINFOW*);
+    if (auto get_version = ntdll_function<rtl_get_version_fn>("RtlGetVersion")) {
+        OSVERSIONINFOW v{};
+        v.dwOSVersionInfoSize = sizeof v;
+        if (get_version(&v) == 0)
+            kernel = fmt::format("Windows NT {}.{}.{}", v.dwMajorVersion, v.dwMinorVersion, v.dwBuildNumber);
     }
-    return {os, "unknown"};
+    SYSTEM_INFO info;
+    GetNativeSystemInfo(&info);
+    const char* machine = info.wProcessorArchitecture == PROCESSOR_ARCHITECTURE_AMD64   ? "x86_64"
+                          : info.wProcessorArchitecture == PROCESSOR_ARCHITECTURE_ARM64 ? "arm64"
+                          : info.wProcessorArchitecture == PROCESSOR_ARCHITECTURE_INTEL ? "x86"
+                                                                                        : "unknown";
+    std::string os = fmt::format("Windows {}", machine);
+    // wine's ntdll exports wine_get_version and wine_get_host_version; Windows' does not.
+    using wine_version_fn = const char*(__cdecl*)();
+    using wine_host_fn = void(__cdecl*)(const char**, const char**);
+    if (auto wine = ntdll_function<wine_version_fn>("wine_get_version")) {
+        os += fmt::format(" (wine {})", wine());
+        if (auto host = ntdll_function<wine_host_fn>("wine_get_host_version")) {
+            const char* sysname = nullptr;
+            const char* release = nullptr;
+            host(&sysname, &release);
+            if (sysname && release) kernel += fmt::format(" (wine on {} {})", sysname, release);
+        }
+    }
+    return {os, kernel};
 #else
     utsname u{};
     if (uname(&u) != 0) return {"unknown", "unknown"};
@@ -85,7 +129,11 @@ std::pair<std::string, std::string> os_and_kernel() {
 }
 
 std::string cpu_model() {
-#ifdef __linux__
+#ifdef _WIN32
+    const std::string name =
+        registry_string("HARDWARE\\DESCRIPTION\\System\\CentralProcessor\\0", "ProcessorNameString");
+    if (!name.empty()) return name;
+#elif defined(__linux__)
     std::ifstream in("/proc/cpuinfo");
     for (std::string line; std::getline(in, line);) {
         if (line.rfind("model name", 0) == 0) {
@@ -98,7 +146,15 @@ std::string cpu_model() {
 }
 
 std::string os_release() {
-#ifdef __linux__
+#ifdef _WIN32
+    // "Windows 10 Pro 22H2" (DisplayVersion exists from Windows 10 20H2 on).
+    const char* key = "SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion";
+    std::string name = registry_string(key, "ProductName");
+    std::string display = registry_string(key, "DisplayVersion");
+    if (display.empty()) display = registry_string(key, "ReleaseId");
+    if (!display.empty()) name += (name.empty() ? "" : " ") + display;
+    if (!name.empty()) return name;
+#elif defined(__linux__)
     std::ifstream in("/etc/os-release");
     for (std::string line; std::getline(in, line);) {
         if (line.rfind("PRETTY_NAME=", 0) == 0) {
@@ -160,6 +216,20 @@ std::string filesystem_type(const std::filesystem::path& dir) {
 #endif
 }
 
+namespace {
+/// "GNU 12.2.0", "MSVC 19.38.33135.0", "GNU 12-posix (MinGW-w64)": the compiler
+/// id and version CMake found, and MinGW-w64 where it is the toolchain.
+std::string compiler_description() {
+    std::string text = fmt::format("{} {}", build::compiler_id, build::compiler_version);
+#if defined(__MINGW64__)
+    text += " (MinGW-w64)";
+#elif defined(__MINGW32__)
+    text += " (MinGW)";
+#endif
+    return text;
+}
+}  // namespace
+
 std::string compiler_short_name() {
     const std::string id = build::compiler_id;
     std::string name = id == "GNU" ? "gcc" : id == "Clang" ? "clang" : id == "AppleClang" ? "appleclang"
@@ -182,7 +252,7 @@ std::vector<std::pair<std::string, std::string>> describe_environment(const std:
     std::vector<std::pair<std::string, std::string>> ctx = {
         {"iobench_version", build::version},
         {"iobench_git_commit", build::git_commit},
-        {"compiler", fmt::format("{} {}", build::compiler_id, build::compiler_version)},
+        {"compiler", compiler_description()},
         {"compiler_target", build::compiler_target},
         {"standard_library", standard_library()},
         {"c_library", c_library()},

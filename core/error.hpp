@@ -26,6 +26,15 @@ public:
     using std::runtime_error::runtime_error;
 };
 
+/// The method cannot run here, for a reason found only at run time: the file
+/// system refuses O_DIRECT, the kernel refuses io_uring or huge pages. The
+/// runner reports the benchmark as skipped with `what()` ("O_DIRECT not
+/// supported by tmpfs"), not as failed.
+class unavailable_error : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
 /// Throws `io_error` for `call` on `path` with the calling thread's errno.
 [[noreturn]] inline void throw_errno(const std::string& call, const std::string& path) {
     throw io_error(call, path, std::error_code(errno, std::generic_category()));

@@ -9,6 +9,9 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
+#include <cctype>
+#include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -84,7 +87,8 @@ fs::path unused_results_path(const fs::path& dir, const std::string& base) {
 /// Google Benchmark's filter semantics (a regular expression searched in the
 /// name; a leading '-' negates), applied to our names before registration so
 /// that names carry no "/manual_time" and the progress count is exact.
-std::vector<iobench::Case> filter_cases(const std::vector<iobench::Case>& cases, std::string spec) {
+template <class Item>
+std::vector<Item> filter_cases(const std::vector<Item>& cases, std::string spec) {
     if (spec.empty() || spec == "all" || spec == ".") return cases;
     bool negate = false;
     if (spec[0] == '-') {
@@ -97,10 +101,37 @@ std::vector<iobench::Case> filter_cases(const std::vector<iobench::Case>& cases,
     } catch (const std::regex_error& e) {
         throw usage_error(fmt::format("--benchmark_filter={}: not a valid regular expression ({})", spec, e.what()));
     }
-    std::vector<iobench::Case> out;
+    std::vector<Item> out;
     for (const auto& c : cases)
         if (std::regex_search(c.name, re) != negate) out.push_back(c);
     return out;
+}
+
+/// Parses a size in bytes: a number with an optional binary suffix K, M, G or
+/// T (also KiB, MiB, ...; 1K = 1024), e.g. "4096", "512M", "12.85G" (rounded
+/// to whole bytes). Throws usage_error naming `option`.
+std::uint64_t parse_size(const std::string& text, const char* option) {
+    std::size_t used = 0;
+    double value = 0;
+    try {
+        value = std::stod(text, &used);
+    } catch (const std::exception&) {
+        used = 0;
+    }
+    std::string suffix = text.substr(used);
+    for (char& c : suffix) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    if (suffix.size() > 1 && (suffix.ends_with("IB") || suffix.ends_with("B"))) suffix.resize(1);
+    double unit = 0;
+    if (suffix.empty() || suffix == "B") unit = 1;
+    else if (suffix == "K") unit = 0x1p10;
+    else if (suffix == "M") unit = 0x1p20;
+    else if (suffix == "G") unit = 0x1p30;
+    else if (suffix == "T") unit = 0x1p40;
+    const double bytes = value * unit;
+    if (used == 0 || unit == 0 || !(bytes >= 1) || bytes > 0x1p62)
+        throw usage_error(fmt::format("{} {}: must be a size in bytes, optionally with K, M, G or T (e.g. 512M, 12.85G)",
+                                      option, text));
+    return static_cast<std::uint64_t>(std::llround(bytes));
 }
 
 struct Options {
@@ -110,6 +141,8 @@ struct Options {
     std::optional<double> scale;
     bool keep_files = false;
     std::optional<std::string> results_dir;
+    std::optional<std::string> stdout_target;
+    std::optional<std::string> file_size;
 };
 
 int run(int argc, char** argv) {
@@ -147,6 +180,14 @@ int run(int argc, char** argv) {
     app.add_option("--results-dir", opt.results_dir,
                    "write the JSON results to DIR/<compiler>-<version>-<date>.json (created if missing; never overwrites)")
         ->type_name("DIR");
+    app.add_option("--stdout-target", opt.stdout_target,
+                   "where standard output goes while a console workload is measured: devnull (default), file "
+                   "(a file in --dir, verified) or pipe (drained and verified by a reader thread)")
+        ->type_name("devnull|file|pipe");
+    app.add_option("--file-size", opt.file_size,
+                   "size of the file the file_read workload reads, e.g. 512M, 1G, 12.85G (K/M/G/T = 2^10/2^20/...); "
+                   "default: 1 GiB times --scale")
+        ->type_name("BYTES");
     app.footer(
         "Google Benchmark flags pass through, e.g. --benchmark_filter=REGEX, --benchmark_out=FILE,\n"
         "--benchmark_out_format=json, --benchmark_repetitions=N, --benchmark_min_time=SECONDS.\n"
@@ -170,16 +211,25 @@ int run(int argc, char** argv) {
         throw usage_error(e.what());
     }
     const std::vector<iobench::Case> cases = filter_cases(suite.cases, filter);
+    const std::vector<iobench::Skipped> skipped = filter_cases(suite.skipped, filter);
     if (cases.empty()) throw usage_error(fmt::format("no benchmark matches --benchmark_filter={}", filter));
 
     if (opt.list) {
         for (const auto& c : cases) fmt::print("{}\n", c.name);
-        for (const auto& s : suite.skipped) fmt::print("# {}: skipped, {}\n", s.name, s.reason);
+        for (const auto& s : skipped) fmt::print("# {}: skipped, {}\n", s.name, s.reason);
         return 0;
+    }
+
+    iobench::StdoutTarget stdout_target = suite.stdout_target.value_or(iobench::StdoutTarget::devnull);
+    if (opt.stdout_target) {
+        const auto t = iobench::parse_stdout_target(*opt.stdout_target);
+        if (!t) throw usage_error(fmt::format("--stdout-target {}: must be devnull, file or pipe", *opt.stdout_target));
+        stdout_target = *t;
     }
 
     const double scale = opt.scale.value_or(suite.scale.value_or(1.0));
     if (!(scale > 0)) throw usage_error(fmt::format("--scale {}: must be a positive number", scale));
+    const std::uint64_t file_size = opt.file_size ? parse_size(*opt.file_size, "--file-size") : 0;  // 0: default
     if (opt.dir) check_writable_dir(*opt.dir, "--dir");
     if (opt.results_dir && out_file) throw usage_error("give either --results-dir or --benchmark_out, not both");
     if (opt.results_dir) {
@@ -209,15 +259,23 @@ int run(int argc, char** argv) {
     const bool own_dir = !opt.dir;
     const fs::path dir = own_dir ? make_temp_dir() : fs::path(*opt.dir);
     iobench::Session session(dir, scale, opt.keep_files, own_dir);
+    session.set_stdout_target(stdout_target);
+    if (file_size != 0) session.set_file_size(file_size);
     if (!partial.empty()) iobench::remove_on_interrupt(partial);
 
+    std::vector<std::pair<std::string, std::string>> skipped_pairs;
+    for (const auto& s : skipped) skipped_pairs.emplace_back(s.name, s.reason);
     for (const auto& [key, value] : iobench::describe_environment(dir)) benchmark::AddCustomContext(key, value);
     benchmark::AddCustomContext("suite", suite.name);
     benchmark::AddCustomContext("scale", fmt::format("{}", scale));
+    benchmark::AddCustomContext("stdout_target", std::string(iobench::to_string(stdout_target)));
+    benchmark::AddCustomContext("file_size", std::to_string(session.file_size()));
+    benchmark::AddCustomContext("skipped", iobench::skipped_context(skipped_pairs));
     iobench::register_benchmarks(cases, session);
 
     iobench::SummaryConsoleReporter display(
         IOBENCH_ISATTY(1) ? benchmark::ConsoleReporter::OO_ColorTabular : benchmark::ConsoleReporter::OO_Tabular);
+    display.set_skipped(skipped_pairs);
     iobench::NamedJSONReporter json_file;
     fmt::print(stderr, "iobench: {} benchmark(s), scale {}, files in {} ({})\n", cases.size(), scale, dir.string(),
                iobench::filesystem_type(dir));

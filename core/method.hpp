@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -44,6 +45,81 @@ using PutRepeat = void (*)(const Sink& sink, std::string_view line, std::uint64_
 /// or `parse_error`.
 using GetInts = void (*)(const Source& source, std::vector<std::uint64_t>& values);
 
+/// What a ReadBytes operation read: the number of bytes and their fold
+/// (data/byte_fold.hpp: `ByteFold`, a Fletcher-style sum over 64-bit words,
+/// cheap next to memory bandwidth and sensitive to every byte and its order).
+struct ReadResult {
+    std::uint64_t bytes = 0;  ///< bytes read, end of file included
+    std::uint64_t fold = 0;   ///< ByteFold::digest() of those bytes
+    friend bool operator==(const ReadResult&, const ReadResult&) = default;
+};
+
+/// Reads the whole file from its first byte to its end, through a user-space
+/// buffer of `Source::buffer_size` bytes per call where the method has one,
+/// and folds every byte, in file order, into a `ByteFold`: no read can be
+/// skipped and no byte left untouched. Bounded memory unless the method maps
+/// the file (`Method::maps_file`). Throws `io_error`; `unavailable_error` when
+/// the platform or file system refuses the method at run time (O_DIRECT on a
+/// file system without it, io_uring refused by the kernel).
+using ReadBytes = ReadResult (*)(const Source& source);
+
+/// Reads every white-space separated decimal floating-point number of the
+/// file (as written by std::to_chars or "%.17g"), appending each to `values`
+/// (which arrives empty, with capacity for the expected count reserved).
+/// Every value must come back bit for bit. Throws `io_error` or `parse_error`.
+using GetDoubles = void (*)(const Source& source, std::vector<double>& values);
+
+/// A numbered text line: line i of a run is `prefix`, then i in decimal (no
+/// sign, no leading zeros), then `suffix`, which ends with '\n'. Neither part
+/// contains '%' (so a method may build a printf format from them) or '\0'.
+struct NumberedLine {
+    std::string_view prefix;  ///< text before the number ("Line ")
+    std::string_view suffix;  ///< text after the number, ending with '\n'
+};
+
+/// Writes lines 0 .. count-1 of `line` (the Go buffering experiment's
+/// `fmt.Sprintf("Line %d: ...\n", i)`). Throws `io_error` when a call fails.
+using PutLines = void (*)(const Sink& sink, const NumberedLine& line, std::uint64_t count);
+
+/// Writes every value of `values`, in order, each followed by '\n', as text
+/// that std::from_chars parses back to the identical double (the shortest
+/// round-trip form, or any other exact one such as printf's "%.17g"). The
+/// values are finite. Throws `io_error` when a call fails.
+using PutDoubles = void (*)(const Sink& sink, std::span<const double> values);
+
+/// The process's standard output as the target of a console operation: fd 1,
+/// C's `stdout` and `std::cout` all refer to it. The runner points fd 1 at the
+/// run's target (/dev/null, a file or a pipe) before the call.
+struct StdoutSink {
+    /// Buffer in bytes the method gives stdout's stream (setvbuf); 0 = the
+    /// library's default (for C stdio: full buffering of min(BUFSIZ,
+    /// st_blksize) bytes, as for a program whose stdout is not a terminal).
+    std::size_t buffer_size;
+};
+
+/// Writes `line` `count` times to standard output, then flushes whatever the
+/// method buffered (fflush, std::cout.flush(), ...): the run ends with every
+/// byte handed to the kernel. `line` ends with '\n', contains no '%', and is
+/// NUL-terminated (`line.data()[line.size()] == '\0'`), so it may be passed
+/// where a C string or a printf format is expected. Throws `io_error`.
+using PutConsole = void (*)(const StdoutSink& out, std::string_view line, std::uint64_t count);
+
+/// The formatted messages of the C console-output benchmark
+/// (shared/seeds/console-output-benchmark-c-linux.md); their arguments and the
+/// exact text each produces are in core/console.hpp.
+enum class ConsoleFormat {
+    int_value,    ///< printf("Value: %d\n", 12345)
+    float_value,  ///< printf("Value: %.2f\n", 123.45)
+    string_int,   ///< printf("Message: %s, Count: %d\n", "Hello", 42)
+    int_string,   ///< printf("Value: %d, String: %s\n", 42, "test")
+    datetime,     ///< printf("[%04d-%02d-%02d %02d:%02d:%02d] %s: %d (%.2f%%)\n", ...)
+};
+
+/// Prints message `format` `count` times to standard output, formatting its
+/// arguments (core/console.hpp) with the method's own call every time, then
+/// flushes as PutConsole does. Throws `io_error`.
+using PrintConsole = void (*)(const StdoutSink& out, ConsoleFormat format, std::uint64_t count);
+
 /// One I/O method: the function a user calls, and the operations it implements.
 /// Operations it lacks stay null; the runner does not pair it with workloads
 /// that need them.
@@ -64,6 +140,17 @@ struct Method {
     PutInts put_ints = nullptr;
     PutRepeat put_repeat = nullptr;
     GetInts get_ints = nullptr;
+    PutLines put_lines = nullptr;
+    PutDoubles put_doubles = nullptr;
+    PutConsole put_console = nullptr;
+    PrintConsole print_console = nullptr;
+    ReadBytes read_bytes = nullptr;
+    GetDoubles get_doubles = nullptr;
+    /// True when read_bytes maps the whole file into the address space (mmap,
+    /// MapViewOfFile) instead of streaming it through a bounded buffer: a file
+    /// larger than memory still works on a 64-bit system (the mapped pages are
+    /// clean and reclaimable), but not one larger than the address space.
+    bool maps_file = false;
 };
 
 /// Adds a method to the registry. Throws `std::logic_error` when a method of the
@@ -84,6 +171,12 @@ namespace not_built {
 void put_ints(const Sink& sink, std::uint64_t count);
 void put_repeat(const Sink& sink, std::string_view line, std::uint64_t count);
 void get_ints(const Source& source, std::vector<std::uint64_t>& values);
+void put_lines(const Sink& sink, const NumberedLine& line, std::uint64_t count);
+void put_doubles(const Sink& sink, std::span<const double> values);
+void put_console(const StdoutSink& out, std::string_view line, std::uint64_t count);
+void print_console(const StdoutSink& out, ConsoleFormat format, std::uint64_t count);
+ReadResult read_bytes(const Source& source);
+void get_doubles(const Source& source, std::vector<double>& values);
 }  // namespace not_built
 
 /// Registers methods from a static initializer:

@@ -62,6 +62,22 @@ void put_repeat(const Sink& sink, std::string_view, std::uint64_t) {
 void get_ints(const Source& source, std::vector<std::uint64_t>&) {
     throw std::logic_error("method not built: " + source.path);
 }
+void put_lines(const Sink& sink, const NumberedLine&, std::uint64_t) {
+    throw std::logic_error("method not built: " + sink.path);
+}
+void put_doubles(const Sink& sink, std::span<const double>) {
+    throw std::logic_error("method not built: " + sink.path);
+}
+void put_console(const StdoutSink&, std::string_view, std::uint64_t) {
+    throw std::logic_error("method not built: console output");
+}
+void print_console(const StdoutSink&, ConsoleFormat, std::uint64_t) {
+    throw std::logic_error("method not built: console output");
+}
+ReadResult read_bytes(const Source& source) { throw std::logic_error("method not built: " + source.path); }
+void get_doubles(const Source& source, std::vector<double>&) {
+    throw std::logic_error("method not built: " + source.path);
+}
 }  // namespace not_built
 
 }  // namespace iobench

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <optional>
 #include <ostream>
@@ -115,6 +116,10 @@ void SummaryConsoleReporter::Finalize() {
         out << fmt::format("\n{}\n  {:<{}}  {:>10}  {:>11}  {:>10}  {:>9}  {:>6}\n", workload, "method", width, "time",
                    "throughput", "items", "x fastest", "cv");
         for (const Row& r : list) {
+            if (r.error.rfind("skipped: ", 0) == 0) {  // unavailable here, found at run time
+                out << fmt::format("  {:<{}}  {}\n", r.method, width, r.error);
+                continue;
+            }
             if (!r.error.empty()) {
                 ++failed;
                 out << fmt::format("  {:<{}}  FAILED: {}\n", r.method, width, r.error);
@@ -135,12 +140,35 @@ void SummaryConsoleReporter::Finalize() {
                    "\n! cv >= 5%: the repetitions disagree; the machine was busy or the page cache was "
                    "writing back. Rerun with more --benchmark_repetitions, on an idle machine or a tmpfs --dir.\n");
     if (failed > 0) out << fmt::format("\n{} benchmark(s) FAILED; their rows carry the reason.\n", failed);
+    if (!skipped_.empty()) {
+        out << fmt::format("\nSkipped: {} benchmark(s) whose method is not built here\n", skipped_.size());
+        for (const auto& [name, reason] : skipped_) out << fmt::format("  {}: {}\n", name, reason);
+    }
     out.flush();
     benchmark::ConsoleReporter::Finalize();
 }
 
+std::string skipped_context(const std::vector<std::pair<std::string, std::string>>& skipped) {
+    std::string text;
+    for (const auto& [name, reason] : skipped) text += fmt::format("{}{}: {}", text.empty() ? "" : "; ", name, reason);
+    return text;
+}
+
 void NamedJSONReporter::ReportRuns(const std::vector<Run>& runs) {
-    benchmark::JSONReporter::ReportRuns(without_time_suffix(runs));
+    auto named = without_time_suffix(runs);
+    // The cv aggregate is stddev / mean; a quantity that was 0 in every
+    // repetition makes it 0 / 0 = NaN, which Google Benchmark writes as the
+    // invalid JSON literal NaN. That happens to cpu_time on Windows (and under
+    // wine), whose process CPU clock ticks every 15.6 ms, so short runs measure
+    // no CPU time at all. No variation is a cv of 0.
+    for (auto& r : named) {
+        if (r.run_type != Run::RT_Aggregate) continue;
+        if (!std::isfinite(r.real_accumulated_time)) r.real_accumulated_time = 0;
+        if (!std::isfinite(r.cpu_accumulated_time)) r.cpu_accumulated_time = 0;
+        for (auto& entry : r.counters)
+            if (!std::isfinite(entry.second.value)) entry.second.value = 0;
+    }
+    benchmark::JSONReporter::ReportRuns(named);
 }
 
 }  // namespace iobench

@@ -7,8 +7,11 @@
 #include <cstdio>
 #include <exception>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
+
+#include "core/error.hpp"
 
 namespace iobench {
 
@@ -50,28 +53,51 @@ void fail(benchmark::State& state, const Case& c, const std::string& message) {
     failed_names.insert(c.name);
 }
 
+/// Ends the benchmark as skipped: the method cannot run here, for a reason
+/// found at run time (`unavailable_error`). Reported as an error row whose
+/// message starts with "skipped: " (Google Benchmark 1.7 has no skip without
+/// an error); it does not count as a failure.
+void skip(benchmark::State& state, const std::string& reason) {
+    state.SkipWithError(("skipped: " + reason).c_str());
+}
+
 void run_case(benchmark::State& state, const Case& c, Session& session) {
     std::unique_ptr<Trial> trial;
     try {
         trial = c.workload->make_trial(*c.method, c.params, session);
+    } catch (const unavailable_error& e) {
+        skip(state, e.what());
+        return;
     } catch (const std::exception& e) {
         fail(state, c, fmt::format("preparing the input failed: {}", e.what()));
         return;
     }
     for (auto _ : state) {
         state.PauseTiming();
-        trial->reset();
+        try {
+            trial->reset();
+        } catch (const unavailable_error& e) {
+            skip(state, e.what());
+            break;
+        } catch (const std::exception& e) {
+            fail(state, c, fmt::format("preparing the run failed: {}", e.what()));
+            break;
+        }
         state.ResumeTiming();
 
         const auto start = clock_type::now();
         try {
             trial->run();
+        } catch (const unavailable_error& e) {
+            skip(state, e.what());
+            break;
         } catch (const std::exception& e) {
             fail(state, c, e.what());
             break;
         }
         const auto stop = clock_type::now();
-        state.SetIterationTime(std::chrono::duration<double>(stop - start).count());
+        const std::optional<double> own = trial->measured_seconds();
+        state.SetIterationTime(own ? *own : std::chrono::duration<double>(stop - start).count());
 
         state.PauseTiming();
         const std::string mismatch = trial->verify();
@@ -89,6 +115,8 @@ void run_case(benchmark::State& state, const Case& c, Session& session) {
     // Absent when unknown: a constant 0 would make Google Benchmark's cv
     // aggregate 0/0 = NaN, which is not valid JSON.
     if (trial->buffer_size != 0) state.counters["buffer_size"] = static_cast<double>(trial->buffer_size);
+    for (const auto& [name, value] : trial->counters)
+        if (value != 0) state.counters[name] = value;
 }
 
 }  // namespace

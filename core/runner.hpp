@@ -15,7 +15,13 @@ namespace iobench {
 /// timed). A failed call or a failed verification ends the benchmark with an
 /// error naming what went wrong; it then reports no time. Rows that pass carry
 /// the counters bytes_per_second, items_per_second, verified (1) and
-/// buffer_size (bytes; absent when unbuffered or the library's own default).
+/// buffer_size (bytes; absent when unbuffered or the library's own default),
+/// plus the trial's own counters (Trial::counters, e.g. write_calls). A trial
+/// that times its work itself (Trial::measured_seconds: the console workloads,
+/// whose call runs in a child process) gives the iteration time instead of the
+/// runner's clock around run().
+/// A method that turns out to be unavailable at run time (`unavailable_error`)
+/// ends its benchmark with the message "skipped: <reason>", not a failure.
 /// `cases` and `session` must outlive the run. Progress goes to stderr.
 void register_benchmarks(const std::vector<Case>& cases, Session& session);
 

@@ -7,6 +7,21 @@
 
 namespace iobench {
 
+std::string_view to_string(StdoutTarget target) {
+    switch (target) {
+    case StdoutTarget::devnull: return "devnull";
+    case StdoutTarget::file: return "file";
+    case StdoutTarget::pipe: return "pipe";
+    }
+    return "devnull";
+}
+
+std::optional<StdoutTarget> parse_stdout_target(std::string_view name) {
+    for (StdoutTarget t : {StdoutTarget::devnull, StdoutTarget::file, StdoutTarget::pipe})
+        if (to_string(t) == name) return t;
+    return std::nullopt;
+}
+
 Session::Session(std::filesystem::path dir, double scale, bool keep_files, bool owns_dir)
     : dir_(std::move(dir)), scale_(scale), keep_files_(keep_files), owns_dir_(owns_dir) {
     if (owns_dir_) remove_on_interrupt(dir_);

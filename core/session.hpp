@@ -6,11 +6,28 @@
 #include <filesystem>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
+#include <string_view>
 
 #include "data/checksum.hpp"
 
 namespace iobench {
+
+/// Where standard output goes while a console workload's call is measured
+/// (`--stdout-target`). A run setting: recorded in the JSON context
+/// ("stdout_target"), never in a benchmark name.
+enum class StdoutTarget {
+    devnull,  ///< /dev/null: every write succeeds at once; only byte counts can be checked
+    file,     ///< a regular file in the session directory, created empty for every run
+    pipe,     ///< a pipe drained by a reader thread of iobench (like `| cat >/dev/null`)
+};
+
+/// "devnull", "file" or "pipe".
+std::string_view to_string(StdoutTarget target);
+
+/// The target called `name` ("devnull", "file", "pipe"), or std::nullopt.
+std::optional<StdoutTarget> parse_stdout_target(std::string_view name);
 
 /// One iobench run's shared state. Removes what it generated when destroyed,
 /// unless `keep_files`; a temporary directory it created is removed as well.
@@ -43,6 +60,19 @@ public:
     /// Expected digest of a generated stream, computed once per key.
     const Digest& expected(const std::string& key, const Generator& generate);
 
+    /// Size in bytes of the file the file_read workload reads: `--file-size`
+    /// when given, otherwise `default_file_size` (1 GiB) times the scale.
+    std::uint64_t file_size() const { return file_size_ ? file_size_ : scaled(default_file_size); }
+    /// Sets the file_read file size in bytes (`--file-size`; > 0).
+    void set_file_size(std::uint64_t bytes) { file_size_ = bytes; }
+    /// The file_read file size at scale 1: 1 GiB.
+    static constexpr std::uint64_t default_file_size = std::uint64_t{1} << 30;
+
+    /// Where the console workloads' standard output goes (default: /dev/null,
+    /// as in the seed's console benchmark).
+    StdoutTarget stdout_target() const { return stdout_target_; }
+    void set_stdout_target(StdoutTarget target) { stdout_target_ = target; }
+
 private:
     std::filesystem::path dir_;
     double scale_;
@@ -50,6 +80,8 @@ private:
     bool owns_dir_;
     std::map<std::string, std::filesystem::path> inputs_;
     std::map<std::string, Digest> expected_;
+    StdoutTarget stdout_target_ = StdoutTarget::devnull;
+    std::uint64_t file_size_ = 0;  // 0: default_file_size times the scale
 };
 
 }  // namespace iobench

@@ -32,14 +32,20 @@ void add_case(Suite& suite, const Workload& w, const Method& m, const Params& p)
 std::string case_name(const Workload& workload, const Method& method, const Params& params) {
     std::string name = fmt::format("{}/{}", workload.name(), method.name);
     if (params.buffer_size != 0) name += fmt::format("/buf:{}", params.buffer_size);
+    if (workload.has_cache_state()) name += fmt::format("/cache:{}", to_string(params.cache));
     return name;
 }
 
+std::string_view to_string(CacheState state) { return state == CacheState::cold ? "cold" : "warm"; }
+
 Suite all_pairs() {
-    Suite suite{"all", "every workload with every method that supports it", {}, {}, {}, {}, {}};
+    Suite suite{"all", "every workload with every method that supports it", {}, {}, {}, {}, {}, {}};
     for (const auto& w : workloads())
         for (const Method& m : methods())
-            if (w->supports(m)) add_case(suite, *w, m, {});
+            if (w->supports(m)) {
+                add_case(suite, *w, m, {});
+                if (w->has_cache_state()) add_case(suite, *w, m, Params{0, CacheState::cold});
+            }
     return suite;
 }
 
@@ -78,8 +84,14 @@ Suite parse_suite(const std::string& text, const std::string& origin) {
             if (!(s > 0)) throw fail("\"scale\" must be positive");
             suite.scale = s;
         }
-        static const std::vector<std::string_view> keys = {"name",     "description", "repetitions",
-                                                            "min_time", "scale",       "benchmarks"};
+        if (doc.contains("stdout_target")) {
+            const std::string t = doc.at("stdout_target").get<std::string>();
+            suite.stdout_target = parse_stdout_target(t);
+            if (!suite.stdout_target)
+                throw fail(fmt::format("\"stdout_target\" must be \"devnull\", \"file\" or \"pipe\", not \"{}\"", t));
+        }
+        static const std::vector<std::string_view> keys = {"name",  "description", "repetitions",  "min_time",
+                                                            "scale", "benchmarks",  "stdout_target"};
         for (const auto& item : doc.items())
             if (std::find(keys.begin(), keys.end(), item.key()) == keys.end())
                 throw fail(fmt::format("unknown key \"{}\"", item.key()));
@@ -89,7 +101,8 @@ Suite parse_suite(const std::string& text, const std::string& origin) {
         for (const json& entry : list) {
             if (!entry.is_object()) throw fail("each entry of \"benchmarks\" must be an object");
             for (const auto& item : entry.items())
-                if (item.key() != "workload" && item.key() != "methods" && item.key() != "buffer_sizes")
+                if (item.key() != "workload" && item.key() != "methods" && item.key() != "buffer_sizes" &&
+                    item.key() != "cache")
                     throw fail(fmt::format("unknown key \"{}\" in a benchmarks entry", item.key()));
             const std::string wname = entry.at("workload").get<std::string>();
             const Workload* w = find_workload(wname);
@@ -115,11 +128,23 @@ Suite parse_suite(const std::string& text, const std::string& origin) {
                 for (std::size_t s : sizes)
                     if (s == 0) throw fail("buffer sizes must be at least 1 byte");
             }
+            std::vector<CacheState> caches = {CacheState::warm};
+            if (entry.contains("cache")) {
+                if (!w->has_cache_state())
+                    throw fail(fmt::format("workload \"{}\" has no page-cache state to set", wname));
+                caches.clear();
+                for (const std::string& c : entry.at("cache").get<std::vector<std::string>>()) {
+                    if (c != "warm" && c != "cold")
+                        throw fail(fmt::format("\"cache\" values must be \"warm\" or \"cold\", not \"{}\"", c));
+                    caches.push_back(c == "cold" ? CacheState::cold : CacheState::warm);
+                }
+                if (caches.empty()) throw fail("\"cache\" must list \"warm\", \"cold\" or both");
+            }
             for (const Method* m : ms) {
                 for (std::size_t size : sizes) {
                     if (size != 0 && !m->sizable_buffer)
                         throw fail(fmt::format("method \"{}\" has no buffer size to set", m->name));
-                    add_case(suite, *w, *m, Params{size});
+                    for (CacheState cache : caches) add_case(suite, *w, *m, Params{size, cache});
                 }
             }
         }

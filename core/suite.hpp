@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/method.hpp"
+#include "core/session.hpp"
 #include "core/workload.hpp"
 
 namespace iobench {
@@ -23,7 +24,7 @@ struct Case {
     const Workload* workload = nullptr;
     const Method* method = nullptr;
     Params params;
-    /// `<workload>/<method>[/buf:<bytes>]`, the same on every platform.
+    /// `<workload>/<method>[/buf:<bytes>][/cache:warm|cold]`, the same on every platform.
     std::string name;
 };
 
@@ -42,12 +43,14 @@ struct Suite {
     std::optional<int> repetitions;  ///< --benchmark_repetitions unless given on the command line
     std::optional<double> min_time;  ///< --benchmark_min_time in seconds, likewise
     std::optional<double> scale;     ///< --scale, likewise
+    std::optional<StdoutTarget> stdout_target;  ///< --stdout-target, likewise
 };
 
 /// Builds the name of a benchmark.
 std::string case_name(const Workload& workload, const Method& method, const Params& params);
 
-/// Every workload paired with every method that supports it (the suite "all").
+/// Every workload paired with every method that supports it (the suite "all"),
+/// with the page cache warm and cold where the workload has a cache state.
 Suite all_pairs();
 
 /// Reads a suite: `name_or_path` is the name of a built-in suite ("default",

@@ -6,7 +6,9 @@
 #include <cstdint>
 #include <filesystem>
 #include <initializer_list>
+#include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -17,10 +19,23 @@ namespace iobench {
 
 class Session;
 
+/// Page-cache state of an input file when a measured read starts
+/// (`/cache:<state>` in the name, for workloads whose `has_cache_state()`).
+enum class CacheState {
+    warm,  ///< the file was read once before measuring, as the seeds did: a read from memory
+    cold,  ///< written back and dropped (fdatasync + posix_fadvise(DONTNEED)) before every run
+};
+
+/// "warm" or "cold".
+std::string_view to_string(CacheState state);
+
 /// Parameters of one benchmark beyond its workload and method.
 struct Params {
     /// User-space buffer in bytes (`/buf:<bytes>` in the name); 0 = method default.
     std::size_t buffer_size = 0;
+    /// Page-cache state of the input; used (and always named) only by
+    /// workloads that have one.
+    CacheState cache = CacheState::warm;
 };
 
 /// One workload run by one method. The runner calls, per iteration:
@@ -38,11 +53,20 @@ public:
     virtual std::string verify() = 0;
     /// Removes what the trial created (its output file).
     virtual void finish() {}
+    /// Wall time in seconds of the last run() when the trial measured it
+    /// itself, because the measured work ran elsewhere (the console workloads
+    /// run each call in a child process and time it there); std::nullopt when
+    /// the runner's clock around run() is the measurement.
+    virtual std::optional<double> measured_seconds() const { return std::nullopt; }
 
     std::uint64_t bytes = 0;  ///< bytes written or read per run
     std::uint64_t items = 0;  ///< items (integers, lines) per run
     /// User-space buffer in bytes the run used (0 = unbuffered or unknown).
     std::size_t buffer_size = 0;
+    /// Further per-run figures the runner reports as counters of the same
+    /// name, from the last verified run (the console workloads: "write_calls",
+    /// the write system calls one run made). Values must be non-zero.
+    std::map<std::string, double> counters;
 };
 
 /// A kind of measured work. Registered from a static initializer in core/workload_*.cpp.
@@ -57,6 +81,9 @@ public:
     virtual std::uint64_t default_count() const = 0;
     /// True when `method` provides the operation this workload needs.
     virtual bool supports(const Method& method) const = 0;
+    /// True when the workload reads an input whose page-cache state is a
+    /// parameter (Params::cache, `/cache:warm|cold` in every name).
+    virtual bool has_cache_state() const { return false; }
     /// The trial for `method` with `params` at the session's scale and directory.
     /// Generates shared inputs through `session` the first time they are needed.
     virtual std::unique_ptr<Trial> make_trial(const Method& method, const Params& params,

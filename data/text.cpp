@@ -58,4 +58,23 @@ Generator repeated_text(std::string_view line, std::uint64_t count) {
     };
 }
 
+Generator numbered_text(std::string_view prefix, std::string_view suffix, std::uint64_t count) {
+    return [pre = std::string(prefix), suf = std::string(suffix), count](const ChunkFn& emit) {
+        const std::size_t line_max = pre.size() + 20 + suf.size();
+        std::vector<char> buf(chunk_size + line_max);
+        char* p = buf.data();
+        char* const limit = buf.data() + chunk_size;
+        for (std::uint64_t i = 0; i < count; ++i) {
+            p = std::copy(pre.begin(), pre.end(), p);
+            p = std::to_chars(p, p + 20, i).ptr;
+            p = std::copy(suf.begin(), suf.end(), p);
+            if (p >= limit) {
+                emit({buf.data(), static_cast<std::size_t>(p - buf.data())});
+                p = buf.data();
+            }
+        }
+        if (p != buf.data()) emit({buf.data(), static_cast<std::size_t>(p - buf.data())});
+    };
+}
+
 }  // namespace iobench

@@ -19,4 +19,8 @@ std::uint64_t ints_text_size(std::uint64_t count);
 /// `line` repeated `count` times.
 Generator repeated_text(std::string_view line, std::uint64_t count);
 
+/// Lines 0 .. count-1, line i being `prefix`, i in decimal, `suffix` (which
+/// carries the line's '\n'): the text of the `lines` workload.
+Generator numbered_text(std::string_view prefix, std::string_view suffix, std::uint64_t count);
+
 }  // namespace iobench

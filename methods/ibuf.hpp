@@ -10,8 +10,10 @@
 
 #include <bit>
 #include <charconv>
+#include <cerrno>
 #include <concepts>
 #include <cstddef>
+#include <cstdlib>
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -83,6 +85,31 @@ inline std::uint32_t parse_digits(std::uint64_t w, unsigned n) noexcept {
 
 inline constexpr std::uint64_t pow10_small[9] = {1,      10,      100,      1000,     10000,
                                                  100000, 1000000, 10000000, 100000000};
+
+/// Longest text basic_ibuf::get_double accepts for one number (the shortest
+/// round-trip form of a double takes at most 24 bytes, "%.17g" 24).
+inline constexpr std::size_t max_double_chars = 64;
+
+/// Parses all of [first, last) as one double, like std::from_chars (no
+/// locale, no leading '+'); false when it is not exactly one number in range.
+/// Standard libraries without floating-point from_chars fall back to strtod
+/// (which honours the C locale: iobench never changes it).
+inline bool parse_double(const char* first, const char* last, double& v) noexcept {
+#if defined(__cpp_lib_to_chars)
+    const auto [ptr, ec] = std::from_chars(first, last, v);
+    return ec == std::errc{} && ptr == last;
+#else
+    const auto n = static_cast<std::size_t>(last - first);
+    if (n == 0 || n > max_double_chars || *first == '+') return false;
+    char text[max_double_chars + 1];
+    std::memcpy(text, first, n);
+    text[n] = '\0';
+    char* end = nullptr;
+    errno = 0;
+    v = std::strtod(text, &end);
+    return end == text + n && errno != ERANGE;
+#endif
+}
 
 }  // namespace detail
 
@@ -180,6 +207,44 @@ public:
         return get_uint_more(v, p);
     }
 
+    /// Skips ASCII white space and parses one floating-point number into `v`
+    /// with std::from_chars (decimal or scientific, "inf"/"nan"; no locale,
+    /// no leading '+'), exact: the nearest double, as std::to_chars'
+    /// shortest form and "%.17g" need to round-trip. The number must end at
+    /// white space or at end of input; its terminating white-space byte is
+    /// consumed. Returns false (v untouched) when only white space is left.
+    /// Throws parse_error -- naming the byte offset -- on text that is not a
+    /// number, is out of double's range, or is longer than
+    /// detail::max_double_chars bytes; throws io_error from the device.
+    ///
+    /// Inlined hot path: std::from_chars parses in place up to the end of
+    /// the buffer and stops where the number does; when white space follows
+    /// inside the buffer, that is the whole number. Anything else -- a
+    /// number that may go on after a refill, an error -- takes the
+    /// out-of-line path, which carries the text across refills in a small
+    /// local copy and parses that.
+    IOBENCH_ALWAYS_INLINE bool get_double(double& v) {
+        const char* p = cur_;
+        while (detail::is_space(*p)) ++p;  // stops at the sentinel at the latest
+#if defined(__cpp_lib_to_chars)
+        double value;
+        const auto [q, ec] = std::from_chars(p, static_cast<const char*>(end_), value);
+        if (ec == std::errc{} && q != end_ && detail::is_space(*q)) [[likely]] {
+            v = value;
+            cur_ = q + 1;
+            return true;
+        }
+#else
+        const char* q = p;
+        while (*q != sentinel && !detail::is_space(*q)) ++q;
+        if (q != end_ && q != p && *q != sentinel && detail::parse_double(p, q, v)) {
+            cur_ = q + 1;
+            return true;
+        }
+#endif
+        return get_double_slow(v, p);
+    }
+
     /// Bytes consumed from the device so far (offset of the next unread byte).
     std::uint64_t offset() const noexcept { return offset_of(cur_); }
 
@@ -273,6 +338,37 @@ private:
         ++cur_;
         v = value;
         return true;
+    }
+
+    /// Byte-by-byte get_double from `p` (nothing of the number consumed
+    /// yet): gathers the number into a local copy across refills, then parses it.
+    IOBENCH_NOINLINE bool get_double_slow(double& v, const char* p) {
+        cur_ = p;
+        for (;;) {  // skip white space
+            while (cur_ != end_ && detail::is_space(*cur_)) ++cur_;
+            if (cur_ != end_) break;
+            if (!refill()) return false;
+        }
+        const std::uint64_t start = offset_of(cur_);
+        char text[detail::max_double_chars];
+        std::size_t n = 0;
+        for (;;) {
+            while (cur_ != end_ && !detail::is_space(*cur_)) {
+                if (n == sizeof text) throw_double_too_long(start);
+                text[n++] = *cur_++;
+            }
+            if (cur_ != end_ || !refill()) break;
+        }
+        if (!detail::parse_double(text, text + n, v))
+            throw parse_error("ibuf: not a floating-point number at byte offset " + std::to_string(start) + ": \"" +
+                              std::string(text, n) + "\"");
+        if (cur_ != end_) ++cur_;  // the white space that ended it
+        return true;
+    }
+
+    [[noreturn]] IOBENCH_NOINLINE void throw_double_too_long(std::uint64_t start) const {
+        throw parse_error("ibuf: number at byte offset " + std::to_string(start) + " is longer than " +
+                          std::to_string(detail::max_double_chars) + " bytes");
     }
 
     [[noreturn]] IOBENCH_NOINLINE void throw_unexpected(const char* p) const {

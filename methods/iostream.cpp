@@ -1,12 +1,24 @@
-// iostream: the C++ standard library's file streams (std::ofstream,
-// std::ifstream). The buffer is the library's own unless a suite sets `buf`,
-// which goes to rdbuf()->pubsetbuf() before open (the point where libstdc++,
-// libc++ and MSVC's library all honour it).
+// iostream: the C++ standard library's streams: std::ofstream (with '\n', with
+// std::endl, with the rdbuf()->sputc trick, fed by std::to_chars),
+// std::ifstream (operator>>, read(), std::getline), and std::cout with and
+// without sync_with_stdio(false). (ifstream_read's `buf` is its read() size.) The
+// file buffer is the library's own unless a suite sets `buf`, which goes to
+// rdbuf()->pubsetbuf() before open (the point where libstdc++, libc++ and
+// MSVC's library all honour it). Streams are opened in binary mode, so that
+// Windows writes '\n' and not "\r\n": every platform writes and reads the same
+// bytes (on POSIX std::ios::binary changes nothing).
+#include <charconv>
 #include <fstream>
+#include <iomanip>
+#include <iostream>
 #include <memory>
+#include <string>
+
+#include "core/console.hpp"
 
 #include "core/error.hpp"
 #include "core/method.hpp"
+#include "data/byte_fold.hpp"
 
 namespace iobench {
 namespace {
@@ -33,7 +45,7 @@ void open_stream(S& stream, const std::string& path, std::size_t buffer_size, st
 void ofstream_ints(const Sink& sink, std::uint64_t count) {
     std::unique_ptr<char[]> storage;
     std::ofstream out;
-    open_stream(out, sink.path, sink.buffer_size, storage, std::ios::out | std::ios::trunc);
+    open_stream(out, sink.path, sink.buffer_size, storage, std::ios::out | std::ios::trunc | std::ios::binary);
     for (std::uint64_t i = 0; i < count; ++i) out << i << '\n';
     out.close();
     check(out, "ofstream::operator<<", sink.path);
@@ -52,7 +64,7 @@ void ofstream_repeat(const Sink& sink, std::string_view line, std::uint64_t coun
 void ifstream_ints(const Source& source, std::vector<std::uint64_t>& values) {
     std::unique_ptr<char[]> storage;
     std::ifstream in;
-    open_stream(in, source.path, source.buffer_size, storage, std::ios::in);
+    open_stream(in, source.path, source.buffer_size, storage, std::ios::in | std::ios::binary);
     std::uint64_t v = 0;
     while (in >> v) values.push_back(v);
     if (in.bad()) throw io_error("ifstream::operator>>", source.path, std::error_code(EIO, std::generic_category()));
@@ -61,18 +73,311 @@ void ifstream_ints(const Source& source, std::vector<std::uint64_t>& values) {
                           " values");
 }
 
+/// An ofstream opened for output on `sink` (binary: '\n' stays one byte everywhere).
+struct Output {
+    std::unique_ptr<char[]> storage;
+    std::ofstream out;
+    explicit Output(const Sink& sink) {
+        open_stream(out, sink.path, sink.buffer_size, storage, std::ios::out | std::ios::trunc | std::ios::binary);
+    }
+    /// Closes the file; a failed write or close becomes `io_error` naming `what`.
+    void close(const char* what, const std::string& path) {
+        out.close();
+        check(out, what, path);
+    }
+};
+
+/// Throws unless every streambuf call of a run succeeded.
+void check_streambuf(bool ok, const std::string& path) {
+    if (!ok) throw io_error("std::streambuf::sputn", path, std::error_code(EIO, std::generic_category()));
+}
+
+/// `line` without its final '\n' (the part a std::endl method writes before std::endl).
+std::string_view body_of(std::string_view line) { return line.substr(0, line.size() - 1); }
+
+void ofstream_lines(const Sink& sink, const NumberedLine& line, std::uint64_t count) {
+    Output o(sink);
+    for (std::uint64_t i = 0; i < count; ++i) o.out << line.prefix << i << line.suffix;
+    o.close("ofstream::operator<<", sink.path);
+}
+
+void ofstream_doubles(const Sink& sink, std::span<const double> values) {
+    Output o(sink);
+    o.out << std::setprecision(17);  // %.17g: exact, not the shortest form
+    for (double v : values) o.out << v << '\n';
+    o.close("ofstream::operator<<", sink.path);
+}
+
+void ofstream_endl_repeat(const Sink& sink, std::string_view line, std::uint64_t count) {
+    Output o(sink);
+    const std::string_view body = body_of(line);
+    for (std::uint64_t i = 0; i < count; ++i) o.out << body << std::endl;
+    o.close("ofstream::operator<<", sink.path);
+}
+
+void ofstream_endl_lines(const Sink& sink, const NumberedLine& line, std::uint64_t count) {
+    Output o(sink);
+    const std::string_view suffix = body_of(line.suffix);
+    for (std::uint64_t i = 0; i < count; ++i) o.out << line.prefix << i << suffix << std::endl;
+    o.close("ofstream::operator<<", sink.path);
+}
+
+void ofstream_sputc_ints(const Sink& sink, std::uint64_t count) {
+    Output o(sink);
+    std::streambuf* buf = o.out.rdbuf();
+    bool ok = true;
+    for (std::uint64_t i = 0; i < count; ++i) {
+        o.out << i;
+        ok &= buf->sputc('\n') != std::char_traits<char>::eof();
+    }
+    check_streambuf(ok, sink.path);
+    o.close("ofstream::operator<<", sink.path);
+}
+
+void ofstream_sputc_repeat(const Sink& sink, std::string_view line, std::uint64_t count) {
+    Output o(sink);
+    std::streambuf* buf = o.out.rdbuf();
+    const std::string_view body = body_of(line);
+    const auto size = static_cast<std::streamsize>(body.size());
+    bool ok = true;
+    for (std::uint64_t i = 0; i < count; ++i) {
+        ok &= buf->sputn(body.data(), size) == size;
+        ok &= buf->sputc('\n') != std::char_traits<char>::eof();
+    }
+    check_streambuf(ok, sink.path);
+    o.close("ofstream::write", sink.path);
+}
+
+void ofstream_sputc_lines(const Sink& sink, const NumberedLine& line, std::uint64_t count) {
+    Output o(sink);
+    std::streambuf* buf = o.out.rdbuf();
+    const auto prefix = static_cast<std::streamsize>(line.prefix.size());
+    const auto suffix = static_cast<std::streamsize>(line.suffix.size());
+    bool ok = true;
+    for (std::uint64_t i = 0; i < count; ++i) {
+        ok &= buf->sputn(line.prefix.data(), prefix) == prefix;
+        o.out << i;
+        ok &= buf->sputn(line.suffix.data(), suffix) == suffix;
+    }
+    check_streambuf(ok, sink.path);
+    o.close("ofstream::operator<<", sink.path);
+}
+
+void to_chars_ofstream_ints(const Sink& sink, std::uint64_t count) {
+    Output o(sink);
+    char text[24];
+    for (std::uint64_t i = 0; i < count; ++i) {
+        char* end = std::to_chars(text, text + 20, i).ptr;
+        *end++ = '\n';
+        o.out.write(text, end - text);
+    }
+    o.close("ofstream::write", sink.path);
+}
+
+void to_chars_ofstream_doubles(const Sink& sink, std::span<const double> values) {
+    Output o(sink);
+    char text[40];
+    for (double v : values) {
+        char* end = std::to_chars(text, text + 39, v).ptr;  // shortest round-trip form
+        *end++ = '\n';
+        o.out.write(text, end - text);
+    }
+    o.close("ofstream::write", sink.path);
+}
+
+void ifstream_doubles(const Source& source, std::vector<double>& values) {
+    std::unique_ptr<char[]> storage;
+    std::ifstream in;
+    open_stream(in, source.path, source.buffer_size, storage, std::ios::in | std::ios::binary);
+    double v = 0;
+    while (in >> v) values.push_back(v);
+    if (in.bad()) throw io_error("ifstream::operator>>", source.path, std::error_code(EIO, std::generic_category()));
+    if (!in.eof())
+        throw parse_error("ifstream(" + source.path + "): not a number after " + std::to_string(values.size()) +
+                          " values");
+}
+
+// --- reading whole files (file_read) -------------------------------------
+
+/// Bytes per ifstream::read call when a suite sets no `buf`: 64 KiB, as for read(2).
+constexpr std::size_t read_default_request = 64 * 1024;
+
+/// in.read() of `buf` bytes per call into a buffer of ours (the stream keeps
+/// the library's own buffer, as `fread` does), gcount() bytes folded.
+ReadResult ifstream_read_file(const Source& source) {
+    std::unique_ptr<char[]> storage;
+    std::ifstream in;
+    open_stream(in, source.path, 0, storage, std::ios::in | std::ios::binary);
+    const std::size_t request = source.buffer_size ? source.buffer_size : read_default_request;
+    std::unique_ptr<char[]> buf(new char[request]);
+    ByteFold fold;
+    while (in) {
+        in.read(buf.get(), static_cast<std::streamsize>(request));
+        fold.update(buf.get(), static_cast<std::size_t>(in.gcount()));
+    }
+    if (in.bad()) throw io_error("ifstream::read", source.path, std::error_code(EIO, std::generic_category()));
+    return fold.result();
+}
+
+/// std::getline(in, line) into one std::string (stream buffer: `buf` bytes
+/// with pubsetbuf, or the library's), each line and its '\n' folded.
+ReadResult getline_file(const Source& source) {
+    std::unique_ptr<char[]> storage;
+    std::ifstream in;
+    open_stream(in, source.path, source.buffer_size, storage, std::ios::in | std::ios::binary);
+    std::string line;
+    ByteFold fold;
+    while (std::getline(in, line)) {
+        fold.update(line.data(), line.size());
+        if (!in.eof()) fold.update("\n", 1);  // eof: the last line had no '\n'
+    }
+    if (in.bad()) throw io_error("std::getline", source.path, std::error_code(EIO, std::generic_category()));
+    return fold.result();
+}
+
+/// std::getline, then std::from_chars for every white-space separated number of the line.
+template <class T>
+void getline_parse(const Source& source, std::vector<T>& values) {
+    std::unique_ptr<char[]> storage;
+    std::ifstream in;
+    open_stream(in, source.path, source.buffer_size, storage, std::ios::in | std::ios::binary);
+    std::string line;
+    std::uint64_t number = 0;
+    while (std::getline(in, line)) {
+        ++number;
+        const char* p = line.data();
+        const char* const end = p + line.size();
+        for (;;) {
+            while (p != end && (*p == ' ' || static_cast<unsigned char>(*p) - 9u < 5u)) ++p;
+            if (p == end) break;
+            T v{};
+            const auto [next, ec] = std::from_chars(p, end, v);
+            if (ec != std::errc{} || (next != end && *next != ' ' && static_cast<unsigned char>(*next) - 9u >= 5u))
+                throw parse_error("std::getline(" + source.path + "): line " + std::to_string(number) +
+                                  " holds something that is not a number");
+            values.push_back(v);
+            p = next;
+        }
+    }
+    if (in.bad()) throw io_error("std::getline", source.path, std::error_code(EIO, std::generic_category()));
+}
+
+void getline_ints(const Source& source, std::vector<std::uint64_t>& values) { getline_parse(source, values); }
+void getline_doubles(const Source& source, std::vector<double>& values) { getline_parse(source, values); }
+
+// --- std::cout -----------------------------------------------------------
+
+/// Flushes std::cout; a failed write becomes `io_error`.
+void flush_cout() {
+    std::cout.flush();
+    if (!std::cout) throw io_error("std::cout", "stdout", std::error_code(EIO, std::generic_category()));
+}
+
+/// std::cout << line. `Unsynced`: std::ios::sync_with_stdio(false) first, which
+/// libstdc++ cannot undo for the rest of the process (libc++ and MSVC's library
+/// ignore it): the runner calls console methods in a child process of their own.
+template <bool Unsynced>
+void cout_console(const StdoutSink&, std::string_view line, std::uint64_t count) {
+    if constexpr (Unsynced) std::ios::sync_with_stdio(false);
+    for (std::uint64_t i = 0; i < count; ++i) std::cout << line;
+    flush_cout();
+}
+
+/// The formatted messages with operator<< (fixed, precision 2 and fill '0' set
+/// once per run, as a program printing such lines would).
+template <bool Unsynced>
+void cout_print(const StdoutSink&, ConsoleFormat format, std::uint64_t count) {
+    if constexpr (Unsynced) std::ios::sync_with_stdio(false);
+    const ConsoleArgs& a = console_args;
+    std::ostream& out = std::cout;
+    const std::ios::fmtflags flags = out.flags();
+    const std::streamsize precision = out.precision();
+    const char fill = out.fill();
+    out << std::fixed << std::setprecision(2) << std::setfill('0');
+    switch (format) {
+    case ConsoleFormat::int_value:
+        for (std::uint64_t i = 0; i < count; ++i) out << "Value: " << a.int_value << '\n';
+        break;
+    case ConsoleFormat::float_value:
+        for (std::uint64_t i = 0; i < count; ++i) out << "Value: " << a.float_value << '\n';
+        break;
+    case ConsoleFormat::string_int:
+        for (std::uint64_t i = 0; i < count; ++i) out << "Message: " << a.message << ", Count: " << a.count << '\n';
+        break;
+    case ConsoleFormat::int_string:
+        for (std::uint64_t i = 0; i < count; ++i) out << "Value: " << a.value << ", String: " << a.string << '\n';
+        break;
+    case ConsoleFormat::datetime:
+        for (std::uint64_t i = 0; i < count; ++i)
+            out << '[' << std::setw(4) << a.year << '-' << std::setw(2) << a.month << '-' << std::setw(2) << a.day
+                << ' ' << std::setw(2) << a.hour << ':' << std::setw(2) << a.minute << ':' << std::setw(2) << a.second
+                << "] " << a.status << ": " << a.status_value << " (" << a.percent << "%)\n";
+        break;
+    }
+    out.flags(flags);
+    out.precision(precision);
+    out.fill(fill);
+    flush_cout();
+}
+
 const MethodRegistrar registrar{
     {.name = "ofstream",
      .family = "iostream",
-     .description = "std::ofstream: out << i << '\\n' (ints), out.write(line) (lines)",
+     .description = "std::ofstream: out << i << '\\n' (ints), out.write(line) (repeated lines), "
+                    "out << prefix << i << suffix (numbered lines), out << setprecision(17) << v << '\\n'",
      .sizable_buffer = true,
      .put_ints = ofstream_ints,
-     .put_repeat = ofstream_repeat},
+     .put_repeat = ofstream_repeat,
+     .put_lines = ofstream_lines,
+     .put_doubles = ofstream_doubles},
+    {.name = "ofstream_endl",
+     .family = "iostream",
+     .description = "std::ofstream: out << text << std::endl, which flushes the stream: one write per line",
+     .sizable_buffer = true,
+     .put_repeat = ofstream_endl_repeat,
+     .put_lines = ofstream_endl_lines},
+    {.name = "ofstream_sputc",
+     .family = "iostream",
+     .description = "std::ofstream with the rdbuf() trick: out << i; out.rdbuf()->sputc('\\n') (text: sputn + sputc)",
+     .sizable_buffer = true,
+     .put_ints = ofstream_sputc_ints,
+     .put_repeat = ofstream_sputc_repeat,
+     .put_lines = ofstream_sputc_lines},
+    {.name = "to_chars_ofstream",
+     .family = "iostream",
+     .description = "std::to_chars into a local buffer, then out.write() on a std::ofstream",
+     .sizable_buffer = true,
+     .put_ints = to_chars_ofstream_ints,
+     .put_doubles = to_chars_ofstream_doubles},
+    {.name = "cout",
+     .family = "iostream",
+     .description = "std::cout << text / << values, synchronized with C stdio (the default)",
+     .put_console = cout_console<false>,
+     .print_console = cout_print<false>},
+    {.name = "cout_unsynced",
+     .family = "iostream",
+     .description = "std::cout after std::ios::sync_with_stdio(false) (each run in a process of its own)",
+     .put_console = cout_console<true>,
+     .print_console = cout_print<true>},
     {.name = "ifstream",
      .family = "iostream",
-     .description = "std::ifstream: in >> v until end of file",
+     .description = "std::ifstream: in >> v (integers, doubles) until end of file",
      .sizable_buffer = true,
-     .get_ints = ifstream_ints},
+     .get_ints = ifstream_ints,
+     .get_doubles = ifstream_doubles},
+    {.name = "ifstream_read",
+     .family = "iostream",
+     .description = "std::ifstream::read of `buf` bytes (64 KiB) per call, the stream keeping the library's buffer",
+     .default_buffer_size = read_default_request,
+     .sizable_buffer = true,
+     .read_bytes = ifstream_read_file},
+    {.name = "getline",
+     .family = "iostream",
+     .description = "std::getline(ifstream, std::string) per line (numbers: then std::from_chars)",
+     .sizable_buffer = true,
+     .get_ints = getline_ints,
+     .read_bytes = getline_file,
+     .get_doubles = getline_doubles},
 };
 
 }  // namespace

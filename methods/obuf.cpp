@@ -2,13 +2,29 @@
 // descriptor (methods/obuf.hpp, methods/ibuf.hpp): one user-space buffer of
 // `buf` bytes (64 KiB by default), flushed with one write(2); integers
 // formatted and parsed without locale or format strings. They show how close
-// a method can get to the memory-bound limit.
+// a method can get to the memory-bound limit. On Windows the same buffer
+// runs over a Win32 file HANDLE (methods/win32_device.hpp), flushed with one
+// WriteFile and refilled with one ReadFile, under the same method names.
+#include <charconv>
+#include <mutex>
+
 #include "core/method.hpp"
+#include "methods/obuf_file.hpp"
+#ifdef _WIN32
+#include "methods/win32_device.hpp"
+#else
 #include "methods/fd_device.hpp"
 #include "methods/posix_file.hpp"
+#endif
 
 namespace iobench {
 namespace {
+
+#ifndef _WIN32
+constexpr const char* obuf_description =
+    "iobench's buffered writer on a file descriptor: put_uint(i), put('\\n') / write(line)";
+constexpr const char* ibuf_description =
+    "iobench's buffered reader on a file descriptor: get_uint(v) / get_double(v) until end of file";
 
 void obuf_ints(const Sink& sink, std::uint64_t count) {
     unique_fd fd = create_file(sink.path);
@@ -41,20 +57,188 @@ void ibuf_ints(const Source& source, std::vector<std::uint64_t>& values) {
     fd.close();
 }
 
+void ibuf_doubles(const Source& source, std::vector<double>& values) {
+    unique_fd fd = open_file(source.path);
+    ibuf in(fd_source_device{fd.get(), source.path}, source.buffer_size);
+    double v = 0;
+    while (in.get_double(v)) values.push_back(v);
+    fd.close();
+}
+#else
+constexpr const char* obuf_description =
+    "iobench's buffered writer on a Win32 file HANDLE (flushed with WriteFile): put_uint(i), put('\\n') / "
+    "write(line)";
+constexpr const char* ibuf_description =
+    "iobench's buffered reader on a Win32 file HANDLE (refilled with ReadFile): get_uint(v) / get_double(v) until "
+    "end of file";
+
+void obuf_ints(const Sink& sink, std::uint64_t count) {
+    unique_handle file = create_file_handle(sink.path);
+    {
+        handle_obuf out(handle_sink_device{file.get(), sink.path}, sink.buffer_size);
+        for (std::uint64_t i = 0; i < count; ++i) {
+            out.put_uint(i);
+            out.put('\n');
+        }
+        out.flush();
+    }
+    file.close();
+}
+
+void obuf_repeat(const Sink& sink, std::string_view line, std::uint64_t count) {
+    unique_handle file = create_file_handle(sink.path);
+    {
+        handle_obuf out(handle_sink_device{file.get(), sink.path}, sink.buffer_size);
+        for (std::uint64_t i = 0; i < count; ++i) out.write(line);
+        out.flush();
+    }
+    file.close();
+}
+
+void ibuf_ints(const Source& source, std::vector<std::uint64_t>& values) {
+    unique_handle file = open_file_handle(source.path);
+    handle_ibuf in(handle_source_device{file.get(), source.path}, source.buffer_size);
+    std::uint64_t v = 0;
+    while (in.get_uint(v)) values.push_back(v);
+    file.close();
+}
+
+void ibuf_doubles(const Source& source, std::vector<double>& values) {
+    unique_handle file = open_file_handle(source.path);
+    handle_ibuf in(handle_source_device{file.get(), source.path}, source.buffer_size);
+    double v = 0;
+    while (in.get_double(v)) values.push_back(v);
+    file.close();
+}
+#endif
+
+// --- on every platform, through obuf_file (methods/obuf_file.hpp) ---------
+
+void obuf_lines(const Sink& sink, const NumberedLine& line, std::uint64_t count) {
+    obuf_file file(sink.path, sink.buffer_size);
+    auto& out = file.out();
+    for (std::uint64_t i = 0; i < count; ++i) {
+        out.write(line.prefix);
+        out.put_uint(i);
+        out.write(line.suffix);
+    }
+    file.close();
+}
+
+/// obuf over standard output (fd 1; the STD_OUTPUT_HANDLE on Windows).
+void obuf_console(const StdoutSink& sink, std::string_view line, std::uint64_t count) {
+#ifdef _WIN32
+    handle_obuf out(handle_sink_device{GetStdHandle(STD_OUTPUT_HANDLE), "stdout"}, sink.buffer_size);
+#else
+    obuf out(fd_sink_device{STDOUT_FILENO, "stdout"}, sink.buffer_size);
+#endif
+    for (std::uint64_t i = 0; i < count; ++i) out.write(line);
+    out.flush();
+}
+
+/// obuf shared between threads: every call takes the lock once (fast_io's
+/// obuf_file_mutex). Uncontended here: the cost measured is the lock itself.
+class obuf_mutex {
+public:
+    explicit obuf_mutex(obuf_file::buffer_type& out) : out_(out) {}
+    void print_uint_line(std::uint64_t v) {
+        std::lock_guard lock(mutex_);
+        out_.put_uint(v);
+        out_.put('\n');
+    }
+    void write(std::string_view text) {
+        std::lock_guard lock(mutex_);
+        out_.write(text);
+    }
+    void print_line(const NumberedLine& line, std::uint64_t i) {
+        std::lock_guard lock(mutex_);
+        out_.write(line.prefix);
+        out_.put_uint(i);
+        out_.write(line.suffix);
+    }
+
+private:
+    obuf_file::buffer_type& out_;
+    std::mutex mutex_;
+};
+
+void obuf_mutex_ints(const Sink& sink, std::uint64_t count) {
+    obuf_file file(sink.path, sink.buffer_size);
+    obuf_mutex out(file.out());
+    for (std::uint64_t i = 0; i < count; ++i) out.print_uint_line(i);
+    file.close();
+}
+
+void obuf_mutex_repeat(const Sink& sink, std::string_view line, std::uint64_t count) {
+    obuf_file file(sink.path, sink.buffer_size);
+    obuf_mutex out(file.out());
+    for (std::uint64_t i = 0; i < count; ++i) out.write(line);
+    file.close();
+}
+
+void obuf_mutex_lines(const Sink& sink, const NumberedLine& line, std::uint64_t count) {
+    obuf_file file(sink.path, sink.buffer_size);
+    obuf_mutex out(file.out());
+    for (std::uint64_t i = 0; i < count; ++i) out.print_line(line, i);
+    file.close();
+}
+
+void to_chars_obuf_ints(const Sink& sink, std::uint64_t count) {
+    obuf_file file(sink.path, sink.buffer_size);
+    auto& out = file.out();
+    char text[64];
+    for (std::uint64_t i = 0; i < count; ++i) {
+        char* end = std::to_chars(text, text + 20, i).ptr;
+        *end++ = '\n';
+        out.write(text, static_cast<std::size_t>(end - text));
+    }
+    file.close();
+}
+
+void to_chars_obuf_doubles(const Sink& sink, std::span<const double> values) {
+    obuf_file file(sink.path, sink.buffer_size);
+    auto& out = file.out();
+    char text[64];
+    for (double v : values) {
+        char* end = std::to_chars(text, text + 39, v).ptr;  // shortest round-trip form
+        *end++ = '\n';
+        out.write(text, static_cast<std::size_t>(end - text));
+    }
+    file.close();
+}
+
 const MethodRegistrar registrar{
     {.name = "obuf",
      .family = "obuf",
-     .description = "iobench's buffered writer on a file descriptor: put_uint(i), put('\\n') / write(line)",
+     .description = obuf_description,
      .default_buffer_size = default_buffer_size,
      .sizable_buffer = true,
      .put_ints = obuf_ints,
-     .put_repeat = obuf_repeat},
-    {.name = "ibuf",
+     .put_repeat = obuf_repeat,
+     .put_lines = obuf_lines,
+     .put_console = obuf_console},
+    {.name = "obuf_mutex",
      .family = "obuf",
-     .description = "iobench's buffered reader on a file descriptor: get_uint(v) until end of file",
+     .description = "obuf with a std::mutex taken once per call (one item per call): thread-safe obuf",
      .default_buffer_size = default_buffer_size,
      .sizable_buffer = true,
-     .get_ints = ibuf_ints},
+     .put_ints = obuf_mutex_ints,
+     .put_repeat = obuf_mutex_repeat,
+     .put_lines = obuf_mutex_lines},
+    {.name = "to_chars_obuf",
+     .family = "obuf",
+     .description = "std::to_chars into a local buffer, then obuf.write(): the standard formatter over obuf",
+     .default_buffer_size = default_buffer_size,
+     .sizable_buffer = true,
+     .put_ints = to_chars_obuf_ints,
+     .put_doubles = to_chars_obuf_doubles},
+    {.name = "ibuf",
+     .family = "obuf",
+     .description = ibuf_description,
+     .default_buffer_size = default_buffer_size,
+     .sizable_buffer = true,
+     .get_ints = ibuf_ints,
+     .get_doubles = ibuf_doubles},
 };
 
 }  // namespace

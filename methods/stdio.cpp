@@ -1,74 +1,413 @@
-// stdio: the C library's buffered FILE* streams (fprintf, fwrite, fscanf).
-// The buffer is the library's own unless a suite sets `buf`, which goes to
-// setvbuf(_IOFBF) before the first write.
+// stdio: the C library's buffered FILE* streams (fprintf, fwrite, fputs,
+// fputc, puts, printf, ..., fscanf), on files and on stdout.
+//
+// Buffering: a stream keeps the library's own buffer unless a suite sets
+// `buf`; then iobench allocates `buf` bytes and hands them to setvbuf before
+// the first write. (setvbuf(f, NULL, _IOFBF, n) would not do: glibc ignores n
+// when it is not given the buffer, and keeps its default of st_blksize bytes.)
+// The *_IONBF / *_IOLBF / *_IOFBF methods set that buffering mode explicitly,
+// as the console benchmark's "Buffer Mode Impact" table does. One exception:
+// for `fread` (file_read), `buf` is the size of each fread call, the stream
+// keeping the library's buffer, as in the C file-reading seed. Files are opened
+// in binary mode ("wb", "rb"), so that Windows writes '\n' and not "\r\n":
+// every platform writes and reads the same bytes.
 #include <cinttypes>
 #include <cstdio>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <utility>
 
+#include "core/console.hpp"
 #include "core/error.hpp"
 #include "core/method.hpp"
+#include "data/byte_fold.hpp"
+#include "methods/stdio_stream.hpp"
 
 namespace iobench {
 namespace {
 
-/// A FILE* opened on `path`, with `buffer_size` bytes of full buffering when non-zero.
-std::FILE* open_stream(const std::string& path, const char* mode, std::size_t buffer_size) {
-    std::FILE* f = std::fopen(path.c_str(), mode);
-    if (!f) throw_errno("fopen", path);
-    if (buffer_size != 0 && std::setvbuf(f, nullptr, _IOFBF, buffer_size) != 0) {
-        std::fclose(f);
-        throw_errno("setvbuf", path);
-    }
-    return f;
+/// A printf format for `line`: prefix, "%llu", suffix (which hold no '%').
+std::string line_format(const NumberedLine& line) {
+    return std::string(line.prefix) + "%llu" + std::string(line.suffix);
 }
 
-/// Closes an output stream; a write error seen by ferror or fclose becomes `io_error`.
-void close_output(std::FILE* f, const std::string& path) {
-    const bool failed = std::ferror(f) != 0;
-    const int saved = errno;
-    if (std::fclose(f) != 0) throw_errno("fclose", path);
-    if (failed) throw io_error("fwrite", path, std::error_code(saved, std::generic_category()));
-}
+// --- files ---------------------------------------------------------------
 
 void fprintf_ints(const Sink& sink, std::uint64_t count) {
-    std::FILE* f = open_stream(sink.path, "w", sink.buffer_size);
-    for (std::uint64_t i = 0; i < count; ++i) std::fprintf(f, "%llu\n", static_cast<unsigned long long>(i));
-    close_output(f, sink.path);
+    StdioFile s;
+    open_stream(s, sink.path, "wb", sink.buffer_size);
+    for (std::uint64_t i = 0; i < count; ++i) std::fprintf(s.f, "%llu\n", static_cast<unsigned long long>(i));
+    s.close_output();
+}
+
+/// fprintf of every line, with the stream's buffering set to `Mode` (-1: the library's default).
+template <int Mode>
+void fprintf_lines(const Sink& sink, const NumberedLine& line, std::uint64_t count) {
+    StdioFile s;
+    open_stream(s, sink.path, "wb", sink.buffer_size, Mode);
+    const std::string format = line_format(line);
+    for (std::uint64_t i = 0; i < count; ++i) std::fprintf(s.f, format.c_str(), static_cast<unsigned long long>(i));
+    s.close_output();
+}
+
+void fprintf_doubles(const Sink& sink, std::span<const double> values) {
+    StdioFile s;
+    open_stream(s, sink.path, "wb", sink.buffer_size);
+    for (double v : values) std::fprintf(s.f, "%.17g\n", v);
+    s.close_output();
 }
 
 void fwrite_repeat(const Sink& sink, std::string_view line, std::uint64_t count) {
-    std::FILE* f = open_stream(sink.path, "wb", sink.buffer_size);
-    for (std::uint64_t i = 0; i < count; ++i) std::fwrite(line.data(), 1, line.size(), f);
-    close_output(f, sink.path);
+    StdioFile s;
+    open_stream(s, sink.path, "wb", sink.buffer_size);
+    for (std::uint64_t i = 0; i < count; ++i) std::fwrite(line.data(), 1, line.size(), s.f);
+    s.close_output();
 }
 
+void fputs_repeat(const Sink& sink, std::string_view line, std::uint64_t count) {
+    StdioFile s;
+    open_stream(s, sink.path, "wb", sink.buffer_size);
+    const std::string text(line);  // fputs needs a C string
+    for (std::uint64_t i = 0; i < count; ++i) std::fputs(text.c_str(), s.f);
+    s.close_output();
+}
+
+void fputc_repeat(const Sink& sink, std::string_view line, std::uint64_t count) {
+    StdioFile s;
+    open_stream(s, sink.path, "wb", sink.buffer_size);
+    for (std::uint64_t i = 0; i < count; ++i)
+        for (char c : line) std::fputc(static_cast<unsigned char>(c), s.f);
+    s.close_output();
+}
+
+#ifdef IOBENCH_HAVE_FWRITE_UNLOCKED
+void fwrite_unlocked_repeat(const Sink& sink, std::string_view line, std::uint64_t count) {
+    StdioFile s;
+    open_stream(s, sink.path, "wb", sink.buffer_size);
+    for (std::uint64_t i = 0; i < count; ++i) fwrite_unlocked(line.data(), 1, line.size(), s.f);
+    s.close_output();
+}
+#endif
+
+#ifdef IOBENCH_HAVE_FPUTS_UNLOCKED
+void fputs_unlocked_repeat(const Sink& sink, std::string_view line, std::uint64_t count) {
+    StdioFile s;
+    open_stream(s, sink.path, "wb", sink.buffer_size);
+    const std::string text(line);
+    for (std::uint64_t i = 0; i < count; ++i) fputs_unlocked(text.c_str(), s.f);
+    s.close_output();
+}
+#endif
+
 void fscanf_ints(const Source& source, std::vector<std::uint64_t>& values) {
-    std::FILE* f = open_stream(source.path, "r", source.buffer_size);
+    StdioFile s;
+    open_stream(s, source.path, "rb", source.buffer_size);
     unsigned long long v = 0;
-    while (std::fscanf(f, "%llu", &v) == 1) values.push_back(v);
-    const bool at_end = std::feof(f) != 0;
-    const bool failed = std::ferror(f) != 0;
-    const long offset = std::ftell(f);
-    std::fclose(f);
+    while (std::fscanf(s.f, "%llu", &v) == 1) values.push_back(v);
+    const bool at_end = std::feof(s.f) != 0;
+    const bool failed = std::ferror(s.f) != 0;
+    const long offset = std::ftell(s.f);
     if (failed) throw io_error("fscanf", source.path, std::error_code(EIO, std::generic_category()));
     if (!at_end) throw parse_error("fscanf(" + source.path + "): not an integer at byte " + std::to_string(offset));
 }
 
+void fscanf_doubles(const Source& source, std::vector<double>& values) {
+    StdioFile s;
+    open_stream(s, source.path, "rb", source.buffer_size);
+    double v = 0;
+    while (std::fscanf(s.f, "%lf", &v) == 1) values.push_back(v);
+    const bool at_end = std::feof(s.f) != 0;
+    const bool failed = std::ferror(s.f) != 0;
+    const long offset = std::ftell(s.f);
+    if (failed) throw io_error("fscanf", source.path, std::error_code(EIO, std::generic_category()));
+    if (!at_end) throw parse_error("fscanf(" + source.path + "): not a number at byte " + std::to_string(offset));
+}
+
+// --- reading whole files (file_read) -------------------------------------
+
+/// Bytes per fread call when a suite sets no `buf`: 64 KiB, as for read(2).
+constexpr std::size_t fread_default_request = 64 * 1024;
+
+/// Throws `io_error` when the stream saw a read error.
+void check_read(std::FILE* f, const char* call, const std::string& path) {
+    if (std::ferror(f)) throw io_error(call, path, std::error_code(errno ? errno : EIO, std::generic_category()));
+}
+
+/// fread of `request` bytes per call into a buffer of ours until end of file.
+ReadResult fread_all(StdioFile& s, std::size_t request) {
+    std::unique_ptr<char[]> buf(new char[request]);
+    ByteFold fold;
+    for (;;) {
+        const std::size_t n = std::fread(buf.get(), 1, request, s.f);
+        fold.update(buf.get(), n);
+        if (n < request) break;
+    }
+    check_read(s.f, "fread", s.path);
+    return fold.result();
+}
+
+/// The seed's fread: `buf` bytes per fread call; the stream keeps the C
+/// library's own buffer (glibc: st_blksize, 4 KiB on most file systems), so
+/// calls smaller than it are served from it (fewer, larger read(2)s).
+ReadResult fread_file(const Source& source) {
+    StdioFile s;
+    open_stream(s, source.path, "rb", 0);
+    ReadResult r = fread_all(s, source.buffer_size ? source.buffer_size : fread_default_request);
+    std::fclose(std::exchange(s.f, nullptr));
+    return r;
+}
+
+/// Bytes per fread call of fread_setvbuf: the seed's smallest buffer size.
+constexpr std::size_t setvbuf_request = 512;
+
+/// 512-byte freads on a stream given a buffer of `buf` bytes with setvbuf:
+/// the stream's buffer size is what varies.
+ReadResult fread_setvbuf_file(const Source& source) {
+    StdioFile s;
+    open_stream(s, source.path, "rb", source.buffer_size);
+    ReadResult r = fread_all(s, setvbuf_request);
+    std::fclose(std::exchange(s.f, nullptr));
+    return r;
+}
+
+/// Longest line fgets_file reads in one call (longer lines take several).
+constexpr int fgets_line = 4096;
+
+/// fgets line by line (the stream's buffer: `buf` bytes with setvbuf, or the
+/// library's); each line's length found with strlen, as a C program does.
+ReadResult fgets_file(const Source& source) {
+    StdioFile s;
+    open_stream(s, source.path, "rb", source.buffer_size);
+    char line[fgets_line];
+    ByteFold fold;
+    while (std::fgets(line, fgets_line, s.f)) fold.update(line, std::strlen(line));
+    check_read(s.f, "fgets", source.path);
+    std::fclose(std::exchange(s.f, nullptr));
+    return fold.result();
+}
+
+// --- stdout --------------------------------------------------------------
+
+/// printf("%s", line) with stdout in `Mode` (-1: as the process has it).
+/// `DefaultSize` is the buffer used when the suite sets none (0: the library's).
+template <int Mode, std::size_t DefaultSize>
+void printf_console(const StdoutSink& out, std::string_view line, std::uint64_t count) {
+    set_stdout_buffering(Mode, out.buffer_size ? out.buffer_size : DefaultSize);
+    for (std::uint64_t i = 0; i < count; ++i) std::printf("%s", line.data());
+    flush_stdout();
+}
+
+/// printf of the formatted message, stdout as in printf_console.
+template <int Mode, std::size_t DefaultSize>
+void printf_print(const StdoutSink& out, ConsoleFormat format, std::uint64_t count) {
+    set_stdout_buffering(Mode, out.buffer_size ? out.buffer_size : DefaultSize);
+    for_each_printf(format, count, [](const char* f, auto... args) { std::printf(f, args...); });
+    flush_stdout();
+}
+
+void printf_literal_console(const StdoutSink& out, std::string_view line, std::uint64_t count) {
+    set_stdout_buffering(-1, out.buffer_size);
+    // The line is the format, as in printf("Hello, C!!!!\n"); it holds no '%'.
+    // (Written with a literal, GCC would call puts instead.)
+    const char* const format = line.data();
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-security"
+#endif
+    for (std::uint64_t i = 0; i < count; ++i) std::printf(format);
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
+    flush_stdout();
+}
+
+void fprintf_print(const StdoutSink& out, ConsoleFormat format, std::uint64_t count) {
+    set_stdout_buffering(-1, out.buffer_size);
+    for_each_printf(format, count, [](const char* f, auto... args) { std::fprintf(stdout, f, args...); });
+    flush_stdout();
+}
+
+void puts_console(const StdoutSink& out, std::string_view line, std::uint64_t count) {
+    set_stdout_buffering(-1, out.buffer_size);
+    const std::string text(line.substr(0, line.size() - 1));  // puts adds the '\n'
+    for (std::uint64_t i = 0; i < count; ++i) std::puts(text.c_str());
+    flush_stdout();
+}
+
+void fputs_console(const StdoutSink& out, std::string_view line, std::uint64_t count) {
+    set_stdout_buffering(-1, out.buffer_size);
+    for (std::uint64_t i = 0; i < count; ++i) std::fputs(line.data(), stdout);
+    flush_stdout();
+}
+
+void fwrite_console(const StdoutSink& out, std::string_view line, std::uint64_t count) {
+    set_stdout_buffering(-1, out.buffer_size);
+    for (std::uint64_t i = 0; i < count; ++i) std::fwrite(line.data(), 1, line.size(), stdout);
+    flush_stdout();
+}
+
+void putchar_console(const StdoutSink& out, std::string_view line, std::uint64_t count) {
+    set_stdout_buffering(-1, out.buffer_size);
+    for (std::uint64_t i = 0; i < count; ++i)
+        for (char c : line) std::putchar(static_cast<unsigned char>(c));
+    flush_stdout();
+}
+
+void fputc_console(const StdoutSink& out, std::string_view line, std::uint64_t count) {
+    set_stdout_buffering(-1, out.buffer_size);
+    for (std::uint64_t i = 0; i < count; ++i)
+        for (char c : line) std::fputc(static_cast<unsigned char>(c), stdout);
+    flush_stdout();
+}
+
+#ifdef IOBENCH_HAVE_FWRITE_UNLOCKED
+void fwrite_unlocked_console(const StdoutSink& out, std::string_view line, std::uint64_t count) {
+    set_stdout_buffering(-1, out.buffer_size);
+    for (std::uint64_t i = 0; i < count; ++i) fwrite_unlocked(line.data(), 1, line.size(), stdout);
+    flush_stdout();
+}
+#endif
+
+#ifdef IOBENCH_HAVE_FPUTS_UNLOCKED
+void fputs_unlocked_console(const StdoutSink& out, std::string_view line, std::uint64_t count) {
+    set_stdout_buffering(-1, out.buffer_size);
+    for (std::uint64_t i = 0; i < count; ++i) fputs_unlocked(line.data(), stdout);
+    flush_stdout();
+}
+#endif
+
+// Where the C library lacks the *_unlocked calls, the methods are still
+// registered, with the reason and stand-ins that are never called.
+#if defined(IOBENCH_HAVE_FWRITE_UNLOCKED)
+constexpr const char* no_fwrite_unlocked = "";
+#else
+constexpr const char* no_fwrite_unlocked = "fwrite_unlocked is not in this C library";
+constexpr PutRepeat fwrite_unlocked_repeat = not_built::put_repeat;
+constexpr PutConsole fwrite_unlocked_console = not_built::put_console;
+#endif
+#if defined(IOBENCH_HAVE_FPUTS_UNLOCKED)
+constexpr const char* no_fputs_unlocked = "";
+#else
+constexpr const char* no_fputs_unlocked = "fputs_unlocked is not in this C library";
+constexpr PutRepeat fputs_unlocked_repeat = not_built::put_repeat;
+constexpr PutConsole fputs_unlocked_console = not_built::put_console;
+#endif
+
 const MethodRegistrar registrar{
     {.name = "fprintf",
      .family = "stdio",
-     .description = "fprintf(f, \"%llu\\n\", i) on a FILE*",
+     .description = "fprintf(f, \"%llu\\n\", i) / (f, \"Line %llu: ...\\n\", i) / (f, \"%.17g\\n\", v) on a FILE*; "
+                    "console: fprintf(stdout, ...)",
      .sizable_buffer = true,
-     .put_ints = fprintf_ints},
+     .put_ints = fprintf_ints,
+     .put_lines = fprintf_lines<-1>,
+     .put_doubles = fprintf_doubles,
+     .print_console = fprintf_print},
+    {.name = "fprintf_IONBF",
+     .family = "stdio",
+     .description = "fprintf on a FILE* made unbuffered with setvbuf(f, NULL, _IONBF, 0)",
+     .put_lines = fprintf_lines<_IONBF>},
+    {.name = "fprintf_IOLBF",
+     .family = "stdio",
+     .description = "fprintf on a FILE* made line buffered with setvbuf(f, buf, _IOLBF, size)",
+     .sizable_buffer = true,
+     .put_lines = fprintf_lines<_IOLBF>},
     {.name = "fwrite",
      .family = "stdio",
-     .description = "fwrite(line, 1, size, f) per line on a FILE*",
+     .description = "fwrite(line, 1, size, f) per line on a FILE* (console: on stdout)",
      .sizable_buffer = true,
-     .put_repeat = fwrite_repeat},
+     .put_repeat = fwrite_repeat,
+     .put_console = fwrite_console},
+    {.name = "fputs",
+     .family = "stdio",
+     .description = "fputs(line, f) per line on a FILE* (console: on stdout)",
+     .sizable_buffer = true,
+     .put_repeat = fputs_repeat,
+     .put_console = fputs_console},
+    {.name = "fputc",
+     .family = "stdio",
+     .description = "fputc(c, f) for every character (console: on stdout)",
+     .sizable_buffer = true,
+     .put_repeat = fputc_repeat,
+     .put_console = fputc_console},
+    {.name = "fwrite_unlocked",
+     .family = "stdio",
+     .description = "fwrite_unlocked(line, 1, size, f) per line: fwrite without the stream lock",
+     .sizable_buffer = true,
+     .unavailable = no_fwrite_unlocked,
+     .put_repeat = fwrite_unlocked_repeat,
+     .put_console = fwrite_unlocked_console},
+    {.name = "fputs_unlocked",
+     .family = "stdio",
+     .description = "fputs_unlocked(line, f) per line: fputs without the stream lock",
+     .sizable_buffer = true,
+     .unavailable = no_fputs_unlocked,
+     .put_repeat = fputs_unlocked_repeat,
+     .put_console = fputs_unlocked_console},
+    {.name = "printf",
+     .family = "stdio",
+     .description = "printf(\"%s\", line) / printf(format, args...) on stdout as the program has it",
+     .sizable_buffer = true,
+     .put_console = printf_console<-1, 0>,
+     .print_console = printf_print<-1, 0>},
+    {.name = "printf_literal",
+     .family = "stdio",
+     .description = "printf(line): the line itself as the format string",
+     .sizable_buffer = true,
+     .put_console = printf_literal_console},
+    {.name = "printf_IONBF",
+     .family = "stdio",
+     .description = "printf after setvbuf(stdout, NULL, _IONBF, 0): unbuffered",
+     .put_console = printf_console<_IONBF, 0>,
+     .print_console = printf_print<_IONBF, 0>},
+    {.name = "printf_IOLBF",
+     .family = "stdio",
+     .description = "printf after setvbuf(stdout, buf, _IOLBF, BUFSIZ): flushed at every '\\n'",
+     .default_buffer_size = BUFSIZ,
+     .sizable_buffer = true,
+     .put_console = printf_console<_IOLBF, BUFSIZ>,
+     .print_console = printf_print<_IOLBF, BUFSIZ>},
+    {.name = "printf_IOFBF",
+     .family = "stdio",
+     .description = "printf after setvbuf(stdout, buf, _IOFBF, BUFSIZ): fully buffered, as in the seed",
+     .default_buffer_size = BUFSIZ,
+     .sizable_buffer = true,
+     .put_console = printf_console<_IOFBF, BUFSIZ>,
+     .print_console = printf_print<_IOFBF, BUFSIZ>},
+    {.name = "puts",
+     .family = "stdio",
+     .description = "puts(text): the line without its '\\n', which puts adds",
+     .sizable_buffer = true,
+     .put_console = puts_console},
+    {.name = "putchar",
+     .family = "stdio",
+     .description = "putchar(c) for every character",
+     .sizable_buffer = true,
+     .put_console = putchar_console},
     {.name = "fscanf",
      .family = "stdio",
-     .description = "fscanf(f, \"%llu\", &v) until end of file",
+     .description = "fscanf(f, \"%llu\", &v) / fscanf(f, \"%lf\", &v) until end of file",
      .sizable_buffer = true,
-     .get_ints = fscanf_ints},
+     .get_ints = fscanf_ints,
+     .get_doubles = fscanf_doubles},
+    {.name = "fread",
+     .family = "stdio",
+     .description = "fread of `buf` bytes (64 KiB) per call, the stream keeping the C library's own buffer "
+                    "(the seed's fread)",
+     .default_buffer_size = fread_default_request,
+     .sizable_buffer = true,
+     .read_bytes = fread_file},
+    {.name = "fread_setvbuf",
+     .family = "stdio",
+     .description = "fread of 512 bytes per call on a stream given `buf` bytes with setvbuf",
+     .sizable_buffer = true,
+     .read_bytes = fread_setvbuf_file},
+    {.name = "fgets",
+     .family = "stdio",
+     .description = "fgets(line, 4096, f) + strlen per line (stream buffer: `buf` bytes with setvbuf)",
+     .sizable_buffer = true,
+     .read_bytes = fgets_file},
 };
 
 }  // namespace

@@ -1,12 +1,16 @@
 // Deliberately wrong methods, linked only into the tests: each produces output
 // that differs from the workload's expectation in one way, so the tests can
 // prove that verification catches it and the runner reports an error, not a time.
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
+#include <vector>
 
 #include "core/error.hpp"
 #include "core/method.hpp"
+#include "data/byte_fold.hpp"
 
 namespace iobench {
 namespace {
@@ -48,6 +52,49 @@ void drops_first_ints(const Source& source, std::vector<std::uint64_t>& values) 
     std::fclose(f);
 }
 
+/// Reads the whole file but leaves the second 4 KiB block out of the fold:
+/// the byte count differs.
+ReadResult skips_block_read(const Source& source) {
+    std::FILE* f = std::fopen(source.path.c_str(), "rb");
+    if (!f) throw_errno("fopen", source.path);
+    char buf[4096];
+    ByteFold fold;
+    for (int block = 0;; ++block) {
+        const std::size_t n = std::fread(buf, 1, sizeof buf, f);
+        if (block != 1) fold.update(buf, n);
+        if (n < sizeof buf) break;
+    }
+    std::fclose(f);
+    return fold.result();
+}
+
+/// Reads every byte but folds the first two 8-byte words in swapped order:
+/// the byte count is right, only the fold differs.
+ReadResult swaps_words_read(const Source& source) {
+    std::FILE* f = std::fopen(source.path.c_str(), "rb");
+    if (!f) throw_errno("fopen", source.path);
+    std::vector<char> all;
+    char buf[4096];
+    while (const std::size_t n = std::fread(buf, 1, sizeof buf, f)) all.insert(all.end(), buf, buf + n);
+    std::fclose(f);
+    if (all.size() >= 16) std::swap_ranges(all.begin(), all.begin() + 8, all.begin() + 8);
+    ByteFold fold;
+    fold.update(all.data(), all.size());
+    return fold.result();
+}
+
+/// Refuses to run, as a method the kernel or file system refuses would.
+ReadResult unavailable_read(const Source&) { throw unavailable_error("test: refused by the platform"); }
+
+/// Parses the doubles with float precision (strtof): values differ in their low bits.
+void float_precision_doubles(const Source& source, std::vector<double>& values) {
+    std::FILE* f = std::fopen(source.path.c_str(), "rb");
+    if (!f) throw_errno("fopen", source.path);
+    char line[64];
+    while (std::fgets(line, sizeof line, f)) values.push_back(static_cast<double>(std::strtof(line, nullptr)));
+    std::fclose(f);
+}
+
 /// Fails as a full disk would.
 void disk_full_ints(const Sink& sink, std::uint64_t) {
     throw io_error("write", sink.path, std::error_code(ENOSPC, std::generic_category()));
@@ -62,6 +109,14 @@ const MethodRegistrar registrar{
      .get_ints = drops_first_ints},
     {.name = "broken_disk_full", .family = "zz_broken", .description = "test: write fails with ENOSPC",
      .put_ints = disk_full_ints},
+    {.name = "broken_skips_block", .family = "zz_broken", .description = "test: leaves a 4 KiB block unread",
+     .read_bytes = skips_block_read},
+    {.name = "broken_swaps_words", .family = "zz_broken", .description = "test: two words in the wrong order",
+     .read_bytes = swaps_words_read},
+    {.name = "broken_unavailable", .family = "zz_broken", .description = "test: refused at run time",
+     .read_bytes = unavailable_read},
+    {.name = "broken_float_doubles", .family = "zz_broken", .description = "test: doubles parsed as floats",
+     .get_doubles = float_precision_doubles},
 };
 
 }  // namespace

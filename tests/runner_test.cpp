@@ -4,6 +4,8 @@
 #include <benchmark/benchmark.h>
 #include <gtest/gtest.h>
 
+#include <sstream>
+
 #include "core/report.hpp"
 #include "core/runner.hpp"
 #include "core/session.hpp"
@@ -21,7 +23,7 @@ public:
     std::vector<Run> all;
 };
 
-std::vector<benchmark::BenchmarkReporter::Run> run_cases(const std::vector<Case>& cases) {
+std::vector<benchmark::BenchmarkReporter::Run> run_cases(const std::vector<Case>& cases, double scale = 1e-4) {
     static const bool initialized = [] {
         // Short runs: these tests check what is reported, not how fast.
         static char arg0[] = "iobench_tests";
@@ -33,7 +35,7 @@ std::vector<benchmark::BenchmarkReporter::Run> run_cases(const std::vector<Case>
     }();
     (void)initialized;
     test::TempDir dir;
-    Session session(dir.path(), 1e-4, false, false);
+    Session session(dir.path(), scale, false, false);
     benchmark::ClearRegisteredBenchmarks();
     register_benchmarks(cases, session);
     Collector collector;
@@ -87,6 +89,51 @@ TEST(Runner, ErrorInOneBenchmarkDoesNotStopTheOthers) {
     EXPECT_TRUE(runs[0].error_occurred);
     EXPECT_FALSE(runs[1].error_occurred) << runs[1].error_message;
 }
+
+TEST(Runner, MethodRefusedAtRunTimeIsSkippedWithTheReasonNotFailed) {
+    const int failed_before = failed_benchmarks();
+    // fread, not read(2): the test runs on Windows too.
+    const auto runs = run_cases({make_case("file_read", "broken_unavailable"), make_case("file_read", "fread")});
+    ASSERT_EQ(runs.size(), 2u);
+    EXPECT_TRUE(runs[0].error_occurred);
+    EXPECT_EQ(runs[0].error_message, "skipped: test: refused by the platform");
+    EXPECT_EQ(failed_benchmarks(), failed_before);
+    EXPECT_FALSE(runs[1].error_occurred) << runs[1].error_message;
+    EXPECT_EQ(runs[1].run_name.function_name, "file_read/fread/cache:warm");
+#ifndef _WIN32  // page-cache residency (mincore) is not measured on Windows
+    EXPECT_GT(runs[1].counters.at("resident_at_start").value, 0.9);  // warm: read once before
+#endif
+}
+
+TEST(Report, SkippedPairsAreListedWithTheirReason) {
+    std::ostringstream out;
+    SummaryConsoleReporter reporter(benchmark::ConsoleReporter::OO_None);
+    reporter.SetOutputStream(&out);
+    reporter.SetErrorStream(&out);
+    reporter.set_skipped({{"hello/fwrite_unlocked", "fwrite_unlocked is not in this C library"},
+                          {"ints_out/boost_iostreams", "Boost.Iostreams was not found when iobench was built"}});
+    reporter.Finalize();
+    EXPECT_NE(out.str().find("Skipped: 2 benchmark(s) whose method is not built here\n"
+                             "  hello/fwrite_unlocked: fwrite_unlocked is not in this C library\n"
+                             "  ints_out/boost_iostreams: Boost.Iostreams was not found when iobench was built\n"),
+              std::string::npos)
+        << out.str();
+    EXPECT_EQ(skipped_context({{"a/b", "why"}, {"c/d", "because"}}), "a/b: why; c/d: because");
+    EXPECT_EQ(skipped_context({}), "");
+}
+
+#ifndef _WIN32  // the console workloads fork a child per run
+TEST(Runner, ConsoleRunsReportTheChildsTimeAndWriteCalls) {
+    // At the published 10,000 messages a run is long enough (milliseconds)
+    // for a few iterations to reach the minimum time; a child is forked per run.
+    const auto runs = run_cases({make_case("console_short", "write")}, 1.0);
+    ASSERT_EQ(runs.size(), 1u);
+    EXPECT_FALSE(runs[0].error_occurred) << runs[0].error_message;
+    EXPECT_EQ(runs[0].counters.at("verified").value, 1.0);
+    EXPECT_GE(runs[0].counters.at("write_calls").value, 10000.0);  // one write(2) per message
+    EXPECT_GT(runs[0].real_accumulated_time, 0.0);
+}
+#endif
 
 TEST(Report, ThroughputUsesDecimalUnits) {
     EXPECT_EQ(format_throughput(1.27e9), "1.27 GB/s");

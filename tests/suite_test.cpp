@@ -1,6 +1,8 @@
 // Suite files: what they select, and the errors bad ones get.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "core/suite.hpp"
 
 namespace iobench {
@@ -19,11 +21,21 @@ TEST(Suite, BuiltInDefaultHasTheIssueTwoPairsInOrder) {
     const Suite s = load_suite("default");
     std::vector<std::string> names;
     for (const Case& c : s.cases) names.push_back(c.name);
-    const std::vector<std::string> expected = {"ints_out/fprintf", "ints_out/ofstream", "ints_out/write",
-                                               "ints_out/obuf",    "ints_in/fscanf",    "ints_in/ifstream",
-                                               "ints_in/ibuf",     "hello/fwrite",      "hello/ofstream",
-                                               "hello/write",      "hello/obuf"};
+    // The unbuffered baseline: write(2) on POSIX, WriteFile on Windows; the
+    // other one is listed as skipped.
+#ifdef _WIN32
+    const std::string unbuffered = "WriteFile", not_built = "write";
+#else
+    const std::string unbuffered = "write", not_built = "WriteFile";
+#endif
+    const std::vector<std::string> expected = {"ints_out/fprintf",         "ints_out/ofstream", "ints_out/" + unbuffered,
+                                               "ints_out/obuf",            "ints_in/fscanf",    "ints_in/ifstream",
+                                               "ints_in/ibuf",             "hello/fwrite",      "hello/ofstream",
+                                               "hello/" + unbuffered,      "hello/obuf"};
     EXPECT_EQ(names, expected);
+    ASSERT_EQ(s.skipped.size(), 2u);
+    EXPECT_EQ(s.skipped[0].name, "ints_out/" + not_built);
+    EXPECT_EQ(s.skipped[1].name, "hello/" + not_built);
     EXPECT_EQ(s.repetitions, 3);
 }
 
@@ -48,6 +60,48 @@ TEST(Suite, BufferSizesBecomeTheBufParameter) {
     EXPECT_EQ(s.cases[1].params.buffer_size, 4096u);
 }
 
+TEST(Suite, CacheStatesBecomeTheCacheParameter) {
+    // fread, not read(2): the test runs on Windows too.
+    const Suite s = parse_suite(
+        R"({"benchmarks": [{"workload": "file_read", "methods": ["fread"], "buffer_sizes": [512, 4096],
+                            "cache": ["warm", "cold"]}]})",
+        "t.json");
+    std::vector<std::string> names;
+    for (const Case& c : s.cases) names.push_back(c.name);
+    const std::vector<std::string> expected = {
+        "file_read/fread/buf:512/cache:warm", "file_read/fread/buf:512/cache:cold",
+        "file_read/fread/buf:4096/cache:warm", "file_read/fread/buf:4096/cache:cold"};
+    EXPECT_EQ(names, expected);
+    EXPECT_EQ(s.cases[1].params.cache, CacheState::cold);
+    // Without "cache" the state is warm, and still named.
+    const Suite warm = parse_suite(R"({"benchmarks": [{"workload": "file_read", "methods": ["fread"]}]})", "t.json");
+    ASSERT_EQ(warm.cases.size(), 1u);
+    EXPECT_EQ(warm.cases[0].name, "file_read/fread/cache:warm");
+    // The suite "all" has both states.
+    // (How many methods read files differs by platform: none of the POSIX
+    // ones are built on Windows.)
+    std::size_t cold = 0, warm_cases = 0;
+    for (const Case& c : all_pairs().cases) {
+        if (c.workload->name() != "file_read") continue;
+        cold += c.params.cache == CacheState::cold;
+        warm_cases += c.params.cache == CacheState::warm;
+    }
+    EXPECT_GT(cold, 3u);
+    EXPECT_EQ(cold, warm_cases);
+}
+
+TEST(Suite, BadCacheStatesAreRejected) {
+    EXPECT_NE(error_of(R"({"benchmarks": [{"workload": "ints_in", "methods": "*", "cache": ["cold"]}]})")
+                  .find("workload \"ints_in\" has no page-cache state to set"),
+              std::string::npos);
+    EXPECT_NE(error_of(R"({"benchmarks": [{"workload": "file_read", "methods": "*", "cache": ["lukewarm"]}]})")
+                  .find("\"cache\" values must be \"warm\" or \"cold\", not \"lukewarm\""),
+              std::string::npos);
+    EXPECT_NE(error_of(R"({"benchmarks": [{"workload": "file_read", "methods": "*", "cache": []}]})")
+                  .find("\"cache\" must list"),
+              std::string::npos);
+}
+
 TEST(Suite, BadSuitesAreRejectedWithTheReason) {
     EXPECT_EQ(error_of("{"), error_of("{"));  // stable message
     EXPECT_NE(error_of("{").find("suite t.json: not valid JSON"), std::string::npos) << error_of("{");
@@ -66,6 +120,57 @@ TEST(Suite, BadSuitesAreRejectedWithTheReason) {
     EXPECT_NE(error_of(R"({"benchmark": []})").find("unknown key \"benchmark\""), std::string::npos);
     EXPECT_NE(error_of(R"({"benchmarks": [{"workload": "hello", "method": "*"}]})").find("unknown key \"method\""),
               std::string::npos);
+}
+
+TEST(Suite, StdoutTargetIsASuiteSetting) {
+    const Suite s = parse_suite(
+        R"({"stdout_target": "pipe", "benchmarks": [{"workload": "console_short", "methods": ["fwrite"]}]})", "t.json");
+    EXPECT_EQ(s.stdout_target, StdoutTarget::pipe);
+    ASSERT_EQ(s.cases.size(), 1u);
+    EXPECT_EQ(s.cases[0].name, "console_short/fwrite");  // the target is never part of a name
+    EXPECT_EQ(parse_suite(R"({"benchmarks": [{"workload": "hello", "methods": "*"}]})", "t.json").stdout_target,
+              std::nullopt);
+    const std::string bad =
+        error_of(R"({"stdout_target": "tty", "benchmarks": [{"workload": "hello", "methods": "*"}]})");
+    EXPECT_NE(bad.find("\"stdout_target\" must be \"devnull\", \"file\" or \"pipe\", not \"tty\""), std::string::npos)
+        << bad;
+}
+
+TEST(Suite, SeedSuitesSelectTheirExperiments) {
+    auto names = [](const Suite& s) {
+        std::vector<std::string> out;
+        for (const Case& c : s.cases) out.push_back(c.name);
+        for (const Skipped& k : s.skipped) out.push_back(k.name);
+        return out;
+    };
+    auto has = [](const std::vector<std::string>& list, const char* name) {
+        return std::find(list.begin(), list.end(), name) != list.end();
+    };
+    const auto console = names(load_suite("console"));
+    for (const char* n : {"console_short/printf", "console_short/printf_literal", "console_short/putchar",
+                          "console_medium/fwrite", "console_long/write", "console_int/printf",
+                          "console_int_str/sprintf_write", "console_short/printf_IOLBF", "console_short/printf_IOFBF",
+                          "console_short/writev", "console_short/cout_unsynced"})
+        EXPECT_TRUE(has(console, n)) << n;
+    const auto buffering = names(load_suite("buffering"));
+    for (const char* n : {"lines/write", "lines/snprintf_write", "lines/fprintf/buf:4096", "lines/obuf"})
+        EXPECT_TRUE(has(buffering, n)) << n;
+    const auto durability = names(load_suite("durability"));
+    for (const char* n : {"lines/write", "lines/write_fsync", "lines/write_fdatasync_100", "lines/write_O_SYNC",
+                          "lines/write_O_DSYNC"})
+        EXPECT_TRUE(has(durability, n)) << n;
+    const auto endl = names(load_suite("endl"));
+    EXPECT_TRUE(has(endl, "endl/ofstream"));
+    EXPECT_TRUE(has(endl, "endl/ofstream_endl"));
+    const auto fast_io = names(load_suite("fast_io"));
+    for (const char* n : {"ints_out/fprintf", "ints_out/obuf_mutex", "ints_out/fmt_format_int_obuf",
+                          "ints_out/boost_iostreams", "hello/fwrite", "doubles_out/to_chars_obuf"})
+        EXPECT_TRUE(has(fast_io, n)) << n;
+    // buffer-sizes: 512 B to 4 MiB and each library's default (no /buf).
+    const auto sizes = names(load_suite("buffer-sizes"));
+    for (const char* n : {"ints_out/fprintf", "ints_out/fprintf/buf:512", "ints_out/fprintf/buf:4194304",
+                          "ints_out/obuf", "ints_out/obuf/buf:65536", "ints_out/ofstream/buf:512"})
+        EXPECT_TRUE(has(sizes, n)) << n;
 }
 
 TEST(Suite, UnknownSuiteNameListsTheBuiltIns) {

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# The MinGW CI job, on Debian/Ubuntu: installs the MinGW-w64 cross compiler,
+# wine and the header-only dependencies, builds Google Benchmark and
+# GoogleTest for MinGW (ci/build-mingw-deps.sh), then cross-builds iobench and
+# runs every test as a Windows program under wine:
+#   cmake --workflow --preset mingw
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(
+  g++-mingw-w64-x86-64-posix wine64 wine
+  cmake ninja-build git dpkg-dev
+  nlohmann-json3-dev libcli11-dev libxxhash-dev
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -ne 0 ]; then
+  sudo=""
+  if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+  echo "mingw: installing ${missing[*]}"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+bash ci/build-mingw-deps.sh
+
+# Create the wine prefix (~/.wine) once, before the tests start two wine
+# processes at a time; a fresh one takes a few seconds.
+export WINEDEBUG=-all
+wine cmd /c exit >/dev/null 2>&1 || true
+
+cmake --workflow --preset mingw

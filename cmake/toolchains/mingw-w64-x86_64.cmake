@@ -1,0 +1,39 @@
+# Cross-compiling for 64-bit Windows with MinGW-w64 (Debian/Ubuntu package
+# g++-mingw-w64-x86-64-posix: the POSIX-threads variant, which has std::thread
+# through winpthreads). The executables are linked statically (libstdc++,
+# libgcc, winpthreads), so they run under wine, or on Windows, without DLLs
+# beside them, and CMAKE_CROSSCOMPILING_EMULATOR runs them under wine: ctest,
+# gtest_discover_tests and the main job execute the Windows binaries here.
+#
+# Libraries built for MinGW (Google Benchmark, GoogleTest) and the header-only
+# ones are looked up only in IOBENCH_MINGW_DEPS (ci/build-mingw-deps.sh fills
+# it) and in the MinGW sysroot, never in the build machine's /usr.
+
+set(CMAKE_SYSTEM_NAME Windows)
+set(CMAKE_SYSTEM_PROCESSOR x86_64)
+
+set(IOBENCH_MINGW_TRIPLET x86_64-w64-mingw32)
+set(CMAKE_C_COMPILER ${IOBENCH_MINGW_TRIPLET}-gcc-posix)
+set(CMAKE_CXX_COMPILER ${IOBENCH_MINGW_TRIPLET}-g++-posix)
+set(CMAKE_RC_COMPILER ${IOBENCH_MINGW_TRIPLET}-windres)
+set(CMAKE_CXX_COMPILER_TARGET ${IOBENCH_MINGW_TRIPLET})
+
+set(IOBENCH_MINGW_DEPS "" CACHE PATH
+  "Prefix holding Google Benchmark, GoogleTest, fmt, nlohmann_json, CLI11 and xxHash for MinGW (ci/build-mingw-deps.sh)")
+set(CMAKE_FIND_ROOT_PATH /usr/${IOBENCH_MINGW_TRIPLET} ${IOBENCH_MINGW_DEPS})
+set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
+set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
+set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)
+set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE ONLY)
+
+# No libstdc++-6.dll, libgcc_s_seh-1.dll or libwinpthread-1.dll to copy.
+set(CMAKE_EXE_LINKER_FLAGS_INIT "-static")
+
+# wine runs the .exe files: 'wine' (Debian's wrapper picks the 64-bit loader)
+# or the 64-bit loader itself. WINEDEBUG=-all keeps wine's own diagnostics
+# (fixme:/err: lines) out of the programs' stderr, which tests match.
+find_program(IOBENCH_WINE NAMES wine wine64 PATHS /usr/lib/wine /usr/lib64/wine
+  DOC "wine, to run the Windows executables on this machine")
+if(IOBENCH_WINE)
+  set(CMAKE_CROSSCOMPILING_EMULATOR ${CMAKE_COMMAND} -E env WINEDEBUG=-all ${IOBENCH_WINE})
+endif()

@@ -1,0 +1,29 @@
+// The page-cache state of an input file: made warm (read through once) or
+// cold (written back and dropped) before a measured read, and measured
+// (mincore) so the results say what the kernel actually did.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+
+namespace iobench {
+
+/// Fraction (0 to 1) of the pages of the file at `path` that are in the page
+/// cache: mincore(2) on a read-only mapping of the whole file, which is
+/// unmapped again (mapping touches no page). std::nullopt where it cannot be
+/// told: an empty file, or a platform without mincore (Windows).
+std::optional<double> resident_fraction(const std::filesystem::path& path);
+
+/// Asks the kernel to drop the file's pages from the page cache: fdatasync(2)
+/// first (a dirty page cannot be dropped), then
+/// posix_fadvise(POSIX_FADV_DONTNEED) over the whole file. The kernel may keep
+/// pages anyway (tmpfs keeps all of them: they are the file; pages mapped by
+/// another process stay): measure with resident_fraction. Throws `io_error`;
+/// `unavailable_error` where the platform has no such call (Windows).
+void drop_from_page_cache(const std::filesystem::path& path);
+
+/// Reads the file at `path` to its end in 1 MiB reads, so that its pages are
+/// in the page cache (where they fit). Throws `io_error`.
+void read_through(const std::filesystem::path& path);
+
+}  // namespace iobench

@@ -1,0 +1,164 @@
+// binary_size: fast_io's binary-size table (shared/seeds/fast_io-readme.md,
+// "4. Binary Size": the file_io benchmark's programs). One minimal program per
+// method family (binsize/: `hello-<method> PATH N`, writing "Hello World\n"
+// N times as the method does), built by CMake, statically linked where the
+// toolchain can and stripped. A run executes the program (process start
+// included in the time) and verifies its output like the hello workload's;
+// the counter `binary_size` is the program file's size in bytes, measured
+// (stat) when the trial is made, and `static_linked` is 1 for static programs.
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+#include <system_error>
+
+#include "core/error.hpp"
+#include "core/output_trial.hpp"
+#include "data/text.hpp"
+
+#ifdef _WIN32
+#ifndef WIN32_LEAN_AND_MEAN
+#define WIN32_LEAN_AND_MEAN
+#endif
+#ifndef NOMINMAX
+#define NOMINMAX
+#endif
+#include <process.h>
+#include <windows.h>
+#else
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char** environ;
+#endif
+
+#ifndef IOBENCH_BINSIZE_DIR
+#define IOBENCH_BINSIZE_DIR ""
+#endif
+#ifndef IOBENCH_BINSIZE_LINKAGE
+#define IOBENCH_BINSIZE_LINKAGE "dynamic"
+#endif
+#ifndef IOBENCH_BINSIZE_NOT_BUILT
+#define IOBENCH_BINSIZE_NOT_BUILT ""
+#endif
+
+namespace iobench {
+namespace {
+
+constexpr std::uint64_t published_count = 100'000'000;
+constexpr std::string_view line = "Hello World\n";
+
+/// The methods that have a binary_size program (binsize/<name>.cpp).
+constexpr std::string_view programs[] = {"fwrite",          "ofstream",        "write",    "obuf",
+                                         "fmt_output_file", "boost_iostreams", "WriteFile"};
+
+/// Directory of the running executable, or "" when it cannot be told.
+std::filesystem::path executable_dir() {
+    std::error_code ec;
+#ifdef _WIN32
+    wchar_t buf[MAX_PATH];
+    const DWORD n = GetModuleFileNameW(nullptr, buf, MAX_PATH);
+    if (n == 0 || n == MAX_PATH) return {};
+    return std::filesystem::path(std::wstring(buf, n)).parent_path();
+#else
+    const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
+    return ec ? std::filesystem::path() : self.parent_path();
+#endif
+}
+
+/// The program of `method`: binsize/ next to the running executable (the
+/// build tree's root holds iobench and binsize/), else the directory CMake
+/// built it in. Throws `unavailable_error` when it was not built.
+std::filesystem::path find_program(std::string_view method) {
+#ifdef _WIN32
+    const std::string name = fmt::format("hello-{}.exe", method);
+#else
+    const std::string name = fmt::format("hello-{}", method);
+#endif
+    std::error_code ec;
+    for (const std::filesystem::path& dir :
+         {executable_dir() / "binsize", std::filesystem::path(IOBENCH_BINSIZE_DIR)}) {
+        if (dir.empty()) continue;
+        const std::filesystem::path p = dir / name;
+        if (std::filesystem::is_regular_file(p, ec)) return p;
+    }
+    std::string why = IOBENCH_BINSIZE_NOT_BUILT;
+    throw unavailable_error(fmt::format("the binary_size program {} was not built{}", name,
+                                        why.empty() ? std::string() : " (" + why + ")"));
+}
+
+/// Runs `program path count` and waits for it. Throws `io_error` when it
+/// cannot be started or does not exit with status 0.
+void run_program(const std::filesystem::path& program, const std::string& path, std::uint64_t count) {
+    const std::string exe = program.string();
+    const std::string n = std::to_string(count);
+#ifdef _WIN32
+    // _spawnv joins its arguments with spaces: quote them.
+    const std::string q_exe = "\"" + exe + "\"", q_path = "\"" + path + "\"";
+    const char* argv[] = {q_exe.c_str(), q_path.c_str(), n.c_str(), nullptr};
+    const intptr_t status = _spawnv(_P_WAIT, exe.c_str(), argv);
+    if (status == -1) throw_errno("_spawnv", exe);
+    if (status != 0) throw io_error(exe, path, std::make_error_code(std::errc::io_error));
+#else
+    std::string a0 = exe, a1 = path, a2 = n;
+    char* argv[] = {a0.data(), a1.data(), a2.data(), nullptr};
+    pid_t pid = 0;
+    if (const int rc = ::posix_spawn(&pid, exe.c_str(), nullptr, nullptr, argv, environ); rc != 0)
+        throw io_error("posix_spawn", exe, std::error_code(rc, std::generic_category()));
+    int status = 0;
+    while (::waitpid(pid, &status, 0) < 0) {
+        if (errno != EINTR) throw_errno("waitpid", exe);
+    }
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        throw io_error(fmt::format("{} (exit status {})", exe, WIFEXITED(status) ? WEXITSTATUS(status) : -1), path,
+                       std::make_error_code(std::errc::io_error));
+#endif
+}
+
+class BinarySizeTrial final : public OutputTrial {
+public:
+    BinarySizeTrial(Session& s, const Method& m, const Params& p, std::uint64_t count)
+        : OutputTrial(s, "binary_size", m, p, fmt::format("hello:{}", count), repeated_text(line, count)),
+          program_(find_program(m.name)),
+          count_(count) {
+        items = count;
+        buffer_size = 0;  // the program's own default
+        std::error_code ec;
+        const auto size = std::filesystem::file_size(program_, ec);
+        if (ec) throw io_error("stat", program_.string(), ec);
+        counters["binary_size"] = static_cast<double>(size);
+        if (std::string_view(IOBENCH_BINSIZE_LINKAGE) == "static") counters["static_linked"] = 1;
+    }
+    void run() override { run_program(program_, sink_.path, count_); }
+
+private:
+    std::filesystem::path program_;
+    std::uint64_t count_;
+};
+
+class BinarySize final : public Workload {
+public:
+    std::string_view name() const override { return "binary_size"; }
+    std::string_view description() const override {
+        return "size of a minimal program per method family writing \"Hello World\\n\" N times (stripped, static "
+               "where possible; counter binary_size), timed as one process run (N = 100M)";
+    }
+    std::uint64_t default_count() const override { return published_count; }
+    bool supports(const Method& m) const override {
+        for (std::string_view p : programs)
+            if (m.name == p && m.put_repeat != nullptr) return true;
+        return false;
+    }
+    std::unique_ptr<Trial> make_trial(const Method& m, const Params& p, Session& s) const override {
+        if (p.buffer_size != 0)
+            throw std::invalid_argument("binary_size programs keep their library's default buffer: no /buf");
+        return std::make_unique<BinarySizeTrial>(s, m, p, s.scaled(published_count));
+    }
+};
+
+const WorkloadRegistrar<BinarySize> binary_size_registrar;
+
+}  // namespace
+}  // namespace iobench

@@ -1,0 +1,472 @@
+// console_*: the C console-output benchmark
+// (shared/seeds/console-output-benchmark-c-linux.md): 10,000 messages (the
+// seed's ITERATIONS) written to standard output, which points at the run's
+// target (--stdout-target: /dev/null as in the seed, a file, or a pipe).
+//
+// Each measured call runs in a child process forked for the run (POSIX):
+//  - the child gives C's stdout the state a program started with that stdout
+//    has (full buffering, 4 KiB), so no run inherits the buffer mode, a user
+//    buffer (setvbuf) or std::ios::sync_with_stdio(false) from an earlier one;
+//  - as in the seed (1,000 warm-up calls before 10,000 timed ones), it first
+//    writes N/10 messages to /dev/null, untimed, then points fd 1 at the
+//    target (dup2) and times the N messages;
+//  - iobench's own stdout is never redirected, so its report cannot mix with
+//    the measured output;
+//  - the child times the call itself (steady_clock, the clock the runner uses)
+//    and reports the time, the bytes and the write calls the call made
+//    (/proc/self/io on Linux) through a pipe; fork and exit stay outside the
+//    measurement.
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <stdexcept>
+#include <system_error>
+
+#include "core/cleanup.hpp"
+#include "core/console.hpp"
+#include "core/error.hpp"
+#include "core/session.hpp"
+#include "core/workload.hpp"
+#include "data/checksum.hpp"
+#include "data/text.hpp"
+
+#ifndef _WIN32
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <thread>
+#endif
+
+namespace iobench {
+
+const ConsoleArgs console_args = {12345, 123.45, "Hello", 42, 42,       "test", 2024, 1,
+                                  15,    10,     30,      45, "Status", 100,    99.5};
+
+std::string_view console_text(ConsoleFormat format) {
+    switch (format) {
+    case ConsoleFormat::int_value: return "Value: 12345\n";
+    case ConsoleFormat::float_value: return "Value: 123.45\n";
+    case ConsoleFormat::string_int: return "Message: Hello, Count: 42\n";
+    case ConsoleFormat::int_string: return "Value: 42, String: test\n";
+    case ConsoleFormat::datetime: return "[2024-01-15 10:30:45] Status: 100 (99.50%)\n";
+    }
+    return "";
+}
+
+std::string_view console_format_name(ConsoleFormat format) {
+    switch (format) {
+    case ConsoleFormat::int_value: return "int";
+    case ConsoleFormat::float_value: return "float";
+    case ConsoleFormat::string_int: return "str_int";
+    case ConsoleFormat::int_string: return "int_str";
+    case ConsoleFormat::datetime: return "datetime";
+    }
+    return "";
+}
+
+namespace {
+
+constexpr std::uint64_t published_count = 10'000;
+
+/// What the method is asked to print: a line of text or a formatted message.
+struct Message {
+    PutConsole put = nullptr;    ///< set for text messages
+    PrintConsole print = nullptr;  ///< set for formatted messages
+    std::string_view line;       ///< the text, or the text the format produces
+    ConsoleFormat format = ConsoleFormat::int_value;
+};
+
+#ifndef _WIN32
+
+/// The C library's and the kernel's view of the bytes a process wrote: from
+/// /proc/self/io, "wchar" (bytes passed to write-family calls) and "syscw"
+/// (number of those calls). Both absent where /proc/self/io is not.
+struct WriteStats {
+    bool known = false;
+    std::uint64_t bytes = 0;
+    std::uint64_t calls = 0;
+};
+
+/// Reads /proc/self/io with plain system calls (no stdio in the child).
+WriteStats read_write_stats() {
+    WriteStats s;
+    const int fd = ::open("/proc/self/io", O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return s;
+    char text[512];
+    const ssize_t n = ::read(fd, text, sizeof text - 1);
+    ::close(fd);
+    if (n <= 0) return s;
+    text[n] = '\0';
+    auto field = [&](const char* key, std::uint64_t& out) {
+        const char* p = std::strstr(text, key);
+        if (!p) return false;
+        out = std::strtoull(p + std::strlen(key), nullptr, 10);
+        return true;
+    };
+    s.known = field("wchar: ", s.bytes) && field("syscw: ", s.calls);
+    return s;
+}
+
+/// True in builds with AddressSanitizer (and UndefinedBehaviorSanitizer, which
+/// iobench enables with it): their runtime writes to a pipe of its own to probe
+/// memory (16 bytes per probe, counted in /proc/self/io), so there the byte
+/// count of a run is only a lower bound of what reached stdout.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool sanitized_build = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr bool sanitized_build = true;
+#else
+constexpr bool sanitized_build = false;
+#endif
+#else
+constexpr bool sanitized_build = false;
+#endif
+
+/// What the child sends back: a fixed-size record.
+struct ChildReport {
+    int ok = 0;
+    int stats_known = 0;
+    double seconds = 0;
+    std::uint64_t bytes = 0;  ///< bytes the call passed to write calls
+    std::uint64_t calls = 0;  ///< write calls the call made
+    char error[480] = {};
+};
+
+/// Writes all of `size` bytes to `fd`, ignoring errors (the child's last act).
+void write_fully(int fd, const void* data, std::size_t size) {
+    const char* p = static_cast<const char*>(data);
+    while (size > 0) {
+        const ssize_t n = ::write(fd, p, size);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return;
+        p += n;
+        size -= static_cast<std::size_t>(n);
+    }
+}
+
+/// The method's operation for the message, `count` times.
+void call(const Message& msg, const StdoutSink& out, std::uint64_t count) {
+    if (msg.put) msg.put(out, msg.line, count);
+    else msg.print(out, msg.format, count);
+}
+
+/// In the forked child: fd 1 to `target`, fresh stdout, a warm-up, the timed
+/// call, the report to `report_fd`. Never returns.
+[[noreturn]] void child_main(int target, int report_fd, const Message& msg, const StdoutSink& out,
+                             std::uint64_t count) {
+    ChildReport r;
+    if (::dup2(target, STDOUT_FILENO) < 0) {
+        std::snprintf(r.error, sizeof r.error, "dup2(target, 1): %s", std::strerror(errno));
+    } else {
+        // The state a program whose stdout is this target starts with, as
+        // glibc sets it up on first output: line buffering for a terminal,
+        // full buffering otherwise, with a buffer of min(BUFSIZ, st_blksize)
+        // bytes (4,096 for /dev/null, pipes, ext4 and tmpfs files). A buffer of
+        // our own, because setvbuf cannot hand the choice back to the library
+        // once stdout has had a buffer (in the parent).
+        struct stat st {};
+        std::size_t size = BUFSIZ;
+        if (::fstat(STDOUT_FILENO, &st) == 0 && st.st_blksize > 0 && static_cast<std::size_t>(st.st_blksize) < size)
+            size = static_cast<std::size_t>(st.st_blksize);
+        static char* const buffer = new char[size];  // the child's for its whole life
+        std::setvbuf(stdout, buffer, ::isatty(STDOUT_FILENO) ? _IOLBF : _IOFBF, size);
+        std::clearerr(stdout);
+        // A warm-up of count/10 messages to /dev/null, untimed, as the seed
+        // runs 1,000 before its 10,000: buffers allocated, pages touched,
+        // one-time settings made (std::ios::sync_with_stdio(false)).
+        const int null_fd = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
+        if (null_fd >= 0 && ::dup2(null_fd, STDOUT_FILENO) >= 0) {
+            try {
+                call(msg, out, count / 10 == 0 ? 1 : count / 10);
+            } catch (const std::exception&) {
+                // reported by the measured call, which fails the same way
+            }
+            ::dup2(target, STDOUT_FILENO);
+        }
+        if (null_fd >= 0) ::close(null_fd);
+        if (target != STDOUT_FILENO) ::close(target);
+        std::clearerr(stdout);
+        const WriteStats before = read_write_stats();
+        const auto start = std::chrono::steady_clock::now();
+        try {
+            call(msg, out, count);
+            r.ok = 1;
+        } catch (const std::exception& e) {
+            std::snprintf(r.error, sizeof r.error, "%s", e.what());
+        }
+        const auto stop = std::chrono::steady_clock::now();
+        const WriteStats after = read_write_stats();
+        r.seconds = std::chrono::duration<double>(stop - start).count();
+        if (before.known && after.known) {
+            r.stats_known = 1;
+            r.bytes = after.bytes - before.bytes;
+            r.calls = after.calls - before.calls;
+        }
+    }
+    // Whatever the method left in stdout's buffer is discarded (_exit does
+    // not flush): a method that did not flush fails verification.
+    write_fully(report_fd, &r, sizeof r);
+    ::_exit(0);
+}
+
+class ConsoleTrial final : public Trial {
+public:
+    ConsoleTrial(Session& s, const Method& m, const Params& p, std::string_view workload, const Message& msg,
+                 std::uint64_t count)
+        : msg_(msg),
+          out_{p.buffer_size},
+          count_(count),
+          target_kind_(s.stdout_target()),
+          path_(s.output(fmt::format("{}-{}", workload, m.name)).string()),
+          generate_(repeated_text(msg.line, count)),
+          expected_(s.expected(fmt::format("console:{}:{}", msg.line, count), generate_)) {
+        items = count;
+        bytes = expected_.size;
+        buffer_size = p.buffer_size ? p.buffer_size : m.default_buffer_size;
+    }
+    ~ConsoleTrial() override { close_all(); }
+
+    void reset() override {
+        close_all();
+        report_ = {};
+        if (target_kind_ == StdoutTarget::devnull) {
+            target_ = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
+            if (target_ < 0) throw_errno("open", "/dev/null");
+        } else if (target_kind_ == StdoutTarget::file) {
+            target_ = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+            if (target_ < 0) throw_errno("open", path_);
+        } else {
+            int fds[2];
+            if (::pipe2(fds, O_CLOEXEC) != 0) throw_errno("pipe2", "stdout pipe");
+            pipe_read_ = fds[0];
+            target_ = fds[1];
+            pipe_digest_ = {};
+            pipe_error_.clear();
+            // Everything the reader needs is allocated here, and run() forks only
+            // once the reader is past its start: a fork while another thread holds
+            // an allocator lock (the sanitizers' included) can leave the child
+            // waiting for that lock forever.
+            pipe_sum_ = std::make_unique<Checksum>();
+            pipe_buf_.resize(1 << 16);
+            reader_started_ = false;
+            reader_ = std::thread([this] { drain_pipe(); });
+            while (!reader_started_.load()) std::this_thread::yield();
+        }
+    }
+
+    void run() override {
+        int report[2];
+        if (::pipe2(report, O_CLOEXEC) != 0) throw_errno("pipe2", "child report");
+        // Nothing iobench buffered may reach the target through the child.
+        std::fflush(stdout);
+        std::cout.flush();
+        std::fflush(stderr);
+        const pid_t pid = ::fork();
+        if (pid < 0) {
+            const int err = errno;
+            ::close(report[0]);
+            ::close(report[1]);
+            throw io_error("fork", "console child", std::error_code(err, std::generic_category()));
+        }
+        if (pid == 0) {
+            ::close(report[0]);
+            if (pipe_read_ >= 0) ::close(pipe_read_);
+            child_main(target_, report[1], msg_, out_, count_);
+        }
+        ::close(report[1]);
+        ::close(target_);  // the child holds the target now; the pipe reader sees EOF when it exits
+        target_ = -1;
+        std::size_t got = 0;
+        auto* dst = reinterpret_cast<char*>(&report_);
+        while (got < sizeof report_) {
+            const ssize_t n = ::read(report[0], dst + got, sizeof report_ - got);
+            if (n < 0 && errno == EINTR) continue;
+            if (n <= 0) break;
+            got += static_cast<std::size_t>(n);
+        }
+        ::close(report[0]);
+        int status = 0;
+        while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+        }
+        if (got != sizeof report_) {
+            report_ = {};
+            if (WIFSIGNALED(status))
+                throw std::runtime_error(fmt::format("the child process running the method died of signal {}",
+                                                     WTERMSIG(status)));
+            throw std::runtime_error(fmt::format("the child process running the method exited with status {} "
+                                                 "without a report",
+                                                 WIFEXITED(status) ? WEXITSTATUS(status) : -1));
+        }
+        if (!report_.ok) throw std::runtime_error(report_.error);
+    }
+
+    std::optional<double> measured_seconds() const override { return report_.seconds; }
+
+    std::string verify() override {
+        if (report_.stats_known) counters["write_calls"] = static_cast<double>(report_.calls);
+        std::string bytes_problem;
+        if (report_.stats_known && (sanitized_build ? report_.bytes < expected_.size : report_.bytes != expected_.size))
+            bytes_problem = fmt::format("the method passed {} bytes to write calls, expected {}{}", report_.bytes,
+                                        sanitized_build ? "at least " : "", expected_.size);
+        if (target_kind_ == StdoutTarget::devnull) {
+            // /dev/null keeps nothing: the byte count is all there is to check.
+            if (!report_.stats_known)
+                return "cannot verify output to /dev/null on this system (no /proc/self/io); use "
+                       "--stdout-target file or pipe";
+            return bytes_problem;
+        }
+        Digest got;
+        if (target_kind_ == StdoutTarget::pipe) {
+            if (reader_.joinable()) reader_.join();
+            if (!pipe_error_.empty()) return pipe_error_;
+            got = pipe_digest_;
+        } else {
+            try {
+                got = digest_file(path_);
+            } catch (const std::exception& e) {
+                return fmt::format("cannot read the output back: {}", e.what());
+            }
+        }
+        if (got == expected_) return bytes_problem;
+        std::string where;
+        if (target_kind_ == StdoutTarget::file) {
+            try {
+                const std::int64_t at = first_difference(path_, generate_);
+                if (at >= 0) where = fmt::format("; first difference at byte {}", at);
+            } catch (const std::exception&) {
+            }
+        }
+        return fmt::format("output differs: {} bytes with checksum {:016x}, expected {} bytes with checksum {:016x}{}",
+                           got.size, got.checksum, expected_.size, expected_.checksum, where);
+    }
+
+    void finish() override {
+        close_all();
+        std::error_code ec;
+        std::filesystem::remove(path_, ec);
+        forget_on_interrupt(path_);
+    }
+
+private:
+    /// The reader thread: drains the pipe until every writer has closed it,
+    /// checksumming what it reads.
+    /// Allocates nothing and takes no lock (see reset()).
+    void drain_pipe() {
+        reader_started_ = true;
+        int error = 0;
+        for (;;) {
+            const ssize_t n = ::read(pipe_read_, pipe_buf_.data(), pipe_buf_.size());
+            if (n < 0 && errno == EINTR) continue;
+            if (n < 0) error = errno;
+            if (n <= 0) break;
+            pipe_sum_->update({pipe_buf_.data(), static_cast<std::size_t>(n)});
+        }
+        pipe_digest_ = {pipe_sum_->size(), pipe_sum_->digest()};
+        if (error != 0) pipe_error_ = fmt::format("reading the stdout pipe failed: {}", std::strerror(error));
+    }
+
+    void close_all() {
+        if (target_ >= 0) ::close(target_);
+        target_ = -1;
+        if (reader_.joinable()) reader_.join();  // returns: no writer is left once target_ is closed
+        if (pipe_read_ >= 0) ::close(pipe_read_);
+        pipe_read_ = -1;
+    }
+
+    Message msg_;
+    StdoutSink out_;
+    std::uint64_t count_;
+    StdoutTarget target_kind_;
+    std::string path_;
+    Generator generate_;
+    Digest expected_;
+    int target_ = -1;
+    int pipe_read_ = -1;
+    std::thread reader_;
+    std::atomic<bool> reader_started_ = false;
+    std::unique_ptr<Checksum> pipe_sum_;
+    std::vector<char> pipe_buf_;
+    Digest pipe_digest_;
+    std::string pipe_error_;
+    ChildReport report_;
+};
+
+std::unique_ptr<Trial> make_console_trial(Session& s, const Method& m, const Params& p, std::string_view workload,
+                                          const Message& msg) {
+    return std::make_unique<ConsoleTrial>(s, m, p, workload, msg, s.scaled(published_count));
+}
+
+#else  // _WIN32
+
+std::unique_ptr<Trial> make_console_trial(Session&, const Method&, const Params&, std::string_view, const Message&) {
+    throw unavailable_error(
+        "the console workloads are not built on Windows yet: they run each measured call in a child process "
+        "created with fork(2)");
+}
+
+#endif
+
+/// console_short, console_medium, console_long: a line of text.
+class ConsoleText final : public Workload {
+public:
+    ConsoleText(std::string name, std::string description, std::string_view line)
+        : name_(std::move(name)), description_(std::move(description)), line_(line) {}
+    std::string_view name() const override { return name_; }
+    std::string_view description() const override { return description_; }
+    std::uint64_t default_count() const override { return published_count; }
+    bool supports(const Method& m) const override { return m.put_console != nullptr; }
+    std::unique_ptr<Trial> make_trial(const Method& m, const Params& p, Session& s) const override {
+        return make_console_trial(s, m, p, name_, Message{m.put_console, nullptr, line_, ConsoleFormat::int_value});
+    }
+
+private:
+    std::string name_;
+    std::string description_;
+    std::string_view line_;
+};
+
+/// console_int, console_float, console_str_int, console_int_str, console_datetime: a formatted message.
+class ConsoleFormatted final : public Workload {
+public:
+    explicit ConsoleFormatted(ConsoleFormat format)
+        : format_(format),
+          name_(fmt::format("console_{}", console_format_name(format))),
+          description_(fmt::format("print \"{}\\n\" to stdout N times (N = 10,000)",
+                                   console_text(format).substr(0, console_text(format).size() - 1))) {}
+    std::string_view name() const override { return name_; }
+    std::string_view description() const override { return description_; }
+    std::uint64_t default_count() const override { return published_count; }
+    bool supports(const Method& m) const override { return m.print_console != nullptr; }
+    std::unique_ptr<Trial> make_trial(const Method& m, const Params& p, Session& s) const override {
+        return make_console_trial(s, m, p, name_, Message{nullptr, m.print_console, console_text(format_), format_});
+    }
+
+private:
+    ConsoleFormat format_;
+    std::string name_;
+    std::string description_;
+};
+
+[[maybe_unused]] const bool registered = [] {
+    register_workload(std::make_unique<ConsoleText>(
+        "console_short", "write \"Hello, C!!!!\\n\" (13 bytes) to stdout N times (N = 10,000)", console_short_text));
+    register_workload(std::make_unique<ConsoleText>(
+        "console_medium", "write the seed's medium string (62 bytes) to stdout N times (N = 10,000)",
+        console_medium_text));
+    register_workload(std::make_unique<ConsoleText>(
+        "console_long", "write the seed's long string (142 bytes) to stdout N times (N = 10,000)", console_long_text));
+    for (ConsoleFormat f : {ConsoleFormat::int_value, ConsoleFormat::float_value, ConsoleFormat::string_int,
+                            ConsoleFormat::int_string, ConsoleFormat::datetime})
+        register_workload(std::make_unique<ConsoleFormatted>(f));
+    return true;
+}();
+
+}  // namespace
+}  // namespace iobench

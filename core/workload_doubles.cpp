@@ -1,0 +1,146 @@
+// doubles_out: fast_io's "Output 10M double in round-trip mode" table
+// (shared/seeds/fast_io-readme.md): 10,000,000 doubles (data/doubles.hpp),
+// one per line, in a form that parses back exactly. Verification reads the
+// file back and compares every parsed value with the original, bit for bit;
+// methods may differ in the text (shortest form, "%.17g"), not in the values.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <bit>
+#include <charconv>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <system_error>
+
+#include "core/cleanup.hpp"
+#include "core/error.hpp"
+#include "core/session.hpp"
+#include "core/workload.hpp"
+#include "data/doubles.hpp"
+
+namespace iobench {
+namespace {
+
+constexpr std::uint64_t published_count = 10'000'000;
+
+/// The sequence for `count`, generated once and shared by every trial that
+/// asks for the same count (80 MB at the published count).
+std::shared_ptr<const std::vector<double>> doubles_for(std::uint64_t count) {
+    static std::shared_ptr<const std::vector<double>> cached;
+    if (!cached || cached->size() != count)
+        cached = std::make_shared<const std::vector<double>>(random_doubles(count));
+    return cached;
+}
+
+/// Parses one line's text as a double; false when it is not exactly one number.
+bool parse_double(const char* first, const char* last, double& value) {
+#if defined(__cpp_lib_to_chars)
+    const auto [ptr, ec] = std::from_chars(first, last, value);
+    return ec == std::errc() && ptr == last;
+#else
+    // Standard libraries without floating-point from_chars: strtod in the "C" locale.
+    std::string text(first, last);
+    char* end = nullptr;
+    value = std::strtod(text.c_str(), &end);
+    return !text.empty() && end == text.c_str() + text.size();
+#endif
+}
+
+/// Reads the doubles_out file at `path` and compares it with `expected`.
+/// Returns "" when every line parses back to the expected value, bit for bit;
+/// otherwise says where and what differs. Sets `size` to the file's size.
+std::string check_doubles_file(const std::string& path, const std::vector<double>& expected, std::uint64_t& size) {
+    std::FILE* f = std::fopen(path.c_str(), "rb");
+    if (!f) return fmt::format("cannot read the output back: fopen({}) failed", path);
+    std::vector<char> buf(1 << 20);
+    std::size_t have = 0;  // bytes of an incomplete line carried at the start of buf
+    std::uint64_t index = 0;
+    size = 0;
+    std::string problem;
+    for (;;) {
+        if (have == buf.size()) {
+            problem = fmt::format("line {} is longer than {} bytes", index + 1, buf.size());
+            break;
+        }
+        const std::size_t n = std::fread(buf.data() + have, 1, buf.size() - have, f);
+        size += n;
+        const char* p = buf.data();
+        const char* const end = buf.data() + have + n;
+        while (problem.empty()) {
+            const char* nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)));
+            if (!nl) break;
+            double v = 0;
+            if (!parse_double(p, nl, v)) {
+                problem = fmt::format("line {} is not a number: \"{}\"", index + 1,
+                                      std::string_view(p, static_cast<std::size_t>(std::min<std::ptrdiff_t>(nl - p, 40))));
+            } else if (index >= expected.size()) {
+                problem = fmt::format("more than the {} expected values", expected.size());
+            } else if (std::bit_cast<std::uint64_t>(v) != std::bit_cast<std::uint64_t>(expected[index])) {
+                problem = fmt::format("value {} differs: \"{}\" parses to {} (bits {:016x}), expected {} (bits {:016x})",
+                                      index, std::string_view(p, static_cast<std::size_t>(nl - p)), v,
+                                      std::bit_cast<std::uint64_t>(v), expected[index],
+                                      std::bit_cast<std::uint64_t>(expected[index]));
+            }
+            ++index;
+            p = nl + 1;
+        }
+        if (!problem.empty()) break;
+        have = static_cast<std::size_t>(end - p);
+        std::memmove(buf.data(), p, have);
+        if (n == 0) {
+            if (std::ferror(f)) problem = "cannot read the output back: fread failed";
+            else if (have != 0) problem = fmt::format("the last line (value {}) does not end with '\\n'", index);
+            break;
+        }
+    }
+    std::fclose(f);
+    if (problem.empty() && index != expected.size())
+        problem = fmt::format("{} values, expected {}", index, expected.size());
+    return problem.empty() ? "" : "parsed values differ: " + problem;
+}
+
+class DoublesOutTrial final : public Trial {
+public:
+    DoublesOutTrial(Session& s, const Method& m, const Params& p, std::uint64_t count)
+        : sink_{s.output(fmt::format("doubles_out-{}", m.name)).string(), p.buffer_size},
+          put_(m.put_doubles),
+          values_(doubles_for(count)) {
+        items = count;
+        buffer_size = p.buffer_size ? p.buffer_size : m.default_buffer_size;
+    }
+    void reset() override {
+        std::error_code ec;
+        std::filesystem::remove(sink_.path, ec);
+    }
+    void run() override { put_(sink_, *values_); }
+    std::string verify() override { return check_doubles_file(sink_.path, *values_, bytes); }
+    void finish() override {
+        reset();
+        forget_on_interrupt(sink_.path);
+    }
+
+private:
+    Sink sink_;
+    PutDoubles put_;
+    std::shared_ptr<const std::vector<double>> values_;
+};
+
+class DoublesOut final : public Workload {
+public:
+    std::string_view name() const override { return "doubles_out"; }
+    std::string_view description() const override {
+        return "write N doubles (uniform in [DBL_MIN, DBL_MAX), fixed seed), one per line, exactly round-trippable; "
+               "every value parsed back and compared bit for bit (N = 10M)";
+    }
+    std::uint64_t default_count() const override { return published_count; }
+    bool supports(const Method& m) const override { return m.put_doubles != nullptr; }
+    std::unique_ptr<Trial> make_trial(const Method& m, const Params& p, Session& s) const override {
+        return std::make_unique<DoublesOutTrial>(s, m, p, s.scaled(published_count));
+    }
+};
+
+const WorkloadRegistrar<DoublesOut> doubles_out_registrar;
+
+}  // namespace
+}  // namespace iobench

@@ -1,0 +1,107 @@
+// doubles_in: the read-back half of fast_io's 10M-double table
+// (shared/seeds/fast_io-readme.md): the 10,000,000 doubles of doubles_out
+// (data/doubles.hpp: fixed seed, uniform in [DBL_MIN, DBL_MAX)) in their
+// shortest round-trip form, one per line, parsed back into a
+// std::vector<double>. Every value must come back bit for bit.
+#include <fmt/format.h>
+
+#include <bit>
+#include <cstdio>
+#include <memory>
+#include <system_error>
+
+#include "core/error.hpp"
+#include "core/session.hpp"
+#include "core/workload.hpp"
+#include "data/doubles.hpp"
+
+namespace iobench {
+namespace {
+
+constexpr std::uint64_t published_count = 10'000'000;
+
+/// The values for `count`, generated once and shared by every trial that
+/// asks for the same count (80 MB at the published count).
+std::shared_ptr<const std::vector<double>> values_for(std::uint64_t count) {
+    static std::shared_ptr<const std::vector<double>> cached;
+    if (!cached || cached->size() != count)
+        cached = std::make_shared<const std::vector<double>>(random_doubles(count));
+    return cached;
+}
+
+/// Writes the doubles_in input at `path` with the generator (std::to_chars,
+/// not a method under test); returns its size in bytes.
+std::uint64_t write_doubles_file(const std::filesystem::path& path, const std::vector<double>& values) {
+    const std::string p = path.string();
+    std::FILE* f = std::fopen(p.c_str(), "wb");
+    if (!f) throw_errno("fopen", p);
+    bool ok = true;
+    std::uint64_t size = 0;
+    shortest_doubles_text(values)([&](std::string_view chunk) {
+        size += chunk.size();
+        if (ok && std::fwrite(chunk.data(), 1, chunk.size(), f) != chunk.size()) ok = false;
+    });
+    if (!ok) {
+        const int err = errno;
+        std::fclose(f);
+        throw io_error("fwrite", p, std::error_code(err, std::generic_category()));
+    }
+    if (std::fclose(f) != 0) throw_errno("fclose", p);
+    return size;
+}
+
+class DoublesInTrial final : public Trial {
+public:
+    DoublesInTrial(Session& s, const Method& m, const Params& p, std::uint64_t count)
+        : expected_(values_for(count)),
+          source_{s.input(fmt::format("doubles-{}.txt", count),
+                          [this](const std::filesystem::path& path) { write_doubles_file(path, *expected_); })
+                      .string(),
+                  p.buffer_size},
+          get_(m.get_doubles) {
+        items = count;
+        std::error_code ec;
+        bytes = std::filesystem::file_size(source_.path, ec);
+        buffer_size = p.buffer_size ? p.buffer_size : m.default_buffer_size;
+        values_.reserve(count);
+    }
+    void reset() override { values_.clear(); }
+    void run() override { get_(source_, values_); }
+    std::string verify() override {
+        const std::vector<double>& want = *expected_;
+        for (std::size_t i = 0; i < values_.size() && i < want.size(); ++i) {
+            if (std::bit_cast<std::uint64_t>(values_[i]) != std::bit_cast<std::uint64_t>(want[i]))
+                return fmt::format("parsed values differ: value {} is {} (bits {:016x}), expected {} (bits {:016x})", i,
+                                   values_[i], std::bit_cast<std::uint64_t>(values_[i]), want[i],
+                                   std::bit_cast<std::uint64_t>(want[i]));
+        }
+        if (values_.size() != want.size())
+            return fmt::format("parsed values differ: {} doubles, expected {}", values_.size(), want.size());
+        return "";
+    }
+
+private:
+    std::shared_ptr<const std::vector<double>> expected_;
+    Source source_;
+    GetDoubles get_;
+    std::vector<double> values_;
+};
+
+class DoublesIn final : public Workload {
+public:
+    std::string_view name() const override { return "doubles_in"; }
+    std::string_view description() const override {
+        return "read N doubles (the doubles_out values in shortest round-trip form, one per line) back into a "
+               "std::vector<double>, bit for bit (N = 10M; page cache warm)";
+    }
+    std::uint64_t default_count() const override { return published_count; }
+    bool supports(const Method& m) const override { return m.get_doubles != nullptr; }
+    std::unique_ptr<Trial> make_trial(const Method& m, const Params& p, Session& s) const override {
+        return std::make_unique<DoublesInTrial>(s, m, p, s.scaled(published_count));
+    }
+};
+
+const WorkloadRegistrar<DoublesIn> doubles_in_registrar;
+
+}  // namespace
+}  // namespace iobench

@@ -1,0 +1,53 @@
+// endl: the '\n' versus std::endl experiment
+// (shared/seeds/cpp-endl-vs-newline-io-benchmark.md): N strings of 175 bytes,
+// newline included, written to a file; N = 10,000,000 (1,750 MB). The seed
+// reports bandwidth in MB/s (10^6 bytes), here the bytes_per_second counter.
+#include <fmt/format.h>
+
+#include "core/output_trial.hpp"
+#include "data/text.hpp"
+
+namespace iobench {
+namespace {
+
+constexpr std::uint64_t published_count = 10'000'000;
+// The seed does not publish its string, only its size: 17,500 MB for
+// N = 100,000,000 is 175 bytes per string. A method ending lines with
+// std::endl writes the first 174 bytes and then std::endl.
+constexpr std::string_view line =
+    "Each of the N strings of the endl experiment is 175 bytes with its newline, so N = 10,000,000 writes 1,750 MB "
+    "and N = 100,000,000 the 17,500 MB of the published run..........\n";
+static_assert(line.size() == 175);
+
+class EndlTrial final : public OutputTrial {
+public:
+    EndlTrial(Session& s, const Method& m, const Params& p, std::uint64_t count)
+        : OutputTrial(s, "endl", m, p, fmt::format("endl:{}", count), repeated_text(line, count)),
+          put_(m.put_repeat),
+          count_(count) {
+        items = count;
+    }
+    void run() override { put_(sink_, line, count_); }
+
+private:
+    PutRepeat put_;
+    std::uint64_t count_;
+};
+
+class Endl final : public Workload {
+public:
+    std::string_view name() const override { return "endl"; }
+    std::string_view description() const override {
+        return "write a 175-byte line (newline included) N times (N = 10M, 1,750 MB): '\\n' versus std::endl";
+    }
+    std::uint64_t default_count() const override { return published_count; }
+    bool supports(const Method& m) const override { return m.put_repeat != nullptr; }
+    std::unique_ptr<Trial> make_trial(const Method& m, const Params& p, Session& s) const override {
+        return std::make_unique<EndlTrial>(s, m, p, s.scaled(published_count));
+    }
+};
+
+const WorkloadRegistrar<Endl> endl_registrar;
+
+}  // namespace
+}  // namespace iobench

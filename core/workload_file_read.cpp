@@ -1,0 +1,140 @@
+// file_read: the C file-reading benchmark
+// (shared/seeds/c-file-reading-benchmark-windows.md): read one large text file
+// to its end with every method, over buffer sizes (/buf:<bytes>, the seed's
+// x axis) with the page cache warm (read once before measuring, as the seed
+// did) or cold (/cache:cold: written back and dropped before every run).
+// The seed read 12.85 GiB; here the size is --file-size (1 GiB by default,
+// times --scale when not given). The file is generated once per run in --dir
+// and shared by every method; every byte a method reads is folded
+// (data/byte_fold.hpp) and the fold compared with the generator's.
+//
+// Counters: `resident_at_start`, the fraction of the file's pages in the page
+// cache when a measured read began (mincore; the mean over the run's
+// iterations; absent when 0, i.e. every page had been dropped). A cold row
+// with a large value is a cold run the kernel did not allow (tmpfs keeps every
+// page: the pages are the file).
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <map>
+#include <system_error>
+
+#include "core/error.hpp"
+#include "core/page_cache.hpp"
+#include "core/session.hpp"
+#include "core/workload.hpp"
+#include "data/byte_fold.hpp"
+#include "data/file_text.hpp"
+
+namespace iobench {
+namespace {
+
+/// What a correct read of the generated file of a given size returns, and
+/// its line count (the text depends only on its size: the seed is fixed).
+struct Expected {
+    ReadResult read;
+    std::uint64_t lines = 0;
+};
+
+/// Expected results by file size, filled while a file is generated.
+std::map<std::uint64_t, Expected>& expected_by_size() {
+    static std::map<std::uint64_t, Expected> cache;
+    return cache;
+}
+
+/// Writes the file_read input of `size` bytes at `path` (with fwrite: the
+/// generator, not a method under test) and records its expected fold.
+void write_text_file(const std::filesystem::path& path, std::uint64_t size) {
+    const std::string p = path.string();
+    std::FILE* f = std::fopen(p.c_str(), "wb");
+    if (!f) throw_errno("fopen", p);
+    ByteFold fold;
+    std::uint64_t lines = 0;
+    bool ok = true;
+    random_lines_text(size)([&](std::string_view chunk) {
+        fold.update(chunk.data(), chunk.size());
+        for (char c : chunk) lines += c == '\n';
+        if (ok && std::fwrite(chunk.data(), 1, chunk.size(), f) != chunk.size()) ok = false;
+    });
+    if (!ok) {
+        const int err = errno;
+        std::fclose(f);
+        throw io_error("fwrite", p, std::error_code(err, std::generic_category()));
+    }
+    if (std::fclose(f) != 0) throw_errno("fclose", p);
+    expected_by_size()[size] = {fold.result(), lines};
+}
+
+class FileReadTrial final : public Trial {
+public:
+    FileReadTrial(Session& s, const Method& m, const Params& p, std::uint64_t size)
+        : path_(s.input(fmt::format("file-{}.txt", size),
+                        [size](const std::filesystem::path& path) { write_text_file(path, size); })),
+          source_{path_.string(), p.buffer_size},
+          read_(m.read_bytes),
+          cache_(p.cache) {
+        expected_ = expected_by_size().at(size);  // recorded when the file was written
+        bytes = size;
+        items = expected_.lines != 0 ? expected_.lines : 1;
+        buffer_size = p.buffer_size ? p.buffer_size : m.default_buffer_size;
+    }
+
+    void reset() override {
+        if (cache_ == CacheState::cold) {
+            drop_from_page_cache(path_);
+        } else if (!warmed_) {
+            read_through(path_);  // the seed's warm-up run
+            warmed_ = true;
+        }
+        if (const auto resident = resident_fraction(path_)) {
+            resident_sum_ += *resident;
+            ++resident_runs_;
+            counters["resident_at_start"] = resident_sum_ / static_cast<double>(resident_runs_);
+        }
+        got_ = {};
+    }
+
+    void run() override { got_ = read_(source_); }
+
+    std::string verify() override {
+        if (got_ == expected_.read) return "";
+        return fmt::format("read {} bytes with fold {:016x}, expected {} bytes with fold {:016x}", got_.bytes,
+                           got_.fold, expected_.read.bytes, expected_.read.fold);
+    }
+
+private:
+    std::filesystem::path path_;
+    Source source_;
+    ReadBytes read_;
+    CacheState cache_;
+    Expected expected_;
+    ReadResult got_;
+    bool warmed_ = false;
+    double resident_sum_ = 0;
+    std::uint64_t resident_runs_ = 0;
+};
+
+class FileRead final : public Workload {
+public:
+    std::string_view name() const override { return "file_read"; }
+    std::string_view description() const override {
+        return "read a generated text file (--file-size, 1 GiB) to its end, folding every byte; "
+               "/buf: bytes per read, /cache:warm|cold page cache";
+    }
+    /// Bytes, not items: the file size at scale 1.
+    std::uint64_t default_count() const override { return Session::default_file_size; }
+    bool supports(const Method& m) const override { return m.read_bytes != nullptr; }
+    bool has_cache_state() const override { return true; }
+    std::unique_ptr<Trial> make_trial(const Method& m, const Params& p, Session& s) const override {
+#ifdef _WIN32
+        if (p.cache == CacheState::cold)
+            throw unavailable_error("a cold page cache is not implemented on Windows yet");
+#endif
+        return std::make_unique<FileReadTrial>(s, m, p, s.file_size());
+    }
+};
+
+const WorkloadRegistrar<FileRead> file_read_registrar;
+
+}  // namespace
+}  // namespace iobench

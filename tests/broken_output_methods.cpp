@@ -1,0 +1,53 @@
+// Deliberately wrong output methods for the workloads of issue 3 (doubles,
+// console), linked only into the tests: each is wrong in one way that
+// verification must catch.
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+#include "core/error.hpp"
+#include "core/method.hpp"
+
+namespace iobench {
+namespace {
+
+/// Writes every value in its shortest form, except the middle one, which is
+/// one ulp larger: the text is plausible, only the parsed value differs.
+void one_ulp_doubles(const Sink& sink, std::span<const double> values) {
+    std::FILE* f = std::fopen(sink.path.c_str(), "wb");
+    if (!f) throw_errno("fopen", sink.path);
+    const std::size_t wrong = values.size() / 2;
+    char text[64];
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        const double v = i == wrong ? std::nextafter(values[i], std::numeric_limits<double>::infinity()) : values[i];
+        char* end = std::to_chars(text, text + 63, v).ptr;
+        *end++ = '\n';
+        std::fwrite(text, 1, static_cast<std::size_t>(end - text), f);
+    }
+    std::fclose(f);
+}
+
+/// Writes the lines to stdout's buffer but never flushes it: what stays in
+/// the buffer when the run ends never reaches the target.
+void no_flush_console(const StdoutSink&, std::string_view line, std::uint64_t count) {
+    for (std::uint64_t i = 0; i < count; ++i) std::fwrite(line.data(), 1, line.size(), stdout);
+}
+
+/// Writes one message too many.
+void extra_message_console(const StdoutSink&, std::string_view line, std::uint64_t count) {
+    for (std::uint64_t i = 0; i <= count; ++i) std::fwrite(line.data(), 1, line.size(), stdout);
+    std::fflush(stdout);
+}
+
+const MethodRegistrar registrar{
+    {.name = "broken_one_ulp", .family = "zz_broken", .description = "test: one double one ulp off",
+     .put_doubles = one_ulp_doubles},
+    {.name = "broken_no_flush", .family = "zz_broken", .description = "test: stdout never flushed",
+     .put_console = no_flush_console},
+    {.name = "broken_extra_message", .family = "zz_broken", .description = "test: one message too many",
+     .put_console = extra_message_console},
+};
+
+}  // namespace
+}  // namespace iobench

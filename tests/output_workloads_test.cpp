@@ -1,0 +1,141 @@
+// The output workloads of issue 3 and what they expect: numbered lines, the
+// 175-byte endl line, the doubles (the same on every platform, verified bit
+// for bit), the console messages (the printf text of the seed), and that every
+// new operation is implemented by methods the runner pairs with its workload.
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cfloat>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "core/console.hpp"
+#include "core/session.hpp"
+#include "core/suite.hpp"
+#include "core/workload.hpp"
+#include "data/doubles.hpp"
+#include "data/text.hpp"
+#include "test_dir.hpp"
+
+namespace iobench {
+namespace {
+
+std::string text_of(const Generator& g) {
+    std::string s;
+    g([&](std::string_view chunk) { s += chunk; });
+    return s;
+}
+
+/// Runs `workload`/`method` once at `scale` and returns verify()'s verdict.
+std::string run_once(const char* workload, const char* method, double scale = 1e-4) {
+    test::TempDir dir;
+    Session session(dir.path(), scale, false, false);
+    auto trial = find_workload(workload)->make_trial(*find_method(method), Params{}, session);
+    trial->reset();
+    trial->run();
+    std::string verdict = trial->verify();
+    trial->finish();
+    return verdict;
+}
+
+TEST(Lines, NumberedTextIsTheGoExperimentsLines) {
+    EXPECT_EQ(text_of(numbered_text("Line ", ": x\n", 3)), "Line 0: x\nLine 1: x\nLine 2: x\n");
+    // 100,000 lines "Line <i>: This is buffered write data\n": 3,988,890 bytes.
+    EXPECT_EQ(digest_of(numbered_text("Line ", ": This is buffered write data\n", 100'000)).size, 3'988'890u);
+    EXPECT_EQ(find_workload("lines")->default_count(), 100'000u);
+}
+
+TEST(Endl, LinesAre175BytesAndNIsTenMillion) {
+    test::TempDir dir;
+    Session session(dir.path(), 1e-6, false, false);  // 10 lines
+    auto trial = find_workload("endl")->make_trial(*find_method("ofstream_endl"), Params{}, session);
+    EXPECT_EQ(trial->items, 10u);
+    EXPECT_EQ(trial->bytes, 1750u);
+    EXPECT_EQ(find_workload("endl")->default_count(), 10'000'000u);
+    trial->reset();
+    trial->run();
+    EXPECT_EQ(trial->verify(), "");
+    trial->finish();
+}
+
+TEST(Doubles, TheSequenceIsFixedEverywhere) {
+    // Pinned bit patterns: any platform or compiler must produce these.
+    const std::vector<double> v = random_doubles(3);
+    ASSERT_EQ(v.size(), 3u);
+    EXPECT_EQ(std::bit_cast<std::uint64_t>(v[0]), 0x7fe8267a81dd1416u);
+    EXPECT_EQ(std::bit_cast<std::uint64_t>(v[1]), 0x7fe750e2f2304019u);
+    EXPECT_EQ(std::bit_cast<std::uint64_t>(v[2]), 0x7fde0151908a0c53u);
+    for (double d : random_doubles(10'000)) {
+        EXPECT_TRUE(std::isfinite(d));
+        EXPECT_GE(d, DBL_MIN);
+        EXPECT_LT(d, DBL_MAX);
+    }
+    // Shortest round-trip text of 3 values.
+    EXPECT_EQ(text_of(shortest_doubles_text(v)),
+              "1.3567137738149648e+308\n1.3098420774181049e+308\n8.428133383192265e+307\n");
+}
+
+TEST(Doubles, OneUlpOffIsCaught) {
+    // 1,000 values; broken_one_ulp writes value 500 one ulp too large.
+    const std::string verdict = run_once("doubles_out", "broken_one_ulp");
+    EXPECT_NE(verdict.find("parsed values differ: value 500 differs"), std::string::npos) << verdict;
+    const double expected = random_doubles(1000)[500];
+    char bits[32];
+    std::snprintf(bits, sizeof bits, "%016llx", static_cast<unsigned long long>(std::bit_cast<std::uint64_t>(expected)));
+    EXPECT_NE(verdict.find(bits), std::string::npos) << verdict;
+}
+
+TEST(Doubles, EveryFormOfExactTextPasses) {
+    // The shortest form (to_chars), "%.17g" (fprintf) and setprecision(17) (ofstream).
+    for (const char* method : {"to_chars_obuf", "fprintf", "ofstream", "fmt_output_file", "mmap"}) {
+        if (!find_method(method)->unavailable.empty()) continue;  // mmap: POSIX only
+        EXPECT_EQ(run_once("doubles_out", method), "") << method;
+    }
+}
+
+TEST(ConsoleMessages, AreThePrintfTextOfTheSeed) {
+    for (ConsoleFormat f : {ConsoleFormat::int_value, ConsoleFormat::float_value, ConsoleFormat::string_int,
+                            ConsoleFormat::int_string, ConsoleFormat::datetime}) {
+        std::string text;
+        for_each_printf(f, 1, [&text](const char* format, auto... args) {
+            char buf[256];
+            const int n = std::snprintf(buf, sizeof buf, format, args...);
+            text.assign(buf, static_cast<std::size_t>(n));
+        });
+        EXPECT_EQ(text, console_text(f)) << console_format_name(f);
+    }
+    EXPECT_EQ(console_short_text.size(), 13u);
+    EXPECT_EQ(console_medium_text.size(), 62u);
+    EXPECT_EQ(console_long_text.size(), 142u);
+}
+
+TEST(Operations, EachNewOperationHasMethodsAndAWorkload) {
+    // workload -> methods that must be paired with it
+    const std::vector<std::pair<std::string, std::vector<std::string>>> expected = {
+        {"lines", {"write", "fprintf", "fprintf_IONBF", "fprintf_IOLBF", "snprintf_write", "obuf", "ofstream_endl",
+                   "write_fsync", "write_fdatasync_100", "write_O_SYNC", "write_O_DSYNC", "mmap", "writev_batch"}},
+        {"endl", {"ofstream", "ofstream_endl", "ofstream_sputc", "fwrite", "obuf"}},
+        {"doubles_out", {"to_chars_obuf", "fmt_format_to_obuf", "fmt_print", "fprintf", "to_chars_ofstream"}},
+        {"console_short", {"printf", "printf_literal", "puts", "fputs", "fwrite", "write", "writev", "putchar",
+                           "fputc", "dprintf", "cout", "cout_unsynced", "printf_IONBF", "printf_IOLBF",
+                           "printf_IOFBF"}},
+        {"console_int", {"printf", "fprintf", "dprintf", "snprintf_write", "sprintf_write", "cout", "fmt_print"}},
+        {"ints_out", {"fmt_format_int_obuf", "fmt_format_int_ofstream", "fmt_format_ofstream", "fmt_print",
+                      "to_chars_obuf", "to_chars_ofstream", "obuf_mutex", "ofstream_sputc", "boost_iostreams"}},
+        {"hello", {"fputs", "fwrite_unlocked", "obuf_mutex", "fmt_output_file", "writev", "pwrite", "mmap"}},
+    };
+    const Suite all = all_pairs();
+    for (const auto& [workload, methods] : expected) {
+        for (const std::string& m : methods) {
+            const std::string name = workload + "/" + m;
+            bool found = false;
+            for (const Case& c : all.cases) found |= c.name == name;
+            for (const Skipped& s : all.skipped) found |= s.name == name;
+            EXPECT_TRUE(found) << name;
+        }
+    }
+}
+
+}  // namespace
+}  // namespace iobench
