@@ -27,8 +27,13 @@ fi
 bash ci/build-mingw-deps.sh
 
 # Create the wine prefix (~/.wine) once, before the tests start two wine
-# processes at a time; a fresh one takes a few seconds.
+# processes at a time; a fresh one takes a few seconds. Then keep one
+# wineserver running for the whole test run: otherwise every test's wine
+# process may start or stop the server, and a process that connects while it
+# exits fails with "wine client error: recvmsg: Connection reset by peer".
 export WINEDEBUG=-all
 wine cmd /c exit >/dev/null 2>&1 || true
+wineserver -p
+trap 'wineserver -k >/dev/null 2>&1 || true' EXIT
 
 cmake --workflow --preset mingw
