@@ -33,6 +33,7 @@ bash ci/build-mingw-deps.sh
 # exits fails with "wine client error: recvmsg: Connection reset by peer".
 export WINEDEBUG=-all
 wine cmd /c exit >/dev/null 2>&1 || true
+wineserver -w  # the server that wine started lingers a few seconds: let it go first
 wineserver -p
 trap 'wineserver -k >/dev/null 2>&1 || true' EXIT
 

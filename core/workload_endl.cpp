@@ -2,10 +2,7 @@
 // (shared/seeds/cpp-endl-vs-newline-io-benchmark.md): N strings of 175 bytes,
 // newline included, written to a file; N = 10,000,000 (1,750 MB). The seed
 // reports bandwidth in MB/s (10^6 bytes), here the bytes_per_second counter.
-#include <fmt/format.h>
-
-#include "core/output_trial.hpp"
-#include "data/text.hpp"
+#include "core/repeat_workload.hpp"
 
 namespace iobench {
 namespace {
@@ -19,32 +16,12 @@ constexpr std::string_view line =
     "and N = 100,000,000 the 17,500 MB of the published run..........\n";
 static_assert(line.size() == 175);
 
-class EndlTrial final : public OutputTrial {
+class Endl final : public RepeatWorkload {
 public:
-    EndlTrial(Session& s, const Method& m, const Params& p, std::uint64_t count)
-        : OutputTrial(s, "endl", m, p, fmt::format("endl:{}", count), repeated_text(line, count)),
-          put_(m.put_repeat),
-          count_(count) {
-        items = count;
-    }
-    void run() override { put_(sink_, line, count_); }
-
-private:
-    PutRepeat put_;
-    std::uint64_t count_;
-};
-
-class Endl final : public Workload {
-public:
-    std::string_view name() const override { return "endl"; }
-    std::string_view description() const override {
-        return "write a 175-byte line (newline included) N times (N = 10M, 1,750 MB): '\\n' versus std::endl";
-    }
-    std::uint64_t default_count() const override { return published_count; }
-    bool supports(const Method& m) const override { return m.put_repeat != nullptr; }
-    std::unique_ptr<Trial> make_trial(const Method& m, const Params& p, Session& s) const override {
-        return std::make_unique<EndlTrial>(s, m, p, s.scaled(published_count));
-    }
+    Endl()
+        : RepeatWorkload("endl",
+                         "write a 175-byte line (newline included) N times (N = 10M, 1,750 MB): '\\n' versus std::endl",
+                         line, published_count) {}
 };
 
 const WorkloadRegistrar<Endl> endl_registrar;

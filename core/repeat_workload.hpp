@@ -1,0 +1,56 @@
+// A workload that writes one line N times through put_repeat (hello, endl):
+// the line, the published count and the names are its only differences.
+#pragma once
+
+#include <fmt/format.h>
+
+#include <string>
+#include <string_view>
+
+#include "core/output_trial.hpp"
+#include "data/text.hpp"
+
+namespace iobench {
+
+/// Writes `line` (its '\n' included) `published_count` x scale times with the
+/// method's put_repeat; verified against the same line repeated by the generator.
+class RepeatWorkload : public Workload {
+public:
+    RepeatWorkload(std::string_view name, std::string_view description, std::string_view line,
+                   std::uint64_t published_count)
+        : name_(name), description_(description), line_(line), published_count_(published_count) {}
+
+    std::string_view name() const override { return name_; }
+    std::string_view description() const override { return description_; }
+    std::uint64_t default_count() const override { return published_count_; }
+    bool supports(const Method& m) const override { return m.put_repeat != nullptr; }
+    std::unique_ptr<Trial> make_trial(const Method& m, const Params& p, Session& s) const override {
+        return std::make_unique<RepeatTrial>(s, name_, line_, m, p, s.scaled(published_count_));
+    }
+
+private:
+    class RepeatTrial final : public OutputTrial {
+    public:
+        RepeatTrial(Session& s, std::string_view workload, std::string_view line, const Method& m, const Params& p,
+                    std::uint64_t count)
+            : OutputTrial(s, workload, m, p, fmt::format("{}:{}", workload, count), repeated_text(line, count)),
+              put_(m.put_repeat),
+              line_(line),
+              count_(count) {
+            items = count;
+        }
+        void run() override { put_(sink_, line_, count_); }
+
+    private:
+        PutRepeat put_;
+        std::string_view line_;
+        std::uint64_t count_;
+    };
+
+    std::string name_;
+    std::string description_;
+    std::string_view line_;  // a string literal of the registering file
+    std::uint64_t published_count_;
+};
+
+}  // namespace iobench
