@@ -32,22 +32,7 @@ std::shared_ptr<const std::vector<double>> values_for(std::uint64_t count) {
 /// Writes the doubles_in input at `path` with the generator (std::to_chars,
 /// not a method under test); returns its size in bytes.
 std::uint64_t write_doubles_file(const std::filesystem::path& path, const std::vector<double>& values) {
-    const std::string p = path.string();
-    std::FILE* f = std::fopen(p.c_str(), "wb");
-    if (!f) throw_errno("fopen", p);
-    bool ok = true;
-    std::uint64_t size = 0;
-    shortest_doubles_text(values)([&](std::string_view chunk) {
-        size += chunk.size();
-        if (ok && std::fwrite(chunk.data(), 1, chunk.size(), f) != chunk.size()) ok = false;
-    });
-    if (!ok) {
-        const int err = errno;
-        std::fclose(f);
-        throw io_error("fwrite", p, std::error_code(err, std::generic_category()));
-    }
-    if (std::fclose(f) != 0) throw_errno("fclose", p);
-    return size;
+    return write_generated_file(path, shortest_doubles_text(values));
 }
 
 class DoublesInTrial final : public Trial {

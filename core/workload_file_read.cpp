@@ -45,23 +45,15 @@ std::map<std::uint64_t, Expected>& expected_by_size() {
 /// Writes the file_read input of `size` bytes at `path` (with fwrite: the
 /// generator, not a method under test) and records its expected fold.
 void write_text_file(const std::filesystem::path& path, std::uint64_t size) {
-    const std::string p = path.string();
-    std::FILE* f = std::fopen(p.c_str(), "wb");
-    if (!f) throw_errno("fopen", p);
     ByteFold fold;
     std::uint64_t lines = 0;
-    bool ok = true;
-    random_lines_text(size)([&](std::string_view chunk) {
-        fold.update(chunk.data(), chunk.size());
-        for (char c : chunk) lines += c == '\n';
-        if (ok && std::fwrite(chunk.data(), 1, chunk.size(), f) != chunk.size()) ok = false;
+    write_generated_file(path, [&](const ChunkFn& emit) {
+        random_lines_text(size)([&](std::string_view chunk) {
+            fold.update(chunk.data(), chunk.size());
+            for (char c : chunk) lines += c == '\n';
+            emit(chunk);
+        });
     });
-    if (!ok) {
-        const int err = errno;
-        std::fclose(f);
-        throw io_error("fwrite", p, std::error_code(err, std::generic_category()));
-    }
-    if (std::fclose(f) != 0) throw_errno("fclose", p);
     expected_by_size()[size] = {fold.result(), lines};
 }
 

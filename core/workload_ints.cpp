@@ -43,28 +43,11 @@ public:
     }
 };
 
-/// Writes the input file for ints_in with the generator (not a method under test).
-void write_ints_file(const std::filesystem::path& path, std::uint64_t count) {
-    const std::string p = path.string();
-    std::FILE* f = std::fopen(p.c_str(), "wb");
-    if (!f) throw_errno("fopen", p);
-    bool ok = true;
-    ints_text(count)([&](std::string_view chunk) {
-        if (ok && std::fwrite(chunk.data(), 1, chunk.size(), f) != chunk.size()) ok = false;
-    });
-    if (!ok) {
-        const int err = errno;
-        std::fclose(f);
-        throw io_error("fwrite", p, std::error_code(err, std::generic_category()));
-    }
-    if (std::fclose(f) != 0) throw_errno("fclose", p);
-}
-
 class IntsInTrial final : public Trial {
 public:
     IntsInTrial(Session& s, const Method& m, const Params& p, std::uint64_t count)
         : source_{s.input(fmt::format("ints-{}.txt", count),
-                          [count](const std::filesystem::path& path) { write_ints_file(path, count); })
+                          [count](const std::filesystem::path& path) { write_generated_file(path, ints_text(count)); })
                       .string(),
                   p.buffer_size},
           get_(m.get_ints),

@@ -58,6 +58,25 @@ struct File {
 
 }  // namespace
 
+std::uint64_t write_generated_file(const std::filesystem::path& path, const Generator& generate) {
+    const std::string p = path.string();
+    std::FILE* f = std::fopen(p.c_str(), "wb");
+    if (!f) throw_errno("fopen", p);
+    bool ok = true;
+    std::uint64_t size = 0;
+    generate([&](std::string_view chunk) {
+        size += chunk.size();
+        if (ok && std::fwrite(chunk.data(), 1, chunk.size(), f) != chunk.size()) ok = false;
+    });
+    if (!ok) {
+        const int err = errno;
+        std::fclose(f);
+        throw io_error("fwrite", p, std::error_code(err, std::generic_category()));
+    }
+    if (std::fclose(f) != 0) throw_errno("fclose", p);
+    return size;
+}
+
 Digest digest_file(const std::filesystem::path& path) {
     File file(path);
     std::vector<char> buf(chunk_size);

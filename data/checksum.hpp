@@ -47,6 +47,10 @@ using Generator = std::function<void(const ChunkFn& emit)>;
 /// Digest of what `generate` produces.
 Digest digest_of(const Generator& generate);
 
+/// Writes what `generate` produces to a new file at `path` (fopen/fwrite: not
+/// a method under test). Returns the bytes written. Throws `io_error`.
+std::uint64_t write_generated_file(const std::filesystem::path& path, const Generator& generate);
+
 /// Digest of the file at `path`, read in 1 MiB chunks.
 /// Throws `io_error` when the file cannot be opened or read.
 Digest digest_file(const std::filesystem::path& path);
