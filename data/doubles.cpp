@@ -3,19 +3,9 @@
 #include <charconv>
 #include <cfloat>
 
+#include "data/random.hpp"
+
 namespace iobench {
-
-namespace {
-
-/// splitmix64: the next 64 random bits of the sequence whose state is `state`.
-std::uint64_t splitmix64(std::uint64_t& state) {
-    std::uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
-}  // namespace
 
 std::vector<double> random_doubles(std::uint64_t count, std::uint64_t seed) {
     std::vector<double> values;

@@ -2,17 +2,11 @@
 
 #include <vector>
 
+#include "data/random.hpp"
+
 namespace iobench {
 
 namespace {
-
-/// splitmix64 (Steele, Lea and Flood 2014): the next 64 random bits.
-std::uint64_t splitmix64(std::uint64_t& state) {
-    std::uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
 
 constexpr std::size_t chunk_size = 1 << 20;
 constexpr std::uint64_t max_line_chars = 126;
