@@ -87,6 +87,11 @@ using PutLines = void (*)(const Sink& sink, const NumberedLine& line, std::uint6
 /// values are finite. Throws `io_error` when a call fails.
 using PutDoubles = void (*)(const Sink& sink, std::span<const double> values);
 
+/// Writes `bytes`, formatted before the call (outside the measurement), to a
+/// new file: the operation of the `limit` reference, which shows what the
+/// kernel alone costs for a workload's bytes. Throws `io_error`.
+using PutPrepared = void (*)(const Sink& sink, std::span<const char> bytes);
+
 /// The process's standard output as the target of a console operation: fd 1,
 /// C's `stdout` and `std::cout` all refer to it. The runner points fd 1 at the
 /// run's target (/dev/null, a file or a pipe) before the call.
@@ -136,12 +141,18 @@ struct Method {
     /// Why the method cannot run on this build ("not in this C library", ...);
     /// empty when it can. An unavailable method is listed as skipped, never hidden.
     std::string unavailable{};
+    /// True for a reference row rather than a method a user would pick
+    /// (`limit`: the workload's bytes, prepared in memory beforehand, written
+    /// or read in 1 MiB system calls). The summary lists it apart and never
+    /// ranks it as the fastest; other rows are given as multiples of it (x_limit).
+    bool reference = false;
 
     PutInts put_ints = nullptr;
     PutRepeat put_repeat = nullptr;
     GetInts get_ints = nullptr;
     PutLines put_lines = nullptr;
     PutDoubles put_doubles = nullptr;
+    PutPrepared put_prepared = nullptr;
     PutConsole put_console = nullptr;
     PrintConsole print_console = nullptr;
     ReadBytes read_bytes = nullptr;

@@ -5,6 +5,7 @@
 #include <system_error>
 
 #include "core/cleanup.hpp"
+#include "core/page_cache.hpp"
 
 namespace iobench {
 
@@ -17,10 +18,7 @@ OutputTrial::OutputTrial(Session& session, std::string_view workload, const Meth
     buffer_size = params.buffer_size ? params.buffer_size : method.default_buffer_size;
 }
 
-void OutputTrial::reset() {
-    std::error_code ec;
-    std::filesystem::remove(sink_.path, ec);
-}
+void OutputTrial::reset() { remove_and_settle(sink_.path); }
 
 std::string OutputTrial::verify() {
     Digest got;
@@ -42,7 +40,8 @@ std::string OutputTrial::verify() {
 }
 
 void OutputTrial::finish() {
-    reset();
+    std::error_code ec;
+    std::filesystem::remove(sink_.path, ec);
     forget_on_interrupt(sink_.path);
 }
 

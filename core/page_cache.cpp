@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <system_error>
 #include <vector>
 
 #include "core/error.hpp"
@@ -83,6 +84,20 @@ void read_through(const std::filesystem::path& path) {
     const int err = errno;
     std::fclose(f);
     if (failed) throw io_error("fread", p, std::error_code(err, std::generic_category()));
+}
+
+void remove_and_settle(const std::filesystem::path& path) {
+    std::error_code ec;
+    std::filesystem::remove(path, ec);
+#ifndef _WIN32
+    const std::string dir = path.parent_path().empty() ? std::string(".") : path.parent_path().string();
+    const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) throw_errno("open", dir);
+    const int rc = ::syncfs(fd);
+    const int err = errno;
+    ::close(fd);
+    if (rc != 0) throw io_error("syncfs", dir, std::error_code(err, std::generic_category()));
+#endif
 }
 
 }  // namespace iobench

@@ -22,6 +22,14 @@ std::optional<double> resident_fraction(const std::filesystem::path& path);
 /// `unavailable_error` where the platform has no such call (Windows).
 void drop_from_page_cache(const std::filesystem::path& path);
 
+/// Removes the output file at `path` (if it exists) and writes back whatever
+/// its file system still holds dirty (syncfs(2) on the directory): the state
+/// every output run starts from, so that no run pays for the writeback or the
+/// journal commit of an earlier one. The removed file's dirty pages are
+/// dropped, never written. On Windows only the removal (no such call without
+/// administrator rights). Throws `io_error` when syncfs fails.
+void remove_and_settle(const std::filesystem::path& path);
+
 /// Reads the file at `path` to its end in 1 MiB reads, so that its pages are
 /// in the page cache (where they fit). Throws `io_error`.
 void read_through(const std::filesystem::path& path);

@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "core/output_trial.hpp"
+#include "core/reference_trial.hpp"
 #include "data/text.hpp"
 
 namespace iobench {
@@ -23,9 +24,13 @@ public:
     std::string_view name() const override { return name_; }
     std::string_view description() const override { return description_; }
     std::uint64_t default_count() const override { return published_count_; }
-    bool supports(const Method& m) const override { return m.put_repeat != nullptr; }
+    bool supports(const Method& m) const override { return m.put_repeat != nullptr || is_output_reference(m); }
     std::unique_ptr<Trial> make_trial(const Method& m, const Params& p, Session& s) const override {
-        return std::make_unique<RepeatTrial>(s, name_, line_, m, p, s.scaled(published_count_));
+        const std::uint64_t count = s.scaled(published_count_);
+        if (is_output_reference(m))
+            return make_output_reference_trial(s, name_, m, p, fmt::format("{}:{}", name_, count),
+                                               repeated_text(line_, count), count);
+        return std::make_unique<RepeatTrial>(s, name_, line_, m, p, count);
     }
 
 private:

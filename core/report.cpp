@@ -8,6 +8,8 @@
 #include <optional>
 #include <ostream>
 
+#include "core/method.hpp"
+
 namespace iobench {
 
 namespace {
@@ -23,11 +25,43 @@ double counter(const benchmark::BenchmarkReporter::Run& run, const char* name) {
     return it == run.counters.end() ? 0.0 : static_cast<double>(it->second);
 }
 
-std::string format_rate(double per_second) {
-    if (per_second >= 1e9) return fmt::format("{:.2f} G/s", per_second / 1e9);
-    if (per_second >= 1e6) return fmt::format("{:.1f} M/s", per_second / 1e6);
-    if (per_second >= 1e3) return fmt::format("{:.1f} k/s", per_second / 1e3);
-    return fmt::format("{:.0f} /s", per_second);
+std::optional<double> optional_counter(const benchmark::BenchmarkReporter::Run& run, const char* name) {
+    auto it = run.counters.find(name);
+    if (it == run.counters.end()) return std::nullopt;
+    return static_cast<double>(it->second);
+}
+
+/// Wall time per run of `run` in milliseconds.
+double milliseconds(const benchmark::BenchmarkReporter::Run& r) {
+    return r.GetAdjustedRealTime() * (r.time_unit == benchmark::kMillisecond   ? 1.0
+                                      : r.time_unit == benchmark::kMicrosecond ? 1e-3
+                                      : r.time_unit == benchmark::kNanosecond  ? 1e-6
+                                                                               : 1e3);
+}
+
+/// The method part of a benchmark name ("obuf" of "ints_out/obuf/buf:4096").
+std::string method_of(const std::string& name) {
+    const auto first = name.find('/');
+    if (first == std::string::npos) return "";
+    const auto second = name.find('/', first + 1);
+    return name.substr(first + 1, second == std::string::npos ? std::string::npos : second - first - 1);
+}
+
+/// A count per run: "1,205", "12.3 k", "100.0 M".
+std::string format_count(double n) {
+    if (n >= 1e7) return fmt::format("{:.1f} M", n / 1e6);
+    if (n >= 1e5) return fmt::format("{:.1f} k", n / 1e3);
+    const auto whole = static_cast<long long>(std::llround(n));
+    if (whole >= 1000) return fmt::format("{},{:03}", whole / 1000, whole % 1000);
+    return fmt::format("{}", whole);
+}
+
+/// A size in bytes with a binary unit: "12", "4.0 KiB", "1.0 MiB".
+std::string format_bytes(double b) {
+    if (b >= 1024.0 * 1024 * 1024) return fmt::format("{:.1f} GiB", b / (1024.0 * 1024 * 1024));
+    if (b >= 1024.0 * 1024) return fmt::format("{:.1f} MiB", b / (1024.0 * 1024));
+    if (b >= 1024.0) return fmt::format("{:.1f} KiB", b / 1024.0);
+    return fmt::format("{:.0f}", b);
 }
 
 std::string format_ms(double ms) {
@@ -45,20 +79,23 @@ std::string format_throughput(double bytes_per_second) {
     return fmt::format("{:.0f} B/s", bytes_per_second);
 }
 
+bool SummaryConsoleReporter::ReportContext(const Context&) { return true; }
+
 void SummaryConsoleReporter::ReportRuns(const std::vector<Run>& runs) {
     auto named = without_time_suffix(runs);
     runs_.insert(runs_.end(), named.begin(), named.end());
-    benchmark::ConsoleReporter::ReportRuns(named);
 }
 
 void SummaryConsoleReporter::Finalize() {
     struct Row {
+        std::string name;
         std::string method;
-        double ms = 0;          // median wall time per run
+        bool reference = false;
+        double ms = 0;  // median wall time per run
         double bytes_ps = 0;
-        double items_ps = 0;
+        std::optional<double> read_calls, write_calls, bytes_per_call, system_time;
         std::optional<double> cv;  // coefficient of variation across repetitions
-        int repetitions = 1;
+        std::vector<double> samples;  // wall time per run of each repetition, ms
         std::string error;
     };
     // Rows by benchmark name, grouped by workload in the order benchmarks ran.
@@ -70,51 +107,76 @@ void SummaryConsoleReporter::Finalize() {
         if (rows.count(name)) continue;
         const auto slash = name.find('/');
         const std::string workload = name.substr(0, slash);
-        rows[name].method = slash == std::string::npos ? name : name.substr(slash + 1);
+        Row& row = rows[name];
+        row.name = name;
+        row.method = slash == std::string::npos ? name : name.substr(slash + 1);
+        const Method* m = find_method(method_of(name));
+        row.reference = m != nullptr && m->reference;
         if (!names_by_workload.count(workload)) workload_order.push_back(workload);
         names_by_workload[workload].push_back(name);
     }
+    auto take_counters = [](Row& row, const Run& r) {
+        row.bytes_ps = counter(r, "bytes_per_second");
+        row.read_calls = optional_counter(r, "read_calls");
+        row.write_calls = optional_counter(r, "write_calls");
+        row.bytes_per_call = optional_counter(r, "bytes_per_call");
+        row.system_time = optional_counter(r, "system_time");
+    };
     for (const Run& r : runs_) {
         Row& row = rows[r.run_name.str()];
         if (r.error_occurred) {
             row.error = r.error_message;
             continue;
         }
-        const double ms = r.GetAdjustedRealTime() * (r.time_unit == benchmark::kMillisecond ? 1.0
-                                                     : r.time_unit == benchmark::kMicrosecond ? 1e-3
-                                                     : r.time_unit == benchmark::kNanosecond ? 1e-6 : 1e3);
+        const double ms = milliseconds(r);
         if (r.run_type == Run::RT_Aggregate) {
             if (r.aggregate_name == "median") {
                 row.ms = ms;
-                row.bytes_ps = counter(r, "bytes_per_second");
-                row.items_ps = counter(r, "items_per_second");
-                row.repetitions = static_cast<int>(r.repetitions);
+                take_counters(row, r);
             } else if (r.aggregate_name == "cv") {
                 row.cv = r.real_accumulated_time;  // a fraction, not a time
             }
-        } else if (r.repetitions <= 1) {
-            row.ms = ms;
-            row.bytes_ps = counter(r, "bytes_per_second");
-            row.items_ps = counter(r, "items_per_second");
+        } else {
+            row.samples.push_back(ms);
+            if (r.repetitions <= 1) {
+                row.ms = ms;
+                take_counters(row, r);
+            }
         }
     }
+    // The median of the limit row of each reference key.
+    std::map<std::string, double> limit_ms;
+    for (const auto& [name, row] : rows)
+        if (row.reference && row.error.empty() && row.ms > 0) limit_ms[reference_key(name)] = row.ms;
 
     std::ostream& out = GetOutputStream();
-    out << fmt::format("\nSummary: median wall time per run, every run verified; x fastest = time / fastest time\n");
+    out << "\nSummary: median wall time per run, every run verified\n";
     bool unstable = false;
+    bool wide = false;
+    bool no_interval = false;
     int failed = 0;
     for (const std::string& workload : workload_order) {
         std::vector<Row> list;
         for (const std::string& name : names_by_workload[workload]) list.push_back(rows[name]);
         std::stable_sort(list.begin(), list.end(), [](const Row& a, const Row& b) {
             if (a.error.empty() != b.error.empty()) return a.error.empty();
+            if (a.reference != b.reference) return !a.reference;
             return a.ms < b.ms;
         });
-        const double fastest = list.front().error.empty() ? list.front().ms : 0;
+        double fastest = 0;
+        double reads = 0, writes = 0;
+        for (const Row& r : list) {
+            if (!r.error.empty()) continue;
+            if (!r.reference && (fastest == 0 || r.ms < fastest)) fastest = r.ms;
+            reads += r.read_calls.value_or(0);
+            writes += r.write_calls.value_or(0);
+        }
+        const bool input = reads > writes;  // which calls explain this workload
         std::size_t width = 6;
         for (const Row& r : list) width = std::max(width, r.method.size());
-        out << fmt::format("\n{}\n  {:<{}}  {:>10}  {:>11}  {:>10}  {:>9}  {:>6}\n", workload, "method", width, "time",
-                   "throughput", "items", "x fastest", "cv");
+        out << fmt::format("\n{}\n  {:<{}}  {:>9}  {:>7}  {:>11}  {:>8}  {:>7}  {:>11}  {:>10}  {:>5}  {:>6}\n", workload,
+                           "method", width, "time", "95% CI", "throughput", "x fastest", "x limit",
+                           input ? "read calls" : "write calls", "bytes/call", "sys", "cv");
         for (const Row& r : list) {
             if (r.error.rfind("skipped: ", 0) == 0) {  // unavailable here, found at run time
                 out << fmt::format("  {:<{}}  {}\n", r.method, width, r.error);
@@ -125,27 +187,55 @@ void SummaryConsoleReporter::Finalize() {
                 out << fmt::format("  {:<{}}  FAILED: {}\n", r.method, width, r.error);
                 continue;
             }
+            std::string interval = "-";
+            std::vector<double> sorted = r.samples;
+            std::sort(sorted.begin(), sorted.end());
+            const int n = static_cast<int>(sorted.size());
+            if (const int k = median_interval_rank(n, 0.95); k > 0 && r.ms > 0) {
+                const double half = std::max(r.ms - sorted[static_cast<std::size_t>(k - 1)],
+                                             sorted[static_cast<std::size_t>(n - k)] - r.ms);
+                interval = fmt::format("±{:.1f}%", 100 * half / r.ms);
+                if (half / r.ms > 0.05) {
+                    interval += "!";
+                    wide = true;
+                }
+            } else if (n > 1) {
+                no_interval = true;
+            }
             std::string cv = r.cv ? fmt::format("{:.1f}%", *r.cv * 100) : "-";
             if (r.cv && *r.cv >= 0.05) {
-                cv += " !";
+                cv += "!";
                 unstable = true;
             }
-            out << fmt::format("  {:<{}}  {:>10}  {:>11}  {:>10}  {:>8.2f}x  {:>6}\n", r.method, width, format_ms(r.ms),
-                       format_throughput(r.bytes_ps), format_rate(r.items_ps), fastest > 0 ? r.ms / fastest : 0.0,
-                       cv);
+            const auto limit = limit_ms.find(reference_key(r.name));
+            std::string x_fastest = r.reference ? "ref" : fmt::format("{:.2f}x", fastest > 0 ? r.ms / fastest : 0.0);
+            std::string x_limit =
+                limit != limit_ms.end() && !r.reference ? fmt::format("{:.2f}x", r.ms / limit->second) : "-";
+            const std::optional<double>& calls = input ? r.read_calls : r.write_calls;
+            const std::string sys =
+                r.system_time && r.ms > 0 ? fmt::format("{:.0f}%", 100 * *r.system_time / (r.ms / 1e3)) : "-";
+            out << fmt::format("  {:<{}}  {:>9}  {:>7}  {:>11}  {:>8}  {:>7}  {:>11}  {:>10}  {:>5}  {:>6}\n", r.method,
+                               width, format_ms(r.ms), interval, format_throughput(r.bytes_ps), x_fastest, x_limit,
+                               calls ? format_count(*calls) : "-",
+                               r.bytes_per_call ? format_bytes(*r.bytes_per_call) : "-", sys, cv);
         }
     }
-    if (unstable)
+    out << "\ntime: median of the repetitions; 95% CI: half-width of the median's distribution-free interval;\n"
+           "x limit: time / the `limit` row's (the same bytes prepared in memory, 1 MiB system calls);\n"
+           "calls, bytes/call, sys (system CPU time / wall time): per run, from the operating system's counters.\n";
+    if (no_interval)
+        out << "- in the 95% CI column: fewer than 6 repetitions, too few for a 95% interval of the median.\n";
+    if (unstable || wide)
         out << fmt::format(
-                   "\n! cv >= 5%: the repetitions disagree; the machine was busy or the page cache was "
-                   "writing back. Rerun with more --benchmark_repetitions, on an idle machine or a tmpfs --dir.\n");
+                   "\n! cv >= 5% or an interval wider than ±5%: the repetitions disagree (a busy machine, page-cache "
+                   "writeback), so close rankings are not to be trusted. Rerun with more --benchmark_repetitions, on "
+                   "an idle machine or a tmpfs --dir.\n");
     if (failed > 0) out << fmt::format("\n{} benchmark(s) FAILED; their rows carry the reason.\n", failed);
     if (!skipped_.empty()) {
         out << fmt::format("\nSkipped: {} benchmark(s) whose method is not built here\n", skipped_.size());
         for (const auto& [name, reason] : skipped_) out << fmt::format("  {}: {}\n", name, reason);
     }
     out.flush();
-    benchmark::ConsoleReporter::Finalize();
 }
 
 std::string skipped_context(const std::vector<std::pair<std::string, std::string>>& skipped) {
@@ -160,7 +250,8 @@ void NamedJSONReporter::ReportRuns(const std::vector<Run>& runs) {
     // repetition makes it 0 / 0 = NaN, which Google Benchmark writes as the
     // invalid JSON literal NaN. That happens to cpu_time on Windows (and under
     // wine), whose process CPU clock ticks every 15.6 ms, so short runs measure
-    // no CPU time at all. No variation is a cv of 0.
+    // no CPU time at all, and to counters that are 0 in every run (read_calls
+    // of an output workload). No variation is a cv of 0.
     for (auto& r : named) {
         if (r.run_type != Run::RT_Aggregate) continue;
         if (!std::isfinite(r.real_accumulated_time)) r.real_accumulated_time = 0;
@@ -168,7 +259,70 @@ void NamedJSONReporter::ReportRuns(const std::vector<Run>& runs) {
         for (auto& entry : r.counters)
             if (!std::isfinite(entry.second.value)) entry.second.value = 0;
     }
-    benchmark::JSONReporter::ReportRuns(named);
+    runs_.insert(runs_.end(), named.begin(), named.end());
+}
+
+void NamedJSONReporter::Finalize() {
+    // The median time per run of each reference row, by reference key.
+    std::map<std::string, double> limit_ms;
+    for (const Run& r : runs_) {
+        if (r.error_occurred || r.run_type != Run::RT_Aggregate || r.aggregate_name != "median") continue;
+        const Method* m = find_method(method_of(r.run_name.str()));
+        if (m != nullptr && m->reference) limit_ms[reference_key(r.run_name.str())] = milliseconds(r);
+    }
+    for (const Run& r : runs_) {  // a single repetition has no aggregates
+        if (r.error_occurred || r.run_type != Run::RT_Iteration || r.repetitions > 1) continue;
+        const Method* m = find_method(method_of(r.run_name.str()));
+        if (m != nullptr && m->reference) limit_ms.emplace(reference_key(r.run_name.str()), milliseconds(r));
+    }
+    for (Run& r : runs_) {
+        if (r.error_occurred) continue;
+        if (r.run_type == Run::RT_Aggregate && r.aggregate_name != "mean" && r.aggregate_name != "median") continue;
+        const Method* m = find_method(method_of(r.run_name.str()));
+        if (m == nullptr || m->reference) continue;
+        const auto limit = limit_ms.find(reference_key(r.run_name.str()));
+        if (limit == limit_ms.end() || !(limit->second > 0)) continue;
+        r.counters["x_limit"] = milliseconds(r) / limit->second;
+    }
+    if (!runs_.empty()) benchmark::JSONReporter::ReportRuns(runs_);
+    runs_.clear();
+    benchmark::JSONReporter::Finalize();
+}
+
+int median_interval_rank(int n, double level, double* coverage) {
+    if (n < 1) return 0;
+    // P(B <= j) for B ~ binomial(n, 1/2), accumulated term by term.
+    const double tail_allowed = (1 - level) / 2;
+    double term = std::ldexp(1.0, -n);  // P(B = 0)
+    double cumulative = 0;
+    int k = 0;
+    for (int j = 0; j < n; ++j) {
+        cumulative += term;  // P(B <= j)
+        if (cumulative > tail_allowed + 1e-12) break;
+        k = j + 1;  // [x_(j+1), x_(n-j)] misses the median with probability 2 P(B <= j)
+        if (coverage) *coverage = 1 - 2 * cumulative;
+        term = term * (n - j) / (j + 1);
+    }
+    if (2 * k > n) k = n / 2;
+    return k;
+}
+
+std::string reference_key(const std::string& benchmark_name) {
+    const auto first = benchmark_name.find('/');
+    if (first == std::string::npos) return "";
+    std::string key = benchmark_name.substr(0, first);
+    const auto second = benchmark_name.find('/', first + 1);
+    if (second == std::string::npos) return key;
+    std::size_t at = second + 1;
+    while (at <= benchmark_name.size()) {
+        const auto next = benchmark_name.find('/', at);
+        const std::string part =
+            benchmark_name.substr(at, next == std::string::npos ? std::string::npos : next - at);
+        if (part.rfind("buf:", 0) != 0) key += "/" + part;
+        if (next == std::string::npos) break;
+        at = next + 1;
+    }
+    return key;
 }
 
 }  // namespace iobench

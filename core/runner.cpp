@@ -3,15 +3,19 @@
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <exception>
 #include <memory>
 #include <optional>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "core/error.hpp"
+#include "core/os_counters.hpp"
 
 namespace iobench {
 
@@ -19,30 +23,87 @@ namespace {
 
 using clock_type = std::chrono::steady_clock;
 
-/// Prints which benchmark is running, once per benchmark, and again for each
-/// further repetition when runs are slow enough that a user would wonder.
+/// "42 s", "3 min 20 s", "1 h 05 min".
+std::string format_duration(double seconds) {
+    const auto s = static_cast<long long>(std::llround(seconds));
+    if (s < 60) return fmt::format("{} s", s);
+    if (s < 3600) return fmt::format("{} min {:02} s", s / 60, s % 60);
+    return fmt::format("{} h {:02} min", s / 3600, s % 3600 / 60);
+}
+
+/// Prints one line per repetition started, with how many of all the run's
+/// repetitions have started and an estimate of the time left. Google Benchmark
+/// calls a benchmark several times in its first repetition, with a growing
+/// iteration count, until the run is long enough, and then once per further
+/// repetition with that count: a call whose count does not exceed the
+/// benchmark's largest so far starts a new repetition. The estimate is, over
+/// every benchmark, the repetitions it has left times the duration of its
+/// latest call (for benchmarks not yet started: the mean over those that did).
 class Progress {
 public:
-    explicit Progress(std::size_t total) : total_(total) {}
-    void starting(std::size_t index, const std::string& name) {
-        const auto now = clock_type::now();
-        if (index != current_) {
-            current_ = index;
-            calls_ = 0;
-            std::fprintf(stderr, "iobench: [%zu/%zu] %s\n", index + 1, total_, name.c_str());
-        } else if (now - last_start_ > std::chrono::seconds(5)) {
-            std::fprintf(stderr, "iobench: [%zu/%zu] %s, run %zu\n", index + 1, total_, name.c_str(), calls_ + 1);
+    Progress(std::size_t benchmarks, int repetitions)
+        : benchmarks_(benchmarks), repetitions_(repetitions), state_(benchmarks) {}
+
+    /// Benchmark `index` is about to run `iterations` iterations.
+    void starting(std::size_t index, const std::string& name, benchmark::IterationCount iterations) {
+        Bench& b = state_[index];
+        const bool new_repetition = b.repetitions == 0 || iterations <= b.max_iterations;
+        b.max_iterations = std::max(b.max_iterations, iterations);
+        call_start_ = clock_type::now();
+        if (!new_repetition) return;
+        ++b.repetitions;
+        ++started_;
+        std::string line;
+        if (repetitions_ > 0) {
+            line = fmt::format("iobench: [{}/{}] {}", started_, benchmarks_ * static_cast<std::size_t>(repetitions_),
+                               name);
+            if (repetitions_ > 1) line += fmt::format(", repetition {}/{}", b.repetitions, repetitions_);
+            if (const auto left = seconds_left()) line += fmt::format("; about {} left", format_duration(*left));
+        } else {
+            line = fmt::format("iobench: [{}/{}] {}", index + 1, benchmarks_, name);
+            if (b.repetitions > 1) line += fmt::format(", repetition {}", b.repetitions);
         }
+        std::fprintf(stderr, "%s\n", line.c_str());
         std::fflush(stderr);
-        ++calls_;
-        last_start_ = now;
+    }
+
+    /// The call that `starting` announced has returned.
+    void finished(std::size_t index) {
+        state_[index].last_call_seconds = std::chrono::duration<double>(clock_type::now() - call_start_).count();
     }
 
 private:
-    std::size_t total_;
-    std::size_t current_ = static_cast<std::size_t>(-1);
-    std::size_t calls_ = 0;
-    clock_type::time_point last_start_{};
+    struct Bench {
+        int repetitions = 0;  ///< repetitions started
+        benchmark::IterationCount max_iterations = 0;
+        double last_call_seconds = -1;  ///< < 0: no call finished yet
+    };
+
+    /// Estimated seconds until every repetition has run, once something is known.
+    std::optional<double> seconds_left() const {
+        double known_sum = 0;
+        int known = 0;
+        for (const Bench& b : state_)
+            if (b.last_call_seconds >= 0) {
+                known_sum += b.last_call_seconds;
+                ++known;
+            }
+        if (known == 0) return std::nullopt;
+        const double mean = known_sum / known;
+        double left = 0;
+        for (const Bench& b : state_) {
+            // The repetition just announced is under way: not counted.
+            const int remaining = std::max(0, repetitions_ - b.repetitions);
+            left += remaining * (b.last_call_seconds >= 0 ? b.last_call_seconds : mean);
+        }
+        return left;
+    }
+
+    std::size_t benchmarks_;
+    int repetitions_;
+    std::vector<Bench> state_;
+    std::size_t started_ = 0;
+    clock_type::time_point call_start_{};
 };
 
 std::set<std::string> failed_names;
@@ -61,8 +122,25 @@ void skip(benchmark::State& state, const std::string& reason) {
     state.SkipWithError(("skipped: " + reason).c_str());
 }
 
+/// Sets the operating system's counters of the run as Google Benchmark
+/// counters, per run (averaged over the iterations), and bytes_per_call.
+void report_os_counters(benchmark::State& state, const Trial& trial, const OsCounters& total) {
+    for (unsigned i = 0; i < os_counter_count; ++i) {
+        const auto c = static_cast<OsCounter>(i);
+        if (total.has(c))
+            state.counters[std::string(os_counter_name(c))] = benchmark::Counter(total[c], benchmark::Counter::kAvgIterations);
+    }
+    const OsCounter calls = trial.input ? OsCounter::read_calls : OsCounter::write_calls;
+    if (total.has(calls) && total[calls] > 0 && state.iterations() > 0) {
+        const double per_run = total[calls] / static_cast<double>(state.iterations());
+        state.counters["bytes_per_call"] = static_cast<double>(trial.bytes) / per_run;
+    }
+}
+
 void run_case(benchmark::State& state, const Case& c, Session& session) {
     std::unique_ptr<Trial> trial;
+    OsCounters os_total;  // summed over the iterations
+    std::int64_t runs = 0;
     try {
         trial = c.workload->make_trial(*c.method, c.params, session);
     } catch (const unavailable_error& e) {
@@ -85,6 +163,9 @@ void run_case(benchmark::State& state, const Case& c, Session& session) {
         }
         state.ResumeTiming();
 
+        // The snapshots sit outside the clock's interval and take nothing
+        // from it; what they cost themselves is subtracted from the counts.
+        const OsCounters before = take_os_snapshot();
         const auto start = clock_type::now();
         try {
             trial->run();
@@ -96,8 +177,12 @@ void run_case(benchmark::State& state, const Case& c, Session& session) {
             break;
         }
         const auto stop = clock_type::now();
+        const OsCounters after = take_os_snapshot();
         const std::optional<double> own = trial->measured_seconds();
         state.SetIterationTime(own ? *own : std::chrono::duration<double>(stop - start).count());
+        const OsCounters counted = trial->measured_counters().value_or(os_counters_between(before, after));
+        if (runs++ == 0) os_total = counted;
+        else os_total += counted;
 
         state.PauseTiming();
         const std::string mismatch = trial->verify();
@@ -117,23 +202,26 @@ void run_case(benchmark::State& state, const Case& c, Session& session) {
     if (trial->buffer_size != 0) state.counters["buffer_size"] = static_cast<double>(trial->buffer_size);
     for (const auto& [name, value] : trial->counters)
         if (value != 0) state.counters[name] = value;
+    report_os_counters(state, *trial, os_total);
 }
 
 }  // namespace
 
 int failed_benchmarks() { return static_cast<int>(failed_names.size()); }
 
-void register_benchmarks(const std::vector<Case>& cases, Session& session) {
-    auto progress = std::make_shared<Progress>(cases.size());
+void register_benchmarks(const std::vector<Case>& cases, Session& session, int repetitions) {
+    // Which of the operating system's counters the rows can carry here.
+    benchmark::AddCustomContext("counters", available_os_counters());
+    auto progress = std::make_shared<Progress>(cases.size(), repetitions);
     for (std::size_t i = 0; i < cases.size(); ++i) {
         const Case* c = &cases[i];
-        benchmark::RegisterBenchmark(c->name.c_str(),
-                                     [c, i, progress, &session](benchmark::State& state) {
-                                         progress->starting(i, c->name);
-                                         run_case(state, *c, session);
-                                     })
-            ->UseManualTime()
-            ->Unit(benchmark::kMillisecond);
+        auto* b = benchmark::RegisterBenchmark(c->name.c_str(), [c, i, progress, &session](benchmark::State& state) {
+            progress->starting(i, c->name, state.max_iterations);
+            run_case(state, *c, session);
+            progress->finished(i);
+        });
+        b->UseManualTime()->Unit(benchmark::kMillisecond);
+        if (repetitions > 0) b->Repetitions(repetitions);
     }
 }
 

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/method.hpp"
+#include "core/os_counters.hpp"
 
 namespace iobench {
 
@@ -58,9 +59,17 @@ public:
     /// run each call in a child process and time it there); std::nullopt when
     /// the runner's clock around run() is the measurement.
     virtual std::optional<double> measured_seconds() const { return std::nullopt; }
+    /// What the operating system counted for the last run() when the measured
+    /// work ran elsewhere (the console workloads' child process takes its own
+    /// snapshots around the call); std::nullopt when the runner's snapshots
+    /// around run() are the measurement.
+    virtual std::optional<OsCounters> measured_counters() const { return std::nullopt; }
 
     std::uint64_t bytes = 0;  ///< bytes written or read per run
     std::uint64_t items = 0;  ///< items (integers, lines) per run
+    /// True when a run reads its bytes (bytes_per_call = bytes / read_calls),
+    /// false when it writes them (bytes / write_calls).
+    bool input = false;
     /// User-space buffer in bytes the run used (0 = unbuffered or unknown).
     std::size_t buffer_size = 0;
     /// Further per-run figures the runner reports as counters of the same

@@ -15,6 +15,8 @@
 
 #include "core/cleanup.hpp"
 #include "core/error.hpp"
+#include "core/page_cache.hpp"
+#include "core/reference_trial.hpp"
 #include "core/session.hpp"
 #include "core/workload.hpp"
 #include "data/doubles.hpp"
@@ -109,14 +111,12 @@ public:
         items = count;
         buffer_size = p.buffer_size ? p.buffer_size : m.default_buffer_size;
     }
-    void reset() override {
-        std::error_code ec;
-        std::filesystem::remove(sink_.path, ec);
-    }
+    void reset() override { remove_and_settle(sink_.path); }
     void run() override { put_(sink_, *values_); }
     std::string verify() override { return check_doubles_file(sink_.path, *values_, bytes); }
     void finish() override {
-        reset();
+        std::error_code ec;
+        std::filesystem::remove(sink_.path, ec);
         forget_on_interrupt(sink_.path);
     }
 
@@ -134,9 +134,19 @@ public:
                "every value parsed back and compared bit for bit (N = 10M)";
     }
     std::uint64_t default_count() const override { return published_count; }
-    bool supports(const Method& m) const override { return m.put_doubles != nullptr; }
+    bool supports(const Method& m) const override { return m.put_doubles != nullptr || is_output_reference(m); }
     std::unique_ptr<Trial> make_trial(const Method& m, const Params& p, Session& s) const override {
-        return std::make_unique<DoublesOutTrial>(s, m, p, s.scaled(published_count));
+        const std::uint64_t count = s.scaled(published_count);
+        if (is_output_reference(m)) {
+            // The shortest round-trip text of the values: what the generator
+            // writes is exact by construction, so a digest check suffices.
+            Generator text = [values = doubles_for(count)](const ChunkFn& emit) {
+                shortest_doubles_text(*values)(emit);
+            };
+            return make_output_reference_trial(s, "doubles_out", m, p, fmt::format("doubles_text:{}", count),
+                                               std::move(text), count);
+        }
+        return std::make_unique<DoublesOutTrial>(s, m, p, count);
     }
 };
 

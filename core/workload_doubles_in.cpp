@@ -11,6 +11,7 @@
 #include <system_error>
 
 #include "core/error.hpp"
+#include "core/reference_trial.hpp"
 #include "core/session.hpp"
 #include "core/workload.hpp"
 #include "data/doubles.hpp"
@@ -35,15 +36,18 @@ std::uint64_t write_doubles_file(const std::filesystem::path& path, const std::v
     return write_generated_file(path, shortest_doubles_text(values));
 }
 
+/// The doubles_in input for `count` values, written once per session.
+const std::filesystem::path& doubles_input(Session& s, std::uint64_t count) {
+    return s.input(fmt::format("doubles-{}.txt", count), [count](const std::filesystem::path& path) {
+        write_doubles_file(path, *values_for(count));
+    });
+}
+
 class DoublesInTrial final : public Trial {
 public:
     DoublesInTrial(Session& s, const Method& m, const Params& p, std::uint64_t count)
-        : expected_(values_for(count)),
-          source_{s.input(fmt::format("doubles-{}.txt", count),
-                          [this](const std::filesystem::path& path) { write_doubles_file(path, *expected_); })
-                      .string(),
-                  p.buffer_size},
-          get_(m.get_doubles) {
+        : expected_(values_for(count)), source_{doubles_input(s, count).string(), p.buffer_size}, get_(m.get_doubles) {
+        input = true;
         items = count;
         std::error_code ec;
         bytes = std::filesystem::file_size(source_.path, ec);
@@ -80,9 +84,14 @@ public:
                "std::vector<double>, bit for bit (N = 10M; page cache warm)";
     }
     std::uint64_t default_count() const override { return published_count; }
-    bool supports(const Method& m) const override { return m.get_doubles != nullptr; }
+    bool supports(const Method& m) const override { return m.get_doubles != nullptr || is_input_reference(m); }
     std::unique_ptr<Trial> make_trial(const Method& m, const Params& p, Session& s) const override {
-        return std::make_unique<DoublesInTrial>(s, m, p, s.scaled(published_count));
+        const std::uint64_t count = s.scaled(published_count);
+        if (is_input_reference(m)) {
+            Generator text = [values = values_for(count)](const ChunkFn& emit) { shortest_doubles_text(*values)(emit); };
+            return make_input_reference_trial(doubles_input(s, count), m, p, text, count);
+        }
+        return std::make_unique<DoublesInTrial>(s, m, p, count);
     }
 };
 

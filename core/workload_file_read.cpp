@@ -66,6 +66,7 @@ public:
           read_(m.read_bytes),
           cache_(p.cache) {
         expected_ = expected_by_size().at(size);  // recorded when the file was written
+        input = true;
         bytes = size;
         items = expected_.lines != 0 ? expected_.lines : 1;
         buffer_size = p.buffer_size ? p.buffer_size : m.default_buffer_size;

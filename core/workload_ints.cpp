@@ -7,6 +7,7 @@
 
 #include "core/error.hpp"
 #include "core/output_trial.hpp"
+#include "core/reference_trial.hpp"
 #include "core/session.hpp"
 #include "data/text.hpp"
 
@@ -37,21 +38,27 @@ public:
         return "write the integers 0..N-1 in decimal, one per line (N = 10M, 78,888,890 bytes)";
     }
     std::uint64_t default_count() const override { return published_count; }
-    bool supports(const Method& m) const override { return m.put_ints != nullptr; }
+    bool supports(const Method& m) const override { return m.put_ints != nullptr || is_output_reference(m); }
     std::unique_ptr<Trial> make_trial(const Method& m, const Params& p, Session& s) const override {
-        return std::make_unique<IntsOutTrial>(s, m, p, s.scaled(published_count));
+        const std::uint64_t count = s.scaled(published_count);
+        if (is_output_reference(m))
+            return make_output_reference_trial(s, "ints_out", m, p, fmt::format("ints:{}", count), ints_text(count),
+                                               count);
+        return std::make_unique<IntsOutTrial>(s, m, p, count);
     }
 };
+
+/// The ints_in input: the ints_out text of `count` integers, written once per session.
+const std::filesystem::path& ints_input(Session& s, std::uint64_t count) {
+    return s.input(fmt::format("ints-{}.txt", count),
+                   [count](const std::filesystem::path& path) { write_generated_file(path, ints_text(count)); });
+}
 
 class IntsInTrial final : public Trial {
 public:
     IntsInTrial(Session& s, const Method& m, const Params& p, std::uint64_t count)
-        : source_{s.input(fmt::format("ints-{}.txt", count),
-                          [count](const std::filesystem::path& path) { write_generated_file(path, ints_text(count)); })
-                      .string(),
-                  p.buffer_size},
-          get_(m.get_ints),
-          count_(count) {
+        : source_{ints_input(s, count).string(), p.buffer_size}, get_(m.get_ints), count_(count) {
+        input = true;
         items = count;
         bytes = ints_text_size(count);
         buffer_size = p.buffer_size ? p.buffer_size : m.default_buffer_size;
@@ -88,9 +95,11 @@ public:
         return "read the ints_out file back into a std::vector<uint64_t> (page cache warm)";
     }
     std::uint64_t default_count() const override { return published_count; }
-    bool supports(const Method& m) const override { return m.get_ints != nullptr; }
+    bool supports(const Method& m) const override { return m.get_ints != nullptr || is_input_reference(m); }
     std::unique_ptr<Trial> make_trial(const Method& m, const Params& p, Session& s) const override {
-        return std::make_unique<IntsInTrial>(s, m, p, s.scaled(published_count));
+        const std::uint64_t count = s.scaled(published_count);
+        if (is_input_reference(m)) return make_input_reference_trial(ints_input(s, count), m, p, ints_text(count), count);
+        return std::make_unique<IntsInTrial>(s, m, p, count);
     }
 };
 

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "core/output_trial.hpp"
+#include "core/reference_trial.hpp"
 #include "data/text.hpp"
 
 namespace iobench {
@@ -38,9 +39,13 @@ public:
         return "write \"Line <i>: This is buffered write data\\n\" for i = 0..N-1 (N = 100,000, 3,988,890 bytes)";
     }
     std::uint64_t default_count() const override { return published_count; }
-    bool supports(const Method& m) const override { return m.put_lines != nullptr; }
+    bool supports(const Method& m) const override { return m.put_lines != nullptr || is_output_reference(m); }
     std::unique_ptr<Trial> make_trial(const Method& m, const Params& p, Session& s) const override {
-        return std::make_unique<LinesTrial>(s, m, p, s.scaled(published_count));
+        const std::uint64_t count = s.scaled(published_count);
+        if (is_output_reference(m))
+            return make_output_reference_trial(s, "lines", m, p, fmt::format("lines:{}", count),
+                                               numbered_text(line.prefix, line.suffix, count), count);
+        return std::make_unique<LinesTrial>(s, m, p, count);
     }
 };
 

@@ -12,6 +12,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "core/os_counters.hpp"
 #include "core/session.hpp"
 #include "core/workload.hpp"
 #include "test_dir.hpp"
@@ -57,7 +58,8 @@ Outcome run_console(const char* workload, const char* method, StdoutTarget targe
         text << in.rdbuf();
         out.content = text.str();
     }
-    if (auto it = trial->counters.find("write_calls"); it != trial->counters.end()) out.write_calls = it->second;
+    if (const auto counted = trial->measured_counters(); counted && counted->has(OsCounter::write_calls))
+        out.write_calls = (*counted)[OsCounter::write_calls];
     out.seconds = trial->measured_seconds().value_or(-1);
     trial->finish();
     return out;

@@ -33,10 +33,19 @@ TEST(ResultsJson, ContextDescribesTheBuildAndTheMachine) {
     // workloads, and the skipped pairs ("name: reason; ...", empty when none).
     EXPECT_EQ(ctx.at("stdout_target"), "devnull");
     EXPECT_TRUE(ctx.contains("skipped"));
+    // The operating system's counters this platform provides: on Linux all of
+    // them (on Windows what GetProcessIoCounters and friends give).
+    ASSERT_TRUE(ctx.contains("counters"));
+#ifdef __linux__
+    EXPECT_EQ(ctx.at("counters"),
+              "read_calls,write_calls,user_time,system_time,page_faults,context_switches,read_bytes,write_bytes");
+#endif
 }
 
 TEST(ResultsJson, EveryRowIsVerifiedWithRatesAndPlainNames) {
     const auto doc = load();
+    const std::string counters = doc.at("context").value("counters", "");
+    const auto available = [&](const char* c) { return counters.find(c) != std::string::npos; };
     std::set<std::string> names;
     int iterations = 0;
     for (const auto& row : doc.at("benchmarks")) {
@@ -50,18 +59,37 @@ TEST(ResultsJson, EveryRowIsVerifiedWithRatesAndPlainNames) {
         EXPECT_GT(row.at("items_per_second").get<double>(), 0) << name;
         EXPECT_EQ(row.at("verified").get<double>(), 1.0) << name;
         EXPECT_GT(row.at("real_time").get<double>(), 0) << name;
+        // What explains the time: the system calls of one run and their size,
+        // CPU time and page faults, on every row.
+        const bool input = name.rfind("ints_in/", 0) == 0;
+        const char* calls = input ? "read_calls" : "write_calls";
+        if (available(calls)) {
+            EXPECT_GE(row.at(calls).get<double>(), 1) << name;
+            EXPECT_NEAR(row.at("bytes_per_call").get<double>() * row.at(calls).get<double>(),
+                        row.at("bytes_per_second").get<double>() * row.at("real_time").get<double>() / 1e3,
+                        1e-6 * row.at("bytes_per_second").get<double>())
+                << name;  // real_time in ms
+        }
+        for (const char* c : {"user_time", "system_time", "page_faults"})
+            if (available(c)) EXPECT_GE(row.at(c).get<double>(), 0) << name;
+        // A counter the platform does not provide is left out, never 0.
+        for (const char* c : {"read_calls", "write_calls", "context_switches", "read_bytes", "write_bytes"})
+            if (!available(c)) EXPECT_FALSE(row.contains(c)) << name << " " << c;
+        // Every method is also given as a multiple of its workload's limit row.
+        if (name.find("/limit") == std::string::npos) EXPECT_GT(row.at("x_limit").get<double>(), 0) << name;
+        else EXPECT_FALSE(row.contains("x_limit")) << name;
     }
 #ifdef _WIN32
     const std::string unbuffered = "WriteFile";  // write(2) is POSIX only
 #else
     const std::string unbuffered = "write";  // WriteFile is Windows only
 #endif
-    const std::set<std::string> expected = {"ints_out/fprintf", "ints_out/ofstream", "ints_out/" + unbuffered,
-                                            "ints_out/obuf",    "ints_in/fscanf",    "ints_in/ifstream",
-                                            "ints_in/ibuf",     "hello/fwrite",      "hello/ofstream",
-                                            "hello/" + unbuffered, "hello/obuf"};
+    const std::set<std::string> expected = {
+        "ints_out/fprintf", "ints_out/ofstream",  "ints_out/" + unbuffered, "ints_out/obuf",  "ints_out/limit",
+        "ints_in/fscanf",   "ints_in/ifstream",   "ints_in/ibuf",           "ints_in/limit",  "hello/fwrite",
+        "hello/ofstream",   "hello/" + unbuffered, "hello/obuf",            "hello/limit"};
     EXPECT_EQ(names, expected);
-    EXPECT_EQ(iterations, 2 * 11);  // --benchmark_repetitions=2
+    EXPECT_EQ(iterations, 2 * 14);  // --benchmark_repetitions=2
 }
 
 }  // namespace

@@ -4,8 +4,16 @@
 #include <benchmark/benchmark.h>
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <sstream>
 
+#ifndef _WIN32
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#endif
+
+#include "core/os_counters.hpp"
 #include "core/report.hpp"
 #include "core/runner.hpp"
 #include "core/session.hpp"
@@ -44,10 +52,22 @@ std::vector<benchmark::BenchmarkReporter::Run> run_cases(const std::vector<Case>
     return collector.all;
 }
 
-Case make_case(const char* workload, const char* method) {
+Case make_case(const char* workload, const char* method, std::size_t buffer_size = 0) {
     const Workload* w = find_workload(workload);
     const Method* m = find_method(method);
-    return {w, m, {}, case_name(*w, *m, {})};
+    Params p;
+    p.buffer_size = buffer_size;
+    return {w, m, p, case_name(*w, *m, p)};
+}
+
+/// The counter `name` of the only run in `runs` (which must have passed).
+double counter_of(const std::vector<benchmark::BenchmarkReporter::Run>& runs, const char* name) {
+    EXPECT_EQ(runs.size(), 1u);
+    if (runs.empty()) return -1;
+    EXPECT_FALSE(runs[0].error_occurred) << runs[0].error_message;
+    const auto it = runs[0].counters.find(name);
+    EXPECT_NE(it, runs[0].counters.end()) << "no counter " << name;
+    return it == runs[0].counters.end() ? -1 : it->second.value;
 }
 
 TEST(Runner, VerifiedRunReportsRatesFromWallTime) {
@@ -130,10 +150,90 @@ TEST(Runner, ConsoleRunsReportTheChildsTimeAndWriteCalls) {
     ASSERT_EQ(runs.size(), 1u);
     EXPECT_FALSE(runs[0].error_occurred) << runs[0].error_message;
     EXPECT_EQ(runs[0].counters.at("verified").value, 1.0);
-    EXPECT_GE(runs[0].counters.at("write_calls").value, 10000.0);  // one write(2) per message
+    EXPECT_EQ(runs[0].counters.at("write_calls").value, 10000.0);  // one write(2) per message, counted in the child
+    EXPECT_EQ(runs[0].counters.at("read_calls").value, 0.0);
+    EXPECT_EQ(runs[0].counters.at("bytes_per_call").value, 13.0);  // "Hello, C!!!!\n"
+    EXPECT_GE(runs[0].counters.at("system_time").value, 0.0);
     EXPECT_GT(runs[0].real_accumulated_time, 0.0);
 }
 #endif
+
+// --- the operating system's counters: exact counts at small sizes ---------
+
+#ifndef _WIN32
+TEST(OsCounters, CountExactlyTheCallsMadeBetweenTwoSnapshots) {
+    ASSERT_NE(available_os_counters().find("write_calls"), std::string::npos) << available_os_counters();
+    const int fd = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
+    ASSERT_GE(fd, 0);
+    char byte = 'x';
+    const OsCounters before = take_os_snapshot();
+    for (int i = 0; i < 3; ++i) ASSERT_EQ(::write(fd, &byte, 1), 1);
+    const OsCounters after = take_os_snapshot();
+    ::close(fd);
+    const OsCounters d = os_counters_between(before, after);
+    ASSERT_TRUE(d.has(OsCounter::write_calls));
+    ASSERT_TRUE(d.has(OsCounter::read_calls));
+    EXPECT_EQ(d[OsCounter::write_calls], 3.0);
+    EXPECT_EQ(d[OsCounter::read_calls], 0.0);  // the snapshots' own reads of /proc are taken out
+    EXPECT_GE(d[OsCounter::user_time], 0.0);
+}
+
+TEST(OsCounters, HelloWriteMakesOneWriteCallPerLine) {
+    const auto runs = run_cases({make_case("hello", "write")});  // 10,000 lines of 12 bytes
+    EXPECT_EQ(counter_of(runs, "write_calls"), 10000.0);
+    EXPECT_EQ(counter_of(runs, "read_calls"), 0.0);
+    EXPECT_EQ(counter_of(runs, "bytes_per_call"), 12.0);
+}
+
+TEST(OsCounters, ObufMakesOneWriteCallPerFullBuffer) {
+    const auto runs = run_cases({make_case("hello", "obuf", 4096)});  // 120,000 bytes
+    EXPECT_EQ(counter_of(runs, "write_calls"), std::ceil(120000.0 / 4096));
+}
+
+TEST(OsCounters, FwriteMakesOneWriteCallPerStdioBuffer) {
+    // glibc gives a FILE on a regular file a buffer of st_blksize bytes.
+    test::TempDir dir;
+    const std::string probe = (dir.path() / "probe").string();
+    const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+    ASSERT_GE(fd, 0);
+    struct stat st {};
+    ASSERT_EQ(::fstat(fd, &st), 0);
+    ::close(fd);
+    const auto runs = run_cases({make_case("hello", "fwrite")});
+    EXPECT_EQ(counter_of(runs, "write_calls"), std::ceil(120000.0 / static_cast<double>(st.st_blksize)));
+}
+
+TEST(OsCounters, IbufReadsOneBufferPerCallPlusTheFinalEmptyRead) {
+    const auto runs = run_cases({make_case("ints_in", "ibuf")}, 1e-2);  // 100,000 integers, 588,890 bytes
+    EXPECT_EQ(counter_of(runs, "read_calls"), std::ceil(588890.0 / 65536) + 1);
+    EXPECT_EQ(counter_of(runs, "write_calls"), 0.0);
+}
+#endif
+
+TEST(OsCounters, LimitWritesAndReadsOneMebibytePerCall) {
+    const auto out = run_cases({make_case("hello", "limit")}, 1e-2);  // 1,000,000 lines, 12,000,000 bytes
+    EXPECT_EQ(counter_of(out, "write_calls"), std::ceil(12e6 / 1048576));
+    EXPECT_EQ(counter_of(out, "verified"), 1.0);
+    const auto in = run_cases({make_case("ints_in", "limit")}, 1e-2);  // 588,890 bytes
+    EXPECT_EQ(counter_of(in, "read_calls"), 2.0);  // one full read, then end of file
+}
+
+TEST(Report, MedianIntervalRanksFollowTheBinomialDistribution) {
+    double coverage = 0;
+    EXPECT_EQ(median_interval_rank(5, 0.95), 0);  // [x1, x5] covers only 93.75 %
+    EXPECT_EQ(median_interval_rank(6, 0.95, &coverage), 1);
+    EXPECT_NEAR(coverage, 1 - 2.0 / 64, 1e-12);
+    EXPECT_EQ(median_interval_rank(8, 0.95), 1);   // P(B <= 1) = 9/256 > 2.5 %
+    EXPECT_EQ(median_interval_rank(9, 0.95), 2);   // P(B <= 1) = 10/512 <= 2.5 %
+    EXPECT_EQ(median_interval_rank(20, 0.95), 6);  // the textbook value for n = 20
+}
+
+TEST(Report, ReferenceKeyDropsTheMethodAndTheBufferSize) {
+    EXPECT_EQ(reference_key("file_read/read/buf:4096/cache:cold"), "file_read/cache:cold");
+    EXPECT_EQ(reference_key("file_read/limit/cache:cold"), "file_read/cache:cold");
+    EXPECT_EQ(reference_key("hello/obuf/buf:4096"), "hello");
+    EXPECT_EQ(reference_key("hello/limit"), "hello");
+}
 
 TEST(Report, ThroughputUsesDecimalUnits) {
     EXPECT_EQ(format_throughput(1.27e9), "1.27 GB/s");

@@ -1,0 +1,234 @@
+#include "core/os_counters.hpp"
+
+#include <cstring>
+
+#ifdef _WIN32
+#ifndef NOMINMAX
+#define NOMINMAX
+#endif
+#include <windows.h>
+// windows.h first: psapi.h needs its types.
+#include <psapi.h>
+#else
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <sys/time.h>
+#include <unistd.h>
+#endif
+
+namespace iobench {
+
+namespace {
+
+constexpr unsigned bit(OsCounter c) { return 1u << static_cast<unsigned>(c); }
+
+void set(OsCounters& s, OsCounter c, double v) {
+    s.value[static_cast<unsigned>(c)] = v;
+    s.known |= bit(c);
+}
+
+#ifdef _WIN32
+
+double seconds_of(const FILETIME& t) {
+    const ULONGLONG ticks = (static_cast<ULONGLONG>(t.dwHighDateTime) << 32) | t.dwLowDateTime;
+    return static_cast<double>(ticks) * 1e-7;  // 100 ns units
+}
+
+/// The raw reading: every counter Windows gives, unchecked.
+OsCounters raw_snapshot() noexcept {
+    OsCounters s;
+    IO_COUNTERS io{};
+    if (GetProcessIoCounters(GetCurrentProcess(), &io)) {
+        set(s, OsCounter::read_calls, static_cast<double>(io.ReadOperationCount));
+        set(s, OsCounter::write_calls, static_cast<double>(io.WriteOperationCount));
+    }
+    FILETIME created{}, exited{}, kernel{}, user{};
+    if (GetThreadTimes(GetCurrentThread(), &created, &exited, &kernel, &user)) {
+        set(s, OsCounter::user_time, seconds_of(user));
+        set(s, OsCounter::system_time, seconds_of(kernel));
+    }
+    PROCESS_MEMORY_COUNTERS mem{};
+    if (GetProcessMemoryInfo(GetCurrentProcess(), &mem, sizeof mem))
+        set(s, OsCounter::page_faults, static_cast<double>(mem.PageFaultCount));
+    return s;
+}
+
+/// One real write and one real read (to and from the null device), for the
+/// check that the call counters move.
+void one_write_one_read() noexcept {
+    HANDLE h = CreateFileA("NUL", GENERIC_READ | GENERIC_WRITE, FILE_SHARE_READ | FILE_SHARE_WRITE, nullptr,
+                           OPEN_EXISTING, 0, nullptr);
+    if (h == INVALID_HANDLE_VALUE) return;
+    char byte = 0;
+    DWORD done = 0;
+    WriteFile(h, &byte, 1, &done, nullptr);
+    ReadFile(h, &byte, 1, &done, nullptr);
+    CloseHandle(h);
+}
+
+#else
+
+/// The calling thread's /proc/thread-self/io, opened once per thread (and
+/// again in a forked child: the descriptor names the task that opened it).
+struct ProcIo {
+    int fd = -1;
+    pid_t pid = 0;
+};
+thread_local ProcIo proc_io;
+
+/// Parses "key: value" out of the /proc io text; false when absent.
+bool field(const char* text, const char* key, double& out) {
+    const char* p = std::strstr(text, key);
+    if (p == nullptr) return false;
+    p += std::strlen(key);
+    std::uint64_t v = 0;
+    bool digits = false;
+    for (; *p >= '0' && *p <= '9'; ++p) {
+        v = v * 10 + static_cast<std::uint64_t>(*p - '0');
+        digits = true;
+    }
+    out = static_cast<double>(v);
+    return digits;
+}
+
+double seconds_of(const timeval& t) { return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) * 1e-6; }
+
+/// The raw reading: every counter Linux gives, unchecked.
+OsCounters raw_snapshot() noexcept {
+    OsCounters s;
+    const pid_t pid = ::getpid();
+    if (proc_io.fd >= 0 && proc_io.pid != pid) {  // a forked child: the inherited descriptor is the parent's
+        ::close(proc_io.fd);
+        proc_io.fd = -1;
+    }
+    if (proc_io.fd < 0) {
+        proc_io.fd = ::open("/proc/thread-self/io", O_RDONLY | O_CLOEXEC);
+        proc_io.pid = pid;
+    }
+    if (proc_io.fd >= 0) {
+        char text[512];
+        const ssize_t n = ::pread(proc_io.fd, text, sizeof text - 1, 0);
+        if (n > 0) {
+            text[n] = '\0';
+            double v = 0;
+            if (field(text, "\nsyscr: ", v)) set(s, OsCounter::read_calls, v);
+            if (field(text, "\nsyscw: ", v)) set(s, OsCounter::write_calls, v);
+            if (field(text, "\nread_bytes: ", v)) set(s, OsCounter::read_bytes, v);
+            if (field(text, "\nwrite_bytes: ", v)) set(s, OsCounter::write_bytes, v);
+        }
+    }
+#ifdef RUSAGE_THREAD
+    rusage u{};
+    if (::getrusage(RUSAGE_THREAD, &u) == 0) {
+        set(s, OsCounter::user_time, seconds_of(u.ru_utime));
+        set(s, OsCounter::system_time, seconds_of(u.ru_stime));
+        set(s, OsCounter::page_faults, static_cast<double>(u.ru_minflt + u.ru_majflt));
+        set(s, OsCounter::context_switches, static_cast<double>(u.ru_nvcsw + u.ru_nivcsw));
+    }
+#endif
+    return s;
+}
+
+/// One real write and one real read (to /dev/null and from /dev/zero), for
+/// the check that the call counters move.
+void one_write_one_read() noexcept {
+    char byte = 0;
+    const int out = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
+    if (out >= 0) {
+        [[maybe_unused]] const ssize_t w = ::write(out, &byte, 1);
+        ::close(out);
+    }
+    const int in = ::open("/dev/zero", O_RDONLY | O_CLOEXEC);
+    if (in >= 0) {
+        [[maybe_unused]] const ssize_t r = ::read(in, &byte, 1);
+        ::close(in);
+    }
+}
+
+#endif
+
+OsCounters difference(const OsCounters& before, const OsCounters& after) {
+    OsCounters d;
+    d.known = before.known & after.known;
+    for (std::size_t i = 0; i < os_counter_count; ++i) d.value[i] = after.value[i] - before.value[i];
+    return d;
+}
+
+/// What the platform provides and what a snapshot costs, found once per
+/// process: the cost is the difference of two back-to-back snapshots (the
+/// /proc read counts as one read call); a call counter is kept only if one
+/// real write and one real read move it by exactly one beyond that cost.
+struct Calibration {
+    std::uint32_t usable = 0;
+    OsCounters cost;
+};
+
+const Calibration& calibration() noexcept {
+    static const Calibration c = [] {
+        Calibration cal;
+        const OsCounters s0 = raw_snapshot();
+        const OsCounters s1 = raw_snapshot();
+        one_write_one_read();
+        const OsCounters s2 = raw_snapshot();
+        const OsCounters idle = difference(s0, s1);
+        const OsCounters busy = difference(s1, s2);
+        cal.usable = s0.known & s1.known & s2.known;
+        for (OsCounter call : {OsCounter::read_calls, OsCounter::write_calls})
+            if (!idle.has(call) || busy[call] - idle[call] != 1) cal.usable &= ~bit(call);
+        // Only the call counts have a fixed cost; times and faults are what they are.
+        for (OsCounter call : {OsCounter::read_calls, OsCounter::write_calls})
+            if (cal.usable & bit(call)) set(cal.cost, call, idle[call]);
+        return cal;
+    }();
+    return c;
+}
+
+}  // namespace
+
+std::string_view os_counter_name(OsCounter counter) {
+    switch (counter) {
+    case OsCounter::read_calls: return "read_calls";
+    case OsCounter::write_calls: return "write_calls";
+    case OsCounter::user_time: return "user_time";
+    case OsCounter::system_time: return "system_time";
+    case OsCounter::page_faults: return "page_faults";
+    case OsCounter::context_switches: return "context_switches";
+    case OsCounter::read_bytes: return "read_bytes";
+    case OsCounter::write_bytes: return "write_bytes";
+    }
+    return "";
+}
+
+OsCounters& OsCounters::operator+=(const OsCounters& other) {
+    known &= other.known;
+    for (std::size_t i = 0; i < os_counter_count; ++i) value[i] += other.value[i];
+    return *this;
+}
+
+OsCounters take_os_snapshot() noexcept {
+    const std::uint32_t usable = calibration().usable;
+    OsCounters s = raw_snapshot();
+    s.known &= usable;
+    return s;
+}
+
+OsCounters os_counters_between(const OsCounters& before, const OsCounters& after) noexcept {
+    OsCounters d = difference(before, after);
+    const OsCounters& cost = calibration().cost;
+    for (std::size_t i = 0; i < os_counter_count; ++i)
+        if ((cost.known >> i) & 1u) d.value[i] -= cost.value[i];
+    return d;
+}
+
+std::string available_os_counters() {
+    const std::uint32_t usable = calibration().usable;
+    std::string names;
+    for (unsigned i = 0; i < os_counter_count; ++i) {
+        if (!((usable >> i) & 1u)) continue;
+        if (!names.empty()) names += ',';
+        names += os_counter_name(static_cast<OsCounter>(i));
+    }
+    return names;
+}
+
+}  // namespace iobench

@@ -1,0 +1,80 @@
+// What the operating system counted while a run executed: read- and
+// write-family system calls, user and system CPU time, page faults, context
+// switches and storage traffic, taken from the OS's own accounting of the
+// calling thread (rule 7 of docs/design.md: every number is explained).
+//
+//  counter           Linux                                  Windows
+//  read_calls        syscr of /proc/thread-self/io          ReadOperationCount (GetProcessIoCounters)
+//  write_calls       syscw of /proc/thread-self/io          WriteOperationCount (GetProcessIoCounters)
+//  user_time         ru_utime, getrusage(RUSAGE_THREAD)     user time of GetThreadTimes
+//  system_time       ru_stime, getrusage(RUSAGE_THREAD)     kernel time of GetThreadTimes
+//  page_faults       ru_minflt + ru_majflt                  PageFaultCount (GetProcessMemoryInfo)
+//  context_switches  ru_nvcsw + ru_nivcsw                   (not provided)
+//  read_bytes        read_bytes of /proc/thread-self/io     (not provided)
+//  write_bytes       write_bytes of /proc/thread-self/io    (not provided)
+//
+// A counter the platform does not provide, or that did not move when the
+// first snapshot checked it against a real call, is unknown: it is left out
+// of a row, never reported as 0.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <type_traits>
+
+namespace iobench {
+
+/// The counters iobench reports on every row (JSON counter names in
+/// `os_counter_name`).
+enum class OsCounter : unsigned {
+    read_calls,        ///< read-family system calls (read, readv, pread, ...)
+    write_calls,       ///< write-family system calls (write, writev, pwrite, ...)
+    user_time,         ///< seconds of CPU time in user mode
+    system_time,       ///< seconds of CPU time in the kernel
+    page_faults,       ///< minor + major page faults
+    context_switches,  ///< voluntary + involuntary context switches
+    read_bytes,        ///< bytes the thread caused to be fetched from storage
+    write_bytes,       ///< bytes the thread caused to be sent to storage (page cache writeback included)
+};
+
+/// Number of OsCounter values.
+inline constexpr std::size_t os_counter_count = 8;
+
+/// The counter's name in the JSON and the summary ("read_calls", ...).
+std::string_view os_counter_name(OsCounter counter);
+
+/// Counter values (or differences of them) with a mask of the known ones.
+/// Trivially copyable, so a child process can send it through a pipe.
+struct OsCounters {
+    std::array<double, os_counter_count> value{};  ///< units as OsCounter says
+    std::uint32_t known = 0;                       ///< bit i set: value[i] is known
+
+    /// True when counter `c` is known.
+    bool has(OsCounter c) const { return (known >> static_cast<unsigned>(c)) & 1u; }
+    /// The value of counter `c` (0 when unknown: check `has` first).
+    double operator[](OsCounter c) const { return value[static_cast<unsigned>(c)]; }
+    /// Adds `other` counter by counter; a counter stays known only when both are.
+    OsCounters& operator+=(const OsCounters& other);
+};
+static_assert(std::is_trivially_copyable_v<OsCounters>);
+
+/// The calling thread's (on Windows, for the I/O counts and page faults: the
+/// process's) counters since it started. Cheap (one pread of a /proc file and
+/// one getrusage on Linux), makes no allocation, and safe in a forked child.
+OsCounters take_os_snapshot() noexcept;
+
+/// What happened between two snapshots of the same thread, `before` taken
+/// first: their difference, less what taking the snapshot itself costs (the
+/// read of /proc/thread-self/io counts as one read call). Known only where
+/// both are.
+OsCounters os_counters_between(const OsCounters& before, const OsCounters& after) noexcept;
+
+/// The counters this platform provides, comma-separated ("read_calls,write_calls,..."),
+/// for the JSON context; checked once against real calls (a counter that did
+/// not move when it should have is not listed).
+std::string available_os_counters();
+
+}  // namespace iobench

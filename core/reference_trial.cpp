@@ -1,0 +1,86 @@
+#include "core/reference_trial.hpp"
+
+#include <fmt/format.h>
+
+#include <map>
+#include <span>
+#include <system_error>
+
+#include "core/output_trial.hpp"
+#include "data/byte_fold.hpp"
+
+namespace iobench {
+
+namespace {
+
+class OutputReferenceTrial final : public OutputTrial {
+public:
+    OutputReferenceTrial(Session& s, std::string_view workload, const Method& m, const Params& p,
+                         const std::string& key, Generator expected, std::uint64_t count)
+        : OutputTrial(s, workload, m, p, key, expected), put_(m.put_prepared) {
+        items = count;
+        text_.reserve(bytes);
+        expected([this](std::string_view chunk) { text_.append(chunk); });
+    }
+    void run() override { put_(sink_, std::span<const char>(text_.data(), text_.size())); }
+
+private:
+    PutPrepared put_;
+    std::string text_;
+};
+
+/// The fold of what `generate` produces, computed once per input file.
+ReadResult expected_fold(const std::filesystem::path& input, const Generator& generate) {
+    static std::map<std::filesystem::path, ReadResult> cache;
+    auto it = cache.find(input);
+    if (it != cache.end()) return it->second;
+    ByteFold fold;
+    generate([&](std::string_view chunk) { fold.update(chunk.data(), chunk.size()); });
+    return cache.emplace(input, fold.result()).first->second;
+}
+
+class InputReferenceTrial final : public Trial {
+public:
+    InputReferenceTrial(const std::filesystem::path& file, const Method& m, const Params& p,
+                        const Generator& expected, std::uint64_t count)
+        : source_{file.string(), p.buffer_size}, read_(m.read_bytes), expected_(expected_fold(file, expected)) {
+        input = true;
+        items = count;
+        bytes = expected_.bytes;
+        buffer_size = p.buffer_size ? p.buffer_size : m.default_buffer_size;
+    }
+    void reset() override { got_ = {}; }
+    void run() override { got_ = read_(source_); }
+    std::string verify() override {
+        if (got_ == expected_) return "";
+        return fmt::format("read {} bytes with fold {:016x}, expected {} bytes with fold {:016x}", got_.bytes,
+                           got_.fold, expected_.bytes, expected_.fold);
+    }
+
+private:
+    Source source_;
+    ReadBytes read_;
+    ReadResult expected_;
+    ReadResult got_;
+};
+
+}  // namespace
+
+bool is_output_reference(const Method& method) { return method.reference && method.put_prepared != nullptr; }
+
+bool is_input_reference(const Method& method) { return method.reference && method.read_bytes != nullptr; }
+
+std::unique_ptr<Trial> make_output_reference_trial(Session& session, std::string_view workload, const Method& method,
+                                                   const Params& params, const std::string& expected_key,
+                                                   Generator expected, std::uint64_t items) {
+    return std::make_unique<OutputReferenceTrial>(session, workload, method, params, expected_key,
+                                                  std::move(expected), items);
+}
+
+std::unique_ptr<Trial> make_input_reference_trial(const std::filesystem::path& input, const Method& method,
+                                                  const Params& params, const Generator& expected,
+                                                  std::uint64_t items) {
+    return std::make_unique<InputReferenceTrial>(input, method, params, expected, items);
+}
+
+}  // namespace iobench

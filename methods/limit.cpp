@@ -1,0 +1,96 @@
+// limit: the reference row of every workload, not a method a user would pick.
+// What the kernel alone costs for the workload's bytes: an output workload's
+// bytes are formatted into memory before the measured call (outside it) and
+// written with write(2) (WriteFile on Windows) 1 MiB per call; an input
+// workload's file is read with read(2) (ReadFile) 1 MiB per call into one
+// reused buffer and folded (data/byte_fold.hpp, as every file_read method
+// does), with no parsing. A buffered method that formats as fast as memory
+// allows gets close to it; the summary gives every row as a multiple of it
+// (x_limit).
+#include <algorithm>
+#include <memory>
+#include <span>
+
+#include "core/method.hpp"
+#include "data/byte_fold.hpp"
+
+#ifdef _WIN32
+#include "methods/win32_device.hpp"
+#else
+#include "methods/posix_file.hpp"
+#endif
+
+namespace iobench {
+namespace {
+
+/// Bytes per system call: large enough that the per-call cost vanishes next
+/// to the copy into or out of the page cache.
+constexpr std::size_t limit_chunk = std::size_t{1} << 20;
+
+#ifdef _WIN32
+
+void put_prepared(const Sink& sink, std::span<const char> bytes) {
+    unique_handle file = create_file_handle(sink.path);
+    for (std::size_t at = 0; at < bytes.size(); at += limit_chunk)
+        write_all(file.get(), bytes.data() + at, std::min(limit_chunk, bytes.size() - at), sink.path);
+    file.close();
+}
+
+ReadResult read_bytes(const Source& source) {
+    unique_handle file = open_file_handle(source.path, 0);
+    std::unique_ptr<char[]> buf(new char[limit_chunk]);
+    ByteFold fold;
+    for (;;) {
+        DWORD got = 0;
+        if (!ReadFile(file.get(), buf.get(), static_cast<DWORD>(limit_chunk), &got, nullptr)) {
+            if (GetLastError() == ERROR_HANDLE_EOF) break;
+            throw_last_error("ReadFile", source.path);
+        }
+        if (got == 0) break;
+        fold.update(buf.get(), got);
+    }
+    file.close();
+    return fold.result();
+}
+
+#else
+
+void put_prepared(const Sink& sink, std::span<const char> bytes) {
+    unique_fd fd = create_file(sink.path);
+    for (std::size_t at = 0; at < bytes.size(); at += limit_chunk)
+        write_all(fd.get(), bytes.data() + at, std::min(limit_chunk, bytes.size() - at), sink.path);
+    fd.close();
+}
+
+ReadResult read_bytes(const Source& source) {
+    unique_fd fd = open_file(source.path);
+    std::unique_ptr<char[]> buf(new char[limit_chunk]);
+    ByteFold fold;
+    for (;;) {
+        const ssize_t n = ::read(fd.get(), buf.get(), limit_chunk);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            throw_errno("read", source.path);
+        }
+        if (n == 0) break;
+        fold.update(buf.get(), static_cast<std::size_t>(n));
+    }
+    fd.close();
+    return fold.result();
+}
+
+#endif
+
+const MethodRegistrar registrar{
+    {.name = "limit",
+     .family = "limit",
+     .description = "reference: the workload's bytes prepared in memory beforehand, written or read (and folded) "
+                    "with one write(2)/read(2) (WriteFile/ReadFile) per 1 MiB",
+     .default_buffer_size = limit_chunk,
+     .reference = true,
+     .put_prepared = put_prepared,
+     .read_bytes = read_bytes},
+};
+
+}  // namespace
+}  // namespace iobench
