@@ -71,13 +71,20 @@ TEST(ResultsJson, EveryRowIsVerifiedWithRatesAndPlainNames) {
                 << name;  // real_time in ms
         }
         for (const char* c : {"user_time", "system_time", "page_faults"})
-            if (available(c)) EXPECT_GE(row.at(c).get<double>(), 0) << name;
+            if (available(c)) {
+                EXPECT_GE(row.at(c).get<double>(), 0) << name;
+            }
         // A counter the platform does not provide is left out, never 0.
         for (const char* c : {"read_calls", "write_calls", "context_switches", "read_bytes", "write_bytes"})
-            if (!available(c)) EXPECT_FALSE(row.contains(c)) << name << " " << c;
+            if (!available(c)) {
+                EXPECT_FALSE(row.contains(c)) << name << " " << c;
+            }
         // Every method is also given as a multiple of its workload's limit row.
-        if (name.find("/limit") == std::string::npos) EXPECT_GT(row.at("x_limit").get<double>(), 0) << name;
-        else EXPECT_FALSE(row.contains("x_limit")) << name;
+        if (name.find("/limit") == std::string::npos) {
+            EXPECT_GT(row.at("x_limit").get<double>(), 0) << name;
+        } else {
+            EXPECT_FALSE(row.contains("x_limit")) << name;
+        }
     }
 #ifdef _WIN32
     const std::string unbuffered = "WriteFile";  // write(2) is POSIX only

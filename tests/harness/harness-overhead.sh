@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# The harness check (docs/methodology.md, "What the harness costs"): alternates
+# the standalone ints_out/obuf program and iobench's ints_out/obuf, ROUNDS
+# times RUNS runs each, in one directory, and prints each side's median and
+# their ratio. Run it on an idle machine from a release build:
+#   cmake --preset linux-release && cmake --build --preset linux-release
+#   tests/harness/harness-overhead.sh build/linux-release /dev/shm [ROUNDS [RUNS]]
+# iobench runs one iteration per repetition (--benchmark_min_time=0.000001),
+# so both sides time single runs.
+set -euo pipefail
+build=${1:?usage: $0 BUILD_DIR DIR [ROUNDS [RUNS]]}
+dir=${2:?usage: $0 BUILD_DIR DIR [ROUNDS [RUNS]]}
+rounds=${3:-3}
+runs=${4:-5}
+work=$(mktemp -d "$dir/harness-check.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+standalone=()
+harness=()
+for ((r = 1; r <= rounds; r++)); do
+  while read -r t; do standalone+=("$t"); done < <("$build/tests/harness/iobench_standalone_ints_out" "$work" "$runs" | grep -v median)
+  "$build/iobench" --benchmark_filter='^ints_out/obuf$' --dir "$work" --benchmark_repetitions="$runs" \
+    --benchmark_min_time=0.000001 --benchmark_out="$work/out.json" >/dev/null 2>&1
+  while read -r t; do harness+=("$t"); done < <(python3 -c '
+import json, sys
+for b in json.load(open(sys.argv[1]))["benchmarks"]:
+    if b["run_type"] == "iteration": print(b["real_time"])' "$work/out.json")
+  echo "round $r: standalone ${standalone[*]: -$runs}; iobench ${harness[*]: -$runs} (ms)"
+done
+python3 - "${standalone[*]}" "${harness[*]}" <<'PY'
+import statistics, sys
+s = [float(x) for x in sys.argv[1].split()]
+h = [float(x) for x in sys.argv[2].split()]
+ms, mh = statistics.median(s), statistics.median(h)
+print(f"standalone: median {ms:.2f} ms of {len(s)} runs; iobench ints_out/obuf: median {mh:.2f} ms of {len(h)} runs; "
+      f"iobench / standalone = {mh / ms:.3f}")
+PY

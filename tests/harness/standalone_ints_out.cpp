@@ -1,0 +1,89 @@
+// The harness check (docs/methodology.md, "What the harness costs"): the
+// ints_out/obuf run outside iobench. The same work as the method
+// (methods/obuf.cpp: open, N x put_uint(i) + put('\n') into iobench's obuf
+// over a file descriptor, flush, close), from the same headers, in a program
+// of its own that times it with the same clock (steady_clock) and starts every
+// run from the same state as iobench does (the previous output removed and the
+// file system written back: syncfs). Prints one time per run in milliseconds
+// and then the median. tests/harness/harness-overhead.sh alternates it with
+// `iobench --benchmark_filter=^ints_out/obuf$`.
+//
+// Usage: iobench_standalone_ints_out DIR [RUNS [COUNT]]
+//   DIR: an existing directory for the output file; RUNS: 15; COUNT: 10,000,000.
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <string>
+#include <vector>
+
+#include "methods/fd_device.hpp"
+#include "methods/posix_file.hpp"
+
+namespace {
+
+/// The measured work: what methods/obuf.cpp's put_ints does.
+void obuf_ints(const std::string& path, std::uint64_t count) {
+    iobench::unique_fd fd = iobench::create_file(path);
+    {
+        iobench::obuf out(iobench::fd_sink_device{fd.get(), path}, 0);
+        for (std::uint64_t i = 0; i < count; ++i) {
+            out.put_uint(i);
+            out.put('\n');
+        }
+        out.flush();
+    }
+    fd.close();
+}
+
+/// What iobench does before every output run (core/page_cache.cpp: remove_and_settle).
+void remove_and_settle(const std::string& path, const std::string& dir) {
+    ::unlink(path.c_str());
+    const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd >= 0) {
+        ::syncfs(fd);
+        ::close(fd);
+    }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc < 2) {
+        std::fprintf(stderr, "usage: %s DIR [RUNS [COUNT]]\n", argv[0]);
+        return 2;
+    }
+    const std::string dir = argv[1];
+    const int runs = argc > 2 ? std::atoi(argv[2]) : 15;
+    const std::uint64_t count = argc > 3 ? std::strtoull(argv[3], nullptr, 10) : 10'000'000;
+    if (runs < 1 || count < 1) {
+        std::fprintf(stderr, "%s: RUNS and COUNT must be positive\n", argv[0]);
+        return 2;
+    }
+    const std::string path = dir + "/standalone-ints_out-obuf";
+    std::vector<double> ms;
+    try {
+        for (int r = 0; r < runs; ++r) {
+            remove_and_settle(path, dir);
+            const auto start = std::chrono::steady_clock::now();
+            obuf_ints(path, count);
+            const auto stop = std::chrono::steady_clock::now();
+            ms.push_back(std::chrono::duration<double, std::milli>(stop - start).count());
+            std::printf("%.3f\n", ms.back());
+        }
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "%s: %s\n", argv[0], e.what());
+        ::unlink(path.c_str());
+        return 1;
+    }
+    ::unlink(path.c_str());
+    std::sort(ms.begin(), ms.end());
+    const std::size_t n = ms.size();
+    std::printf("median %.3f ms over %zu runs\n", n % 2 ? ms[n / 2] : (ms[n / 2 - 1] + ms[n / 2]) / 2, n);
+    return 0;
+}
