@@ -42,6 +42,8 @@
 
 #include <atomic>
 #include <chrono>
+#include <pthread.h>
+
 #include <thread>
 #endif
 
@@ -261,7 +263,12 @@ public:
             pipe_sum_ = std::make_unique<Checksum>();
             pipe_buf_.resize(1 << 16);
             reader_started_ = false;
-            reader_ = std::thread([this] { drain_pipe(); });
+            // pthread_create, not std::thread: std::thread puts its state on
+            // the heap, and the forked child would inherit that block with no
+            // thread to free it (a leak report in every child under valgrind).
+            const int rc = ::pthread_create(&reader_, nullptr, &ConsoleTrial::drain_pipe_thread, this);
+            if (rc != 0) throw io_error("pthread_create", "stdout pipe reader", std::error_code(rc, std::generic_category()));
+            reader_running_ = true;
             while (!reader_started_.load()) std::this_thread::yield();
         }
     }
@@ -335,7 +342,7 @@ public:
         }
         Digest got;
         if (target_kind_ == StdoutTarget::pipe) {
-            if (reader_.joinable()) reader_.join();
+            join_reader();
             if (!pipe_error_.empty()) return pipe_error_;
             got = pipe_digest_;
         } else {
@@ -383,10 +390,21 @@ private:
         if (error != 0) pipe_error_ = fmt::format("reading the stdout pipe failed: {}", std::strerror(error));
     }
 
+    static void* drain_pipe_thread(void* self) {
+        static_cast<ConsoleTrial*>(self)->drain_pipe();
+        return nullptr;
+    }
+
+    void join_reader() {
+        if (!reader_running_) return;
+        ::pthread_join(reader_, nullptr);
+        reader_running_ = false;
+    }
+
     void close_all() {
         if (target_ >= 0) ::close(target_);
         target_ = -1;
-        if (reader_.joinable()) reader_.join();  // returns: no writer is left once target_ is closed
+        join_reader();  // returns: no writer is left once target_ is closed
         if (pipe_read_ >= 0) ::close(pipe_read_);
         pipe_read_ = -1;
     }
@@ -400,7 +418,8 @@ private:
     Digest expected_;
     int target_ = -1;
     int pipe_read_ = -1;
-    std::thread reader_;
+    pthread_t reader_{};
+    bool reader_running_ = false;
     std::atomic<bool> reader_started_ = false;
     std::unique_ptr<Checksum> pipe_sum_;
     std::vector<char> pipe_buf_;

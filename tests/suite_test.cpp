@@ -29,14 +29,13 @@ TEST(Suite, BuiltInDefaultHasTheIssueTwoPairsInOrder) {
     const std::string unbuffered = "write", not_built = "WriteFile";
 #endif
     const std::vector<std::string> expected = {
-        "ints_out/fprintf", "ints_out/ofstream", "ints_out/" + unbuffered, "ints_out/obuf",        "ints_out/limit",
-        "ints_in/fscanf",   "ints_in/ifstream",  "ints_in/ibuf",           "ints_in/limit",        "hello/fwrite",
-        "hello/ofstream",   "hello/" + unbuffered, "hello/obuf",           "hello/limit"};
+        "ints_out/fprintf", "ints_out/ofstream", "ints_out/" + unbuffered, "ints_out/obuf", "ints_out/limit",
+        "ints_in/fscanf",   "ints_in/ifstream",  "ints_in/ibuf",           "ints_in/limit", "hello/fwrite",
+        "hello/ofstream",   "hello/obuf",        "hello/limit"};
     EXPECT_EQ(names, expected);
-    ASSERT_EQ(s.skipped.size(), 2u);
+    ASSERT_EQ(s.skipped.size(), 1u);
     EXPECT_EQ(s.skipped[0].name, "ints_out/" + not_built);
-    EXPECT_EQ(s.skipped[1].name, "hello/" + not_built);
-    EXPECT_EQ(s.repetitions, 3);
+    EXPECT_EQ(s.repetitions, 9);
 }
 
 TEST(Suite, EveryBuiltInSuiteLoads) {
