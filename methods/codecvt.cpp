@@ -88,9 +88,12 @@ void to_utf_le(const Source& source, const Sink& sink) {
 /// UTF-8 -> char32_t (classic codecvt) -> wchar_t -> the GB18030 locale's
 /// codecvt<wchar_t, char>::out(): what a wofstream imbued with it does.
 void to_gb18030(const Source& source, const Sink& sink) {
-    if constexpr (sizeof(wchar_t) < 4) {
-        throw unavailable_error("wchar_t holds UTF-16 here and the C++ library has no GB18030 locale");
-    } else {
+#if WCHAR_MAX <= 0xFFFF
+    (void)source;
+    (void)sink;
+    throw unavailable_error("wchar_t holds UTF-16 here and the C++ library has no GB18030 locale");
+#else
+    {
         std::locale gb;
         try {
             gb = std::locale(gb18030_locale);
@@ -122,6 +125,7 @@ void to_gb18030(const Source& source, const Sink& sink) {
         });
         out.close_output();
     }
+#endif
 }
 
 void codecvt_transcode(const Source& source, const Sink& sink, Encoding to) {
