@@ -118,6 +118,8 @@ std::size_t whole_code_points(const char* p, std::size_t n) {
 void win32_transcode(const Source& source, const Sink& sink, Encoding to) {
     if (to == Encoding::utf32le)
         throw unavailable_error("WideCharToMultiByte has no UTF-32 code page (12000 is for managed code only)");
+    if (to == Encoding::gb18030 && !IsValidCodePage(54936))
+        throw unavailable_error("code page 54936 (GB18030) is not installed here");
     StdioFile in, out;
     open_stream(in, source.path, "rb", 0);
     open_stream(out, sink.path, "wb", 0);
@@ -137,10 +139,8 @@ void win32_transcode(const Source& source, const Sink& sink, Encoding to) {
             if (to == Encoding::utf16le) {
                 put(out, wide.data(), static_cast<std::size_t>(units) * sizeof(wchar_t));
             } else {
-                BOOL used_default = FALSE;
                 const int bytes = WideCharToMultiByte(54936, 0, wide.data(), units, narrow.data(),
                                                       static_cast<int>(narrow.size()), nullptr, nullptr);
-                (void)used_default;
                 if (bytes == 0)
                     throw io_error("WideCharToMultiByte(54936)", sink.path,
                                    std::error_code(static_cast<int>(GetLastError()), std::system_category()));
