@@ -91,3 +91,6 @@ if(LIBURING_FOUND)
 else()
   message(STATUS "iobench: liburing not found (or not Linux, or IOBENCH_WITH_LIBURING=OFF): the io_uring methods are listed as skipped")
 endif()
+
+# fast_io for the fast_io family: optional, pinned, header-only.
+include(IobenchFastIo)

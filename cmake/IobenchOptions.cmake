@@ -41,3 +41,9 @@ function(iobench_apply_options target)
     "IOBENCH_BUILD_TYPE=\"$<IF:$<BOOL:$<CONFIG>>,$<CONFIG>,none>\""
     "IOBENCH_CXX_FLAGS=\"${IOBENCH_CXX_FLAGS}\"")
 endfunction()
+
+# The fast_io method family (methods/fast_io.cpp, cmake/IobenchFastIo.cmake):
+# ON requires it, AUTO builds it when fast_io can be had and compiles here,
+# OFF lists it as skipped.
+set(IOBENCH_WITH_FAST_IO AUTO CACHE STRING "Build the fast_io method family: ON, OFF or AUTO")
+set_property(CACHE IOBENCH_WITH_FAST_IO PROPERTY STRINGS ON OFF AUTO)

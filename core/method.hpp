@@ -125,6 +125,22 @@ enum class ConsoleFormat {
 /// flushes as PutConsole does. Throws `io_error`.
 using PrintConsole = void (*)(const StdoutSink& out, ConsoleFormat format, std::uint64_t count);
 
+/// Target encoding of a Transcode operation (the source is always UTF-8).
+/// Every target is written without a byte-order mark.
+enum class Encoding {
+    utf16le,  ///< UTF-16, little-endian code units (surrogate pairs above U+FFFF)
+    utf32le,  ///< UTF-32, little-endian code units
+    gb18030,  ///< GB 18030-2005 (four bytes for every code point above U+FFFF)
+};
+
+/// Converts the whole UTF-8 file `source` to `to`, writing the result to the
+/// file `sink` (created or truncated, closed within the call). Streams
+/// through bounded buffers unless the method says otherwise. Throws
+/// `io_error` when a call fails, `parse_error` when the input is not valid
+/// UTF-8, `unavailable_error` when the method has no converter for `to` here
+/// (a locale or code page not installed).
+using Transcode = void (*)(const Source& source, const Sink& sink, Encoding to);
+
 /// One I/O method: the function a user calls, and the operations it implements.
 /// Operations it lacks stay null; the runner does not pair it with workloads
 /// that need them.
@@ -162,6 +178,14 @@ struct Method {
     /// larger than memory still works on a 64-bit system (the mapped pages are
     /// clean and reclaimable), but not one larger than the address space.
     bool maps_file = false;
+    /// Converts a UTF-8 file to another encoding (transcode_utf16le, _utf32le, _gb18030).
+    Transcode transcode = nullptr;
+    /// put_ints with the user's locale (std::locale(""), setlocale(LC_ALL, "")),
+    /// digits grouped as that locale groups them (ints_out_locale).
+    PutInts put_ints_locale = nullptr;
+    /// get_ints with the user's locale, reading digits grouped as that locale
+    /// groups them (ints_in_locale).
+    GetInts get_ints_locale = nullptr;
 };
 
 /// Adds a method to the registry. Throws `std::logic_error` when a method of the
@@ -188,6 +212,7 @@ void put_console(const StdoutSink& out, std::string_view line, std::uint64_t cou
 void print_console(const StdoutSink& out, ConsoleFormat format, std::uint64_t count);
 ReadResult read_bytes(const Source& source);
 void get_doubles(const Source& source, std::vector<double>& values);
+void transcode(const Source& source, const Sink& sink, Encoding to);
 }  // namespace not_built
 
 /// Registers methods from a static initializer:

@@ -11,7 +11,9 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <locale>
 #include <memory>
+#include <stdexcept>
 #include <string>
 
 #include "core/console.hpp"
@@ -24,7 +26,8 @@ namespace iobench {
 namespace {
 
 /// Throws `io_error` when the stream failed, naming `what` was attempted.
-void check(const std::ios& stream, const char* what, const std::string& path) {
+template <class Char>
+void check(const std::basic_ios<Char>& stream, const char* what, const std::string& path) {
     if (stream.fail()) throw io_error(what, path, std::error_code(errno ? errno : EIO, std::generic_category()));
 }
 
@@ -197,6 +200,84 @@ void ifstream_doubles(const Source& source, std::vector<double>& values) {
                           " values");
 }
 
+// --- the user's locale (ints_out_locale, ints_in_locale) ----------------
+
+/// std::locale(""): the user's locale. Throws `unavailable_error` when the
+/// locale the environment names is not installed.
+std::locale user_locale() {
+    try {
+        return std::locale("");
+    } catch (const std::runtime_error& e) {
+        throw unavailable_error(std::string("std::locale(\"\"): the user's locale is not installed: ") + e.what());
+    }
+}
+
+/// out << i << '\n' on an ofstream imbued with the user's locale (before
+/// open, so that the file's codecvt is the locale's too).
+void ofstream_locale_ints(const Sink& sink, std::uint64_t count) {
+    std::unique_ptr<char[]> storage;
+    std::ofstream out;
+    out.imbue(user_locale());
+    open_stream(out, sink.path, sink.buffer_size, storage, std::ios::out | std::ios::trunc | std::ios::binary);
+    for (std::uint64_t i = 0; i < count; ++i) out << i << '\n';
+    out.close();
+    check(out, "ofstream::operator<<", sink.path);
+}
+
+/// in >> v on an ifstream imbued with the user's locale: its num_get reads
+/// the locale's digit grouping.
+void ifstream_locale_ints(const Source& source, std::vector<std::uint64_t>& values) {
+    std::unique_ptr<char[]> storage;
+    std::ifstream in;
+    in.imbue(user_locale());
+    open_stream(in, source.path, source.buffer_size, storage, std::ios::in | std::ios::binary);
+    std::uint64_t v = 0;
+    while (in >> v) values.push_back(v);
+    if (in.bad()) throw io_error("ifstream::operator>>", source.path, std::error_code(EIO, std::generic_category()));
+    if (!in.eof())
+        throw parse_error("ifstream(" + source.path + "): not an integer after " + std::to_string(values.size()) +
+                          " values");
+}
+
+// --- wide streams (the seed's "extremely slow" wofstream row) -------------
+
+/// A wide file stream of type S opened on `path` in the classic locale, whose
+/// codecvt<wchar_t, char> narrows the ASCII digits to the same bytes as ofstream.
+template <class S>
+void open_wide(S& stream, const std::string& path, std::size_t buffer_size, std::unique_ptr<wchar_t[]>& storage,
+               std::ios::openmode mode) {
+    if (buffer_size != 0) {
+        storage = std::make_unique<wchar_t[]>(buffer_size);
+        stream.rdbuf()->pubsetbuf(storage.get(), static_cast<std::streamsize>(buffer_size));
+    }
+    errno = 0;
+    stream.open(path, mode);
+    check(stream, "open", path);
+}
+
+/// out << i << L'\n' on a std::wofstream.
+void wofstream_ints(const Sink& sink, std::uint64_t count) {
+    std::unique_ptr<wchar_t[]> storage;
+    std::wofstream out;
+    open_wide(out, sink.path, sink.buffer_size, storage, std::ios::out | std::ios::trunc | std::ios::binary);
+    for (std::uint64_t i = 0; i < count; ++i) out << i << L'\n';
+    out.close();
+    check(out, "wofstream::operator<<", sink.path);
+}
+
+/// in >> v on a std::wifstream until end of file.
+void wifstream_ints(const Source& source, std::vector<std::uint64_t>& values) {
+    std::unique_ptr<wchar_t[]> storage;
+    std::wifstream in;
+    open_wide(in, source.path, source.buffer_size, storage, std::ios::in | std::ios::binary);
+    std::uint64_t v = 0;
+    while (in >> v) values.push_back(v);
+    if (in.bad()) throw io_error("wifstream::operator>>", source.path, std::error_code(EIO, std::generic_category()));
+    if (!in.eof())
+        throw parse_error("wifstream(" + source.path + "): not an integer after " + std::to_string(values.size()) +
+                          " values");
+}
+
 // --- reading whole files (file_read) -------------------------------------
 
 /// Bytes per ifstream::read call when a suite sets no `buf`: 64 KiB, as for read(2).
@@ -324,12 +405,14 @@ const MethodRegistrar registrar{
     {.name = "ofstream",
      .family = "iostream",
      .description = "std::ofstream: out << i << '\\n' (ints), out.write(line) (repeated lines), "
-                    "out << prefix << i << suffix (numbered lines), out << setprecision(17) << v << '\\n'",
+                    "out << prefix << i << suffix (numbered lines), out << setprecision(17) << v << '\\n'; "
+                    "ints_out_locale: imbued with std::locale(\"\")",
      .sizable_buffer = true,
      .put_ints = ofstream_ints,
      .put_repeat = ofstream_repeat,
      .put_lines = ofstream_lines,
-     .put_doubles = ofstream_doubles},
+     .put_doubles = ofstream_doubles,
+     .put_ints_locale = ofstream_locale_ints},
     {.name = "ofstream_endl",
      .family = "iostream",
      .description = "std::ofstream: out << text << std::endl, which flushes the stream: one write per line",
@@ -361,10 +444,22 @@ const MethodRegistrar registrar{
      .print_console = cout_print<true>},
     {.name = "ifstream",
      .family = "iostream",
-     .description = "std::ifstream: in >> v (integers, doubles) until end of file",
+     .description = "std::ifstream: in >> v (integers, doubles) until end of file; ints_in_locale: imbued with "
+                    "std::locale(\"\")",
      .sizable_buffer = true,
      .get_ints = ifstream_ints,
-     .get_doubles = ifstream_doubles},
+     .get_doubles = ifstream_doubles,
+     .get_ints_locale = ifstream_locale_ints},
+    {.name = "wofstream",
+     .family = "iostream",
+     .description = "std::wofstream: out << i << L'\\n' (wide stream, classic locale: the same bytes as ofstream)",
+     .sizable_buffer = true,
+     .put_ints = wofstream_ints},
+    {.name = "wifstream",
+     .family = "iostream",
+     .description = "std::wifstream: in >> v until end of file (wide stream, classic locale)",
+     .sizable_buffer = true,
+     .get_ints = wifstream_ints},
     {.name = "ifstream_read",
      .family = "iostream",
      .description = "std::ifstream::read of `buf` bytes (64 KiB) per call, the stream keeping the library's buffer",

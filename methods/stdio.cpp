@@ -12,6 +12,7 @@
 // in binary mode ("wb", "rb"), so that Windows writes '\n' and not "\r\n":
 // every platform writes and reads the same bytes.
 #include <cinttypes>
+#include <clocale>
 #include <cstdio>
 #include <cstring>
 #include <memory>
@@ -123,6 +124,61 @@ void fscanf_doubles(const Source& source, std::vector<double>& values) {
     if (failed) throw io_error("fscanf", source.path, std::error_code(EIO, std::generic_category()));
     if (!at_end) throw parse_error("fscanf(" + source.path + "): not a number at byte " + std::to_string(offset));
 }
+
+// --- the user's locale (ints_out_locale, ints_in_locale) ----------------
+
+/// The C library's global locale switched to the user's (setlocale(LC_ALL,
+/// "")) for the lifetime of the object, the previous one restored after.
+/// Throws `unavailable_error` when the locale the environment names is not
+/// installed, or when the C library's printf/scanf lack the ' flag.
+class UserCLocale {
+public:
+    UserCLocale() {
+#ifdef _WIN32
+        throw unavailable_error("the Windows C runtimes' printf and scanf have no ' (digit grouping) flag");
+#else
+        const char* previous = std::setlocale(LC_ALL, nullptr);
+        saved_ = previous ? previous : "C";
+        if (!std::setlocale(LC_ALL, ""))
+            throw unavailable_error("setlocale(LC_ALL, \"\") failed: the user's locale is not installed");
+#endif
+    }
+    ~UserCLocale() { std::setlocale(LC_ALL, saved_.c_str()); }
+    UserCLocale(const UserCLocale&) = delete;
+    UserCLocale& operator=(const UserCLocale&) = delete;
+
+private:
+    std::string saved_;
+};
+
+// The ' flag (POSIX, not ISO C) groups the digits as LC_NUMERIC says.
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat"
+#endif
+void fprintf_locale_ints(const Sink& sink, std::uint64_t count) {
+    UserCLocale locale;
+    StdioFile s;
+    open_stream(s, sink.path, "wb", sink.buffer_size);
+    for (std::uint64_t i = 0; i < count; ++i) std::fprintf(s.f, "%'llu\n", static_cast<unsigned long long>(i));
+    s.close_output();
+}
+
+void fscanf_locale_ints(const Source& source, std::vector<std::uint64_t>& values) {
+    UserCLocale locale;
+    StdioFile s;
+    open_stream(s, source.path, "rb", source.buffer_size);
+    unsigned long long v = 0;
+    while (std::fscanf(s.f, "%'llu", &v) == 1) values.push_back(v);
+    const bool at_end = std::feof(s.f) != 0;
+    const bool failed = std::ferror(s.f) != 0;
+    const long offset = std::ftell(s.f);
+    if (failed) throw io_error("fscanf", source.path, std::error_code(EIO, std::generic_category()));
+    if (!at_end) throw parse_error("fscanf(" + source.path + "): not an integer at byte " + std::to_string(offset));
+}
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
 
 // --- reading whole files (file_read) -------------------------------------
 
@@ -298,12 +354,14 @@ const MethodRegistrar registrar{
     {.name = "fprintf",
      .family = "stdio",
      .description = "fprintf(f, \"%llu\\n\", i) / (f, \"Line %llu: ...\\n\", i) / (f, \"%.17g\\n\", v) on a FILE*; "
-                    "console: fprintf(stdout, ...)",
+                    "console: fprintf(stdout, ...); ints_out_locale: fprintf(f, \"%'llu\\n\", i) after "
+                    "setlocale(LC_ALL, \"\")",
      .sizable_buffer = true,
      .put_ints = fprintf_ints,
      .put_lines = fprintf_lines<-1>,
      .put_doubles = fprintf_doubles,
-     .print_console = fprintf_print},
+     .print_console = fprintf_print,
+     .put_ints_locale = fprintf_locale_ints},
     {.name = "fprintf_IONBF",
      .family = "stdio",
      .description = "fprintf on a FILE* made unbuffered with setvbuf(f, NULL, _IONBF, 0)",
@@ -387,10 +445,12 @@ const MethodRegistrar registrar{
      .put_console = putchar_console},
     {.name = "fscanf",
      .family = "stdio",
-     .description = "fscanf(f, \"%llu\", &v) / fscanf(f, \"%lf\", &v) until end of file",
+     .description = "fscanf(f, \"%llu\", &v) / fscanf(f, \"%lf\", &v) until end of file; ints_in_locale: "
+                    "fscanf(f, \"%'llu\", &v) after setlocale(LC_ALL, \"\")",
      .sizable_buffer = true,
      .get_ints = fscanf_ints,
-     .get_doubles = fscanf_doubles},
+     .get_doubles = fscanf_doubles,
+     .get_ints_locale = fscanf_locale_ints},
     {.name = "fread",
      .family = "stdio",
      .description = "fread of `buf` bytes (64 KiB) per call, the stream keeping the C library's own buffer "

@@ -1,0 +1,144 @@
+// ints_out_locale and ints_in_locale: the locale rows of fast_io's 10M-integer
+// table (shared/seeds/fast_io-readme.md: "c_locale_i/obuf_file local",
+// "imbued with locale, locale \"\""): ints_out / ints_in through the user's
+// locale (std::locale(""), setlocale(LC_ALL, "")), next to the same methods
+// with the classic "C" locale in ints_out / ints_in. Where the user's locale
+// groups digits (en_US.UTF-8: "1,234,567"), the expected text is grouped the
+// same way (data/grouped_text.hpp, from the locale's numpunct data), so every
+// byte is still verified. A user locale that is not installed skips the
+// benchmark with the reason.
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <locale>
+#include <stdexcept>
+
+#include "core/error.hpp"
+#include "core/output_trial.hpp"
+#include "core/session.hpp"
+#include "data/grouped_text.hpp"
+
+namespace iobench {
+namespace {
+
+constexpr std::uint64_t published_count = 10'000'000;
+
+/// The environment variables that choose the user's numeric locale, for messages.
+std::string locale_environment() {
+    std::string out;
+    for (const char* name : {"LC_ALL", "LC_NUMERIC", "LANG"}) {
+        const char* value = std::getenv(name);
+        if (value && *value) out += fmt::format("{}{}={}", out.empty() ? "" : " ", name, value);
+    }
+    return out.empty() ? "no LC_ALL, LC_NUMERIC or LANG: the \"C\" locale" : out;
+}
+
+/// The digit grouping of the user's locale (std::locale("")). Throws
+/// `unavailable_error` when the locale the environment names is not installed.
+DigitGrouping user_grouping() {
+    try {
+        const std::locale user("");
+        const auto& punct = std::use_facet<std::numpunct<char>>(user);
+        return {std::string(1, punct.thousands_sep()), punct.grouping()};
+    } catch (const std::runtime_error& e) {
+        throw unavailable_error(
+            fmt::format("the user's locale ({}) is not installed: {}", locale_environment(), e.what()));
+    }
+}
+
+/// A key part naming `g` (the separator's bytes and the group sizes).
+std::string grouping_key(const DigitGrouping& g) {
+    std::string key;
+    for (char c : g.separator) key += fmt::format("{:02x}", static_cast<unsigned char>(c));
+    key += '/';
+    for (char c : g.grouping) key += fmt::format("{},", static_cast<int>(static_cast<signed char>(c)));
+    return key;
+}
+
+class IntsOutLocaleTrial final : public OutputTrial {
+public:
+    IntsOutLocaleTrial(Session& s, const Method& m, const Params& p, std::uint64_t count, const DigitGrouping& g)
+        : OutputTrial(s, "ints_out_locale", m, p, fmt::format("ints-grouped:{}:{}", count, grouping_key(g)),
+                      grouped_ints_text(count, g)),
+          put_(m.put_ints_locale),
+          count_(count) {
+        items = count;
+    }
+    void run() override { put_(sink_, count_); }
+
+private:
+    PutInts put_;
+    std::uint64_t count_;
+};
+
+class IntsOutLocale final : public Workload {
+public:
+    std::string_view name() const override { return "ints_out_locale"; }
+    std::string_view description() const override {
+        return "ints_out with the user's locale: 0..N-1, digits grouped as that locale groups them (N = 10M)";
+    }
+    std::uint64_t default_count() const override { return published_count; }
+    bool supports(const Method& m) const override { return m.put_ints_locale != nullptr; }
+    std::unique_ptr<Trial> make_trial(const Method& m, const Params& p, Session& s) const override {
+        return std::make_unique<IntsOutLocaleTrial>(s, m, p, s.scaled(published_count), user_grouping());
+    }
+};
+
+class IntsInLocaleTrial final : public Trial {
+public:
+    IntsInLocaleTrial(Session& s, const Method& m, const Params& p, std::uint64_t count, const DigitGrouping& g)
+        : get_(m.get_ints_locale), count_(count) {
+        const std::string name = fmt::format("ints-grouped-{}-{}.txt", count, std::hash<std::string>{}(grouping_key(g)));
+        const std::filesystem::path& input = s.input(
+            name, [&](const std::filesystem::path& path) { write_generated_file(path, grouped_ints_text(count, g)); });
+        source_ = {input.string(), p.buffer_size};
+        std::error_code ec;
+        const auto size = std::filesystem::file_size(input, ec);
+        if (ec) throw io_error("stat", source_.path, ec);
+        items = count;
+        bytes = size;
+        buffer_size = p.buffer_size ? p.buffer_size : m.default_buffer_size;
+        values_.reserve(count);
+    }
+    void reset() override { values_.clear(); }
+    void run() override { get_(source_, values_); }
+    std::string verify() override {
+        // The file holds 0 .. count-1 in order: every value must equal its index.
+        std::uint64_t sum = 0;
+        std::string first;
+        for (std::size_t i = 0; i < values_.size(); ++i) {
+            sum += values_[i];
+            if (first.empty() && values_[i] != i)
+                first = fmt::format("; first difference at index {}: got {}, expected {}", i, values_[i], i);
+        }
+        const std::uint64_t expected_sum = count_ % 2 == 0 ? (count_ / 2) * (count_ - 1) : count_ * ((count_ - 1) / 2);
+        if (values_.size() == count_ && sum == expected_sum && first.empty()) return "";
+        return fmt::format("parsed values differ: {} integers with sum {}, expected {} with sum {}{}", values_.size(),
+                           sum, count_, expected_sum, first);
+    }
+
+private:
+    Source source_;
+    GetInts get_;
+    std::uint64_t count_;
+    std::vector<std::uint64_t> values_;
+};
+
+class IntsInLocale final : public Workload {
+public:
+    std::string_view name() const override { return "ints_in_locale"; }
+    std::string_view description() const override {
+        return "ints_in with the user's locale: read 0..N-1 written with that locale's digit grouping (N = 10M)";
+    }
+    std::uint64_t default_count() const override { return published_count; }
+    bool supports(const Method& m) const override { return m.get_ints_locale != nullptr; }
+    std::unique_ptr<Trial> make_trial(const Method& m, const Params& p, Session& s) const override {
+        return std::make_unique<IntsInLocaleTrial>(s, m, p, s.scaled(published_count), user_grouping());
+    }
+};
+
+const WorkloadRegistrar<IntsOutLocale> ints_out_locale_registrar;
+const WorkloadRegistrar<IntsInLocale> ints_in_locale_registrar;
+
+}  // namespace
+}  // namespace iobench

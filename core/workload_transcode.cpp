@@ -1,0 +1,87 @@
+// transcode_utf16le, transcode_utf32le, transcode_gb18030: fast_io's "Code
+// Convert" tables (shared/seeds/fast_io-readme.md, section 5): a UTF-8 file
+// of N copies of U+1F684 (N = 100M, 400 MB) converted to UTF-16LE, UTF-32LE
+// and GB18030 (4 bytes per code point in each). One workload per target
+// encoding, because Params (core/workload.hpp) has no encoding parameter; with
+// one, the three would be `transcode/<method>/to:<encoding>`.
+#include <fmt/format.h>
+
+#include <stdexcept>
+
+#include "core/output_trial.hpp"
+#include "core/session.hpp"
+#include "data/transcode.hpp"
+
+namespace iobench {
+
+namespace not_built {
+void transcode(const Source& source, const Sink&, Encoding) {
+    throw std::logic_error("method not built: " + source.path);
+}
+}  // namespace not_built
+
+namespace {
+
+constexpr std::uint64_t published_count = 100'000'000;
+
+class TranscodeTrial final : public OutputTrial {
+public:
+    TranscodeTrial(Session& s, std::string_view workload, const Method& m, const Params& p, Encoding to,
+                   std::uint64_t count)
+        : OutputTrial(s, workload, m, p, fmt::format("emoji:{}:{}", to_string(to), count), emoji_text(to, count)),
+          source_{s.input(fmt::format("emoji-{}.txt", count),
+                          [count](const std::filesystem::path& path) { write_generated_file(path, emoji_text(count)); })
+                      .string(),
+                  p.buffer_size},
+          transcode_(m.transcode),
+          to_(to) {
+        items = count;  // code points
+    }
+    void run() override { transcode_(source_, sink_, to_); }
+
+private:
+    Source source_;
+    Transcode transcode_;
+    Encoding to_;
+};
+
+/// Converts the emoji file to one target encoding.
+class TranscodeWorkload : public Workload {
+public:
+    explicit TranscodeWorkload(Encoding to)
+        : to_(to),
+          name_(fmt::format("transcode_{}", to_string(to))),
+          description_(fmt::format("convert a UTF-8 file of N x U+1F684 to {} (N = 100M, 400 MB in, 400 MB out)",
+                                   to == Encoding::utf16le   ? "UTF-16LE"
+                                   : to == Encoding::utf32le ? "UTF-32LE"
+                                                             : "GB18030")) {}
+    std::string_view name() const override { return name_; }
+    std::string_view description() const override { return description_; }
+    std::uint64_t default_count() const override { return published_count; }
+    bool supports(const Method& m) const override { return m.transcode != nullptr; }
+    std::unique_ptr<Trial> make_trial(const Method& m, const Params& p, Session& s) const override {
+        return std::make_unique<TranscodeTrial>(s, name_, m, p, to_, s.scaled(published_count));
+    }
+
+private:
+    Encoding to_;
+    std::string name_;
+    std::string description_;
+};
+
+struct TranscodeUtf16le final : TranscodeWorkload {
+    TranscodeUtf16le() : TranscodeWorkload(Encoding::utf16le) {}
+};
+struct TranscodeUtf32le final : TranscodeWorkload {
+    TranscodeUtf32le() : TranscodeWorkload(Encoding::utf32le) {}
+};
+struct TranscodeGb18030 final : TranscodeWorkload {
+    TranscodeGb18030() : TranscodeWorkload(Encoding::gb18030) {}
+};
+
+const WorkloadRegistrar<TranscodeUtf16le> utf16le_registrar;
+const WorkloadRegistrar<TranscodeUtf32le> utf32le_registrar;
+const WorkloadRegistrar<TranscodeGb18030> gb18030_registrar;
+
+}  // namespace
+}  // namespace iobench
