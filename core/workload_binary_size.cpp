@@ -51,8 +51,8 @@ constexpr std::uint64_t published_count = 100'000'000;
 constexpr std::string_view line = "Hello World\n";
 
 /// The methods that have a binary_size program (binsize/<name>.cpp).
-constexpr std::string_view programs[] = {"fwrite",          "ofstream",        "write",    "obuf",
-                                         "fmt_output_file", "boost_iostreams", "WriteFile"};
+constexpr std::string_view programs[] = {"fwrite",          "ofstream",        "write",     "obuf",
+                                         "fmt_output_file", "boost_iostreams", "WriteFile", "fast_io_obuf_file"};
 
 /// Directory of the running executable, or "" when it cannot be told.
 std::filesystem::path executable_dir() {

@@ -89,12 +89,13 @@ public:
     IntsInLocaleTrial(Session& s, const Method& m, const Params& p, std::uint64_t count, const DigitGrouping& g)
         : get_(m.get_ints_locale), count_(count) {
         const std::string name = fmt::format("ints-grouped-{}-{}.txt", count, std::hash<std::string>{}(grouping_key(g)));
-        const std::filesystem::path& input = s.input(
+        const std::filesystem::path& file = s.input(
             name, [&](const std::filesystem::path& path) { write_generated_file(path, grouped_ints_text(count, g)); });
-        source_ = {input.string(), p.buffer_size};
+        source_ = {file.string(), p.buffer_size};
         std::error_code ec;
-        const auto size = std::filesystem::file_size(input, ec);
+        const auto size = std::filesystem::file_size(file, ec);
         if (ec) throw io_error("stat", source_.path, ec);
+        input = true;
         items = count;
         bytes = size;
         buffer_size = p.buffer_size ? p.buffer_size : m.default_buffer_size;
