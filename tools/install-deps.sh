@@ -1,28 +1,55 @@
 #!/usr/bin/env bash
 # Installs what iobench needs to build and test on Debian/Ubuntu (run as root,
 # or with sudo available): compilers, CMake + Ninja, Google Benchmark, {fmt},
-# nlohmann_json, CLI11, xxHash, GoogleTest, Boost.Iostreams and liburing.
-# Idempotent: packages already installed are left as they are.
+# nlohmann_json, CLI11, xxHash, GoogleTest, Boost.Iostreams and liburing; and
+# for tools/iobench-compare Python 3 with NumPy, SciPy, Matplotlib and tabulate
+# (Debian's packages: the system pip is externally managed), python3-venv for
+# its packaging test, and Chromium, in which its HTML report is tested.
+#
+#   tools/install-deps.sh           everything
+#   tools/install-deps.sh --tools   only what tools/iobench-compare needs to run (no browser, no compilers)
+#
+# Idempotent: packages already installed are left as they are. A Chromium (or
+# Google Chrome) already on PATH is used as it is: GitHub's Ubuntu runners have
+# one, and Ubuntu's own chromium package is only a wrapper around the snap.
 set -euo pipefail
 
+tools_python=(python3 python3-numpy python3-scipy python3-matplotlib python3-tabulate)
 packages=(
   g++ clang cmake ninja-build git pkg-config
   libbenchmark-dev libfmt-dev nlohmann-json3-dev libcli11-dev libxxhash-dev libgtest-dev
   libboost-iostreams-dev liburing-dev
-  python3 python3-scipy python3-matplotlib
+  "${tools_python[@]}" python3-venv
 )
+browser=yes
+case "${1:-}" in
+  "") ;;
+  --tools) packages=("${tools_python[@]}"); browser=no ;;
+  *) echo "usage: tools/install-deps.sh [--tools]" >&2; exit 2 ;;
+esac
 
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
+
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+if [ "$browser" = yes ] && ! command -v chromium >/dev/null 2>&1 && ! command -v chromium-browser >/dev/null 2>&1 \
+    && ! command -v google-chrome >/dev/null 2>&1; then
+  # Debian's chromium is a real package; elsewhere say what the HTML report test needs.
+  if grep -qs '^ID=debian' /etc/os-release; then
+    missing+=(chromium)
+  else
+    echo "install-deps: no Chromium on PATH: the HTML report's browser test (tools.report.BrowserTest) will be" \
+      "skipped; install Chromium or Google Chrome, or set IOBENCH_CHROMIUM"
+  fi
+fi
+
 if [ ${#missing[@]} -eq 0 ]; then
   echo "install-deps: everything is installed"
   exit 0
 fi
-
-sudo=""
-if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
 echo "install-deps: installing ${missing[*]}"
 $sudo apt-get update -qq
 DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -1,4 +1,9 @@
-"""The iobench-compare command line."""
+"""The iobench-compare command line.
+
+Exit status: 0 done; 2 bad input (one line `iobench-compare: error: ...` on
+stderr); 3 this Python lacks a dependency (numpy, scipy, matplotlib, tabulate),
+with what to install.
+"""
 
 from __future__ import annotations
 
@@ -6,27 +11,36 @@ import argparse
 import os
 import sys
 
-from .compare import compare
-from .render import to_console, to_csv, to_markdown
+from . import __version__
 from .results import InputError, ResultFile, default_label, load
 
 PROG = "iobench-compare"
 
+FORMATS = ("console", "md", "csv", "html", "bencher", "github-action-benchmark")
+EXPORTS = ("bencher", "github-action-benchmark")
+
+# Exit status when a dependency is missing (2 is bad input).
+EXIT_MISSING_DEPENDENCY = 3
+
 DESCRIPTION = """\
 Compare iobench (Google Benchmark) JSON results across files: per workload a table
-with methods as rows and one column group per file, showing the median wall time,
-throughput, cv, the ratio to a baseline and whether the difference is significant
-(two-sided Mann-Whitney U on the repetitions' wall times)."""
+with a line per method and file, showing the median time per run (or per item
+when the files ran different counts), throughput, cv, x fastest, the counters the
+rows carry, the ratio to a baseline and whether the difference is significant
+(two-sided Mann-Whitney U on the repetitions' times); an HTML report with charts;
+exports for Bencher and github-action-benchmark."""
 
 EPILOG = """\
 examples:
   iobench-compare gcc.json clang.json
   iobench-compare gcc.json clang.json mingw.json --format md > results.md
-  iobench-compare gcc.json --baseline-method fprintf,fwrite
-  iobench-compare a.json b.json --label a.json=GCC --label b.json=Clang --plot charts/
+  iobench-compare results/run.json --format html -o results/run.html
+  iobench-compare gcc.json --baseline-method fprintf,fwrite --counters write_calls,sys
+  iobench-compare quick.json --format bencher -o bencher.json
 
-exit status: 0 done, 2 bad input (a missing or unreadable file, not a benchmark
-result, no benchmark in common, an unknown --baseline-method)."""
+exit status: 0 done, 2 bad input (a missing, unreadable or truncated file, not a
+benchmark result, a file without any result, no benchmark in common, an unknown
+--baseline-method or --counters), 3 a Python dependency is missing."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -36,32 +50,41 @@ class _Parser(argparse.ArgumentParser):
         fail(message)
 
 
-def fail(message: str) -> None:
-    """Prints `iobench-compare: error: <message>` on stderr and exits with status 2."""
+def fail(message: str, status: int = 2) -> None:
+    """Prints `iobench-compare: error: <message>` on stderr and exits with `status` (2: bad input)."""
     sys.stderr.write(f"{PROG}: error: {message}\n")
-    sys.exit(2)
+    sys.exit(status)
 
 
 def _parser() -> argparse.ArgumentParser:
     p = _Parser(prog=PROG, description=DESCRIPTION, epilog=EPILOG,
                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("files", nargs="+", metavar="FILE.json", help="Google Benchmark JSON written by iobench")
-    p.add_argument("--format", choices=("console", "md", "csv"), default="console",
-                   help="console table (default), Markdown for a README, or CSV")
+    p.add_argument("--format", choices=FORMATS, default="console",
+                   help="console table (default), Markdown for a README, CSV, a self-contained HTML report, "
+                        "or JSON for Bencher (Bencher Metric Format) or github-action-benchmark "
+                        "(customSmallerIsBetter) from one file")
     base = p.add_mutually_exclusive_group()
     base.add_argument("--baseline-file", type=int, metavar="N",
                       help="compare every file with file N (1-based; default 1)")
     base.add_argument("--baseline-method", action="append", default=[], metavar="METHOD",
                       help="compare every method with METHOD of the same workload and file instead "
                            "(e.g. fprintf; a comma-separated list or repeated: the first one a workload has)")
+    p.add_argument("--counters", action="append", metavar="LIST",
+                   help="counter columns to show, comma-separated: write_calls, read_calls, bytes_per_call, "
+                        "sys (system time %% of the wall time), x_limit, user_time, system_time, page_faults, "
+                        "context_switches, read_bytes, write_bytes or any other counter of the files; "
+                        "'all' or 'none' (default: write_calls,read_calls,bytes_per_call,sys,x_limit, each "
+                        "where the rows carry it)")
     p.add_argument("--label", action="append", default=[], metavar="[FILE=]TEXT",
-                   help="column label instead of \"compiler version / OS\" from the context; FILE is a path as "
+                   help="label instead of \"compiler version / OS\" from the context; FILE is a path as "
                         "given, its file name (with or without .json) or a 1-based index; without FILE=, "
                         "the n-th --label names the n-th file")
     p.add_argument("--alpha", type=float, default=0.05, metavar="A",
                    help="significance level of the Mann-Whitney U test (default 0.05)")
     p.add_argument("--plot", metavar="DIR", help="also write charts (PNG and SVG) into DIR")
-    p.add_argument("-o", "--output", metavar="FILE", help="write the table to FILE instead of standard output")
+    p.add_argument("-o", "--output", metavar="FILE", help="write the output to FILE instead of standard output")
+    p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     return p
 
 
@@ -75,7 +98,7 @@ def _file_keys(path: str, index: int) -> set[str]:
 
 def apply_labels(files: list[ResultFile], labels: list[str]) -> None:
     """Sets each file's label: --label values, else from the context; equal labels get the file name."""
-    for i, f in enumerate(files):
+    for f in files:
         f.label = default_label(f.context, f.path)
     positional = 0
     for value in labels:
@@ -89,7 +112,7 @@ def apply_labels(files: list[ResultFile], labels: list[str]) -> None:
             fail(f"--label {value}: more labels than files ({len(files)})")
         files[positional].label = value
         positional += 1
-    for i, f in enumerate(files):
+    for f in files:
         if not f.label.strip():
             fail(f"--label: the label of {f.name} is empty")
         same = [g for g in files if g.label == f.label]
@@ -105,6 +128,32 @@ def apply_labels(files: list[ResultFile], labels: list[str]) -> None:
             f.label = f"{f.label} #{seen[f.label]}"
 
 
+def _import_dependencies(charts: bool):
+    """The modules that need numpy, scipy and tabulate (and matplotlib for `charts`);
+    exit status 3 if one is missing."""
+    try:
+        from . import compare, render  # noqa: F401  (numpy, scipy, tabulate)
+
+        if charts:
+            from . import plot  # noqa: F401  (matplotlib: slow to import, only when needed)
+    except ImportError as e:
+        fail(f"{e.name or e} is missing from this Python ({sys.executable}): install python3-scipy, "
+             "python3-matplotlib and python3-tabulate (tools/install-deps.sh --tools), or `pip install ./tools` "
+             "into a virtual environment", EXIT_MISSING_DEPENDENCY)
+    return compare, render
+
+
+def _write(path: str | None, text: str) -> None:
+    if not path:
+        sys.stdout.write(text)
+        return
+    try:
+        with open(path, "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+    except OSError as e:
+        fail(f"--output {path}: {e.strerror or e}")
+
+
 def main(argv: list[str] | None = None) -> int:
     """Runs the tool; returns the exit status (bad input exits with 2 from fail())."""
     args = _parser().parse_args(argv)
@@ -113,32 +162,47 @@ def main(argv: list[str] | None = None) -> int:
     methods = [m.strip() for value in args.baseline_method for m in value.split(",") if m.strip()]
     if args.baseline_method and not methods:
         fail("--baseline-method: no method given")
+    counters = None
+    if args.counters is not None:
+        counters = [c.strip() for value in args.counters for c in value.split(",") if c.strip()]
+        if not counters:
+            fail("--counters: no counter given")
+        if len(counters) > 1 and ({"all", "none"} & set(counters)):
+            fail(f"--counters {','.join(counters)}: 'all' and 'none' stand alone")
     if args.baseline_file is None:
         args.baseline_file = 1
     if not 1 <= args.baseline_file <= len(args.files):
         fail(f"--baseline-file {args.baseline_file}: there are {len(args.files)} files")
+    if args.format in EXPORTS and len(args.files) != 1:
+        fail(f"--format {args.format} exports one result file (got {len(args.files)})")
+    compare, render = _import_dependencies(charts=args.format == "html" or bool(args.plot))
     try:
         files = [load(path) for path in args.files]
         apply_labels(files, args.label)
-        comparison = compare(files, args.baseline_file - 1, methods, args.alpha)
+        comparison = compare.compare(files, args.baseline_file - 1, methods, args.alpha, counters)
     except InputError as e:
         fail(str(e))
 
-    render = {"console": to_console, "md": to_markdown, "csv": to_csv}[args.format]
-    text = render(comparison)
+    if args.format in EXPORTS:
+        from . import export
+
+        text = export.to_bencher(comparison) if args.format == "bencher" else export.to_github_action_benchmark(
+            comparison)
+        for what in export.left_out(comparison):
+            sys.stderr.write(f"{PROG}: warning: left out of the export: {what}\n")
+    elif args.format == "html":
+        from .report import to_html
+
+        text = to_html(comparison)
+    else:
+        text = {"console": render.to_console, "md": render.to_markdown, "csv": render.to_csv}[args.format](
+            comparison)
     if args.plot:
-        from .plot import plot  # matplotlib is slow to import: only when asked for
+        from .plot import plot
 
         try:
             plot(comparison, args.plot)
         except OSError as e:
             fail(f"--plot {args.plot}: {e.strerror or e}")
-    if args.output:
-        try:
-            with open(args.output, "w", encoding="utf-8", newline="") as f:
-                f.write(text)
-        except OSError as e:
-            fail(f"--output {args.output}: {e.strerror or e}")
-    else:
-        sys.stdout.write(text)
+    _write(args.output, text)
     return 0

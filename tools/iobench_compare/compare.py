@@ -1,7 +1,13 @@
 """Lining up benchmarks across result files: medians, ratios to a baseline, significance.
 
 Names are `<workload>/<method>[/<param>:<value>]`; a table is one workload, its rows
-are the rest of the name ("obuf", "obuf/buf:4096"), its column groups the files.
+are the rest of the name ("obuf", "obuf/buf:4096"), with one line per file.
+
+What a table compares: the wall time of one run when every pair it compares ran
+the same number of items; otherwise (files run with different --scale or
+--file-size) the time per item (per integer, line, byte), which is 1 / the
+repetition's items (or bytes) per second. Ratios and significance are computed
+on that quantity only, never across different counts.
 """
 
 from __future__ import annotations
@@ -12,7 +18,8 @@ from dataclasses import dataclass, field
 import numpy
 import scipy.stats
 
-from .results import Benchmark, InputError, ResultFile
+from . import counters as counter_columns
+from .results import SKIPPED_PREFIX, Benchmark, InputError, ResultFile
 
 # Mann-Whitney U needs this many repetitions on each side before it is run at all.
 MIN_REPETITIONS = 3
@@ -21,35 +28,71 @@ MIN_REPETITIONS = 3
 CV_WARNING = 0.05
 
 # Context keys that must agree for times to be comparable; a difference is noted.
-COMPARABLE_CONTEXT = ("suite", "scale", "build_type", "build_flags", "target_filesystem")
+COMPARABLE_CONTEXT = ("suite", "scale", "file_size", "build_type", "build_flags", "target_filesystem")
+
+# Context keys that change the counts of a run: a difference makes tables compare per item.
+COUNT_CONTEXT = ("scale", "file_size")
+
+# Two runs did the same work when their items per run agree to 1 %: counted from the rows (rate x time),
+# exact for repetitions, approximate for a median row alone (the median rate x the median time).
+SAME_WORK = 0.01
+
+# The method name of a workload's memory-bound limit row: a reference, not a method.
+LIMIT_METHOD = "limit"
+
+# What one item of a workload is; workloads in BYTE_WORKLOADS are compared per byte.
+ITEM_WORDS = {"ints_out": "integer", "ints_in": "integer", "doubles_out": "double", "doubles_in": "double",
+              "hello": "line", "lines": "line", "endl": "line"}
+BYTE_WORKLOADS = {"file_read"}
+
+
+def item_word(workload: str) -> str:
+    if workload in ITEM_WORDS:
+        return ITEM_WORDS[workload]
+    return "message" if workload.startswith("console_") else "item"
 
 
 @dataclass
 class Cell:
     """One benchmark in one file, summarised; times in seconds, rates per second.
 
-    status is "ok", "failed" (error holds the reason; no number is reported) or
-    "missing" (the file has no such benchmark). source says where the medians come
-    from: "repetitions" (median of the iteration rows), "single run" (one
-    repetition), or "median row" (only the file's median aggregate row).
+    status is "ok", "failed", "skipped" (the platform refused the method),
+    "invalid" (a time is NaN, infinite or not positive) or "missing" (the file has
+    no such benchmark); error holds the reason of the three in between. source
+    says where the medians come from: "repetitions" (median of the iteration
+    rows), "single run" (one repetition) or "median row" (only the file's median
+    aggregate row).
     """
 
     status: str
     error: str | None = None
     source: str | None = None
     samples: list[float] = field(default_factory=list)  # wall time per repetition
-    time: float | None = None
+    time: float | None = None  # median wall time per run
     cpu_time: float | None = None
     bytes_per_second: float | None = None
     items_per_second: float | None = None
     cv: float | None = None
-    ratio: float | None = None  # time / the baseline's time
+    counters: dict[str, float] = field(default_factory=dict)  # median per run of each counter
+    items: float | None = None  # items per run
+    bytes: float | None = None  # bytes per run
+    rates: dict[str, list[float]] = field(default_factory=dict)  # "items"/"bytes" per second, per repetition
+    # What the table compares: the time per run, or per item (see Workload.unit).
+    value: float | None = None
+    value_samples: list[float] = field(default_factory=list)
+    x_fastest: float | None = None  # value / the fastest method's in the same file and workload
+    ratio: float | None = None  # value / the baseline's value
     p_value: float | None = None
-    verdict: str | None = None  # baseline, significant, not significant, too few repetitions, identical samples
+    verdict: str | None = None  # baseline, significant, not significant, too few repetitions, identical samples,
+    #                             not comparable
 
     @property
     def ok(self) -> bool:
         return self.status == "ok"
+
+    def work(self, kind: str) -> float | None:
+        """Items ("items") or bytes ("bytes") per run."""
+        return self.items if kind == "items" else self.bytes
 
 
 @dataclass
@@ -63,14 +106,37 @@ class Row:
     cells: list[Cell]
     baseline: str | None = None  # what the row is compared with, for the CSV
 
+    @property
+    def is_limit(self) -> bool:
+        """The workload's memory-bound limit: a reference row, never the fastest method."""
+        return self.method == LIMIT_METHOD
+
 
 @dataclass
 class Workload:
-    """One table: a workload's rows, and a note when it has no baseline."""
+    """One table: a workload's rows, what it compares and the counter columns it shows."""
 
     name: str
     rows: list[Row]
     note: str | None = None
+    unit: str = "run"  # "run", or the item compared per: "integer", "line", "byte", ...
+    unit_note: str | None = None  # why the table compares per item
+    columns: list[counter_columns.Column] = field(default_factory=list)
+
+    @property
+    def per_item(self) -> bool:
+        return self.unit != "run"
+
+
+@dataclass
+class Summary:
+    """The geometric mean of the ratios of one file to the baseline file (compare.py's OVERALL_GEOMEAN)."""
+
+    file: int
+    baseline: int
+    geomean: float | None
+    rows: int  # how many rows it covers
+    per_item: int  # how many of them were compared per item
 
 
 @dataclass
@@ -83,6 +149,13 @@ class Comparison:
     baseline_methods: list[str]
     alpha: float
     notes: list[str]
+    summaries: list[Summary] = field(default_factory=list)
+    counters: list[str] = field(default_factory=list)  # the --counters asked for
+
+    @property
+    def compares(self) -> bool:
+        """Whether the tables have ratio and significance columns."""
+        return self.baseline_file is None or len(self.files) > 1
 
 
 def split_name(name: str) -> tuple[str, str, str, list[tuple[str, str]]]:
@@ -101,36 +174,52 @@ def split_name(name: str) -> tuple[str, str, str, list[tuple[str, str]]]:
     return workload, "/".join(parts[1:]), method, params
 
 
+def _median(values: list[float]) -> float:
+    return float(numpy.median(values))
+
+
 def summarize(bench: Benchmark | None) -> Cell:
     """Medians of one benchmark's repetitions (or of what the file gives instead)."""
     if bench is None:
         return Cell("missing")
     if bench.error is not None:
+        if bench.skipped:
+            return Cell("skipped", error=bench.error[len(SKIPPED_PREFIX):].strip() or "no reason given")
         return Cell("failed", error=bench.error)
+    if bench.invalid is not None:
+        return Cell("invalid", error=bench.invalid)
     if bench.real_times:
         n = len(bench.real_times)
         cell = Cell("ok", source="repetitions" if n > 1 else "single run", samples=list(bench.real_times))
-        cell.time = float(numpy.median(bench.real_times))
+        cell.time = _median(bench.real_times)
         if len(bench.cpu_times) == n:
-            cell.cpu_time = float(numpy.median(bench.cpu_times))
-        for counter in ("bytes_per_second", "items_per_second"):
-            values = getattr(bench, counter)
+            cell.cpu_time = _median(bench.cpu_times)
+        for name, values in bench.counters.items():
             if len(values) == n:
-                setattr(cell, counter, float(numpy.median(values)))
+                cell.counters[name] = _median(values)
+        for kind, counter in (("items", "items_per_second"), ("bytes", "bytes_per_second")):
+            values = bench.counters.get(counter, [])
+            if len(values) == n and all(v > 0 for v in values):
+                cell.rates[kind] = list(values)
+                setattr(cell, kind, _median([r * t for r, t in zip(values, bench.real_times)]))
         if n >= 2:
-            cell.cv = float(scipy.stats.variation(bench.real_times, ddof=1))
-        return cell
-    if bench.median is not None:
-        cell = Cell("ok", source="median row", time=bench.median["real_time"], cv=bench.cv)
-        cell.cpu_time = bench.median.get("cpu_time")
-        cell.bytes_per_second = bench.median.get("bytes_per_second")
-        cell.items_per_second = bench.median.get("items_per_second")
-        return cell
-    return Cell("failed", error="no repetition and no median row in the file")
+            cell.cv = float(numpy.std(bench.real_times, ddof=1) / numpy.mean(bench.real_times))
+    elif bench.median is not None:
+        median = bench.median
+        cell = Cell("ok", source="median row", time=median["real_time"], cv=bench.cv, cpu_time=median.get("cpu_time"))
+        cell.counters = {k: v for k, v in median.items() if k not in ("real_time", "cpu_time")}
+        for kind, counter in (("items", "items_per_second"), ("bytes", "bytes_per_second")):
+            if median.get(counter, 0) > 0:
+                setattr(cell, kind, median[counter] * cell.time)
+    else:
+        return Cell("invalid", error="no repetition and no median row in the file")
+    cell.bytes_per_second = cell.counters.get("bytes_per_second")
+    cell.items_per_second = cell.counters.get("items_per_second")
+    return cell
 
 
 def significance(samples: list[float], base: list[float], alpha: float) -> tuple[float | None, str]:
-    """Two-sided Mann-Whitney U test of two sets of wall times: (p-value, verdict).
+    """Two-sided Mann-Whitney U test of two sets of times: (p-value, verdict).
 
     The verdict is "too few repetitions" when either side has fewer than
     MIN_REPETITIONS, or when even completely separated samples of these sizes
@@ -150,18 +239,112 @@ def significance(samples: list[float], base: list[float], alpha: float) -> tuple
     return p, "significant" if p < alpha else "not significant"
 
 
+def _same_work(a: float, b: float) -> bool:
+    return abs(a - b) <= SAME_WORK * max(abs(a), abs(b))
+
+
+def _context_counts(f: ResultFile) -> tuple[str, ...]:
+    return tuple(str(f.context.get(k, "")) for k in COUNT_CONTEXT)
+
+
+def _work_kind(workload: str, cells: list[Cell]) -> str:
+    """What a per-item table counts: bytes for byte workloads, else items; the other one when a result
+    lacks the first (a file without items_per_second, say)."""
+    ok = [c for c in cells if c.ok]
+    preferred, other = ("bytes", "items") if workload in BYTE_WORKLOADS else ("items", "bytes")
+    if all(c.work(preferred) for c in ok) or not all(c.work(other) for c in ok):
+        return preferred
+    return other
+
+
+def _pairs(table: Workload, rows: dict[str, Row], files: list[ResultFile], baseline_file: int,
+           baseline_methods: list[str]) -> list[tuple[Cell, int, Cell, int, Row]]:
+    """Every (cell, its file, baseline cell, its file, row) the table compares."""
+    pairs = []
+    for row in table.rows:
+        if baseline_methods:
+            base_row = _baseline_row(rows, row, baseline_methods)
+            if base_row is None:
+                continue
+            row.baseline = base_row.name
+            for i, (cell, base) in enumerate(zip(row.cells, base_row.cells)):
+                pairs.append((cell, i, base, i, base_row))
+        else:
+            row.baseline = files[baseline_file].label
+            for i, cell in enumerate(row.cells):
+                pairs.append((cell, i, row.cells[baseline_file], baseline_file, row))
+    return pairs
+
+
+def _choose_unit(table: Workload, pairs, files: list[ResultFile]) -> None:
+    """Per run, unless a compared pair ran different counts: then per item (sets unit and unit_note)."""
+    kind = _work_kind(table.name, [c for r in table.rows for c in r.cells])
+    for cell, i, base, j, row in pairs:
+        if cell is base or not (cell.ok and base.ok):
+            continue
+        a, b = cell.work(kind), base.work(kind)
+        if a is not None and b is not None and not _same_work(a, b):
+            word = "byte" if kind == "bytes" else item_word(table.name)
+            table.unit = word
+            if i == j:
+                table.unit_note = f"the rows ran different counts: {b:,.0f} and {a:,.0f} {word}s per run"
+            else:  # every file's count in this row, the files with the same count together
+                counts: dict[float, list[str]] = {}
+                for f, c in zip(files, row.cells):
+                    if c.ok and c.work(kind) is not None:
+                        same = next((k for k in counts if _same_work(k, c.work(kind))), c.work(kind))
+                        counts.setdefault(same, []).append(f.label)
+                listed = ", ".join(f"{n:,.0f} ({', '.join(labels)})" for n, labels in counts.items())
+                table.unit_note = f"the files ran different counts of {word}s per run: {listed}"
+            break
+    for row in table.rows:
+        for cell in row.cells:
+            if not cell.ok:
+                continue
+            if not table.per_item:
+                cell.value, cell.value_samples = cell.time, list(cell.samples)
+                continue
+            work = cell.work(kind)
+            if work:
+                cell.value = cell.time / work
+                rates = cell.rates.get(kind, [])
+                cell.value_samples = [1.0 / r for r in rates]  # time per item of each repetition
+
+
+def _comparable(cell: Cell, i: int, base: Cell, j: int, table: Workload, files: list[ResultFile]) -> str | None:
+    """Why the pair cannot be compared, or None."""
+    if cell.value is None or base.value is None:
+        return f"not comparable: no {table.unit} count"
+    if not table.per_item and i != j and _context_counts(files[i]) != _context_counts(files[j]):
+        kind = _work_kind(table.name, [cell, base])
+        a, b = cell.work(kind), base.work(kind)
+        if a is None or b is None:
+            return "not comparable: different scale, no item count"
+    return None
+
+
 def _compare(cell: Cell, base: Cell, alpha: float) -> None:
-    if not cell.ok or not base.ok:
-        return
-    if base.time and base.time > 0:
-        cell.ratio = cell.time / base.time
-    cell.p_value, cell.verdict = significance(cell.samples, base.samples, alpha)
+    cell.ratio = cell.value / base.value
+    cell.p_value, cell.verdict = significance(cell.value_samples, base.value_samples, alpha)
 
 
 def _mark_baseline(cell: Cell) -> None:
     if cell.ok:
         cell.ratio = 1.0
         cell.verdict = "baseline"
+
+
+def _fastest(table: Workload, files: list[ResultFile]) -> None:
+    """x fastest: each value / the smallest value of a method (not the limit row) in the same file."""
+    for i in range(len(files)):
+        values = [r.cells[i].value for r in table.rows if not r.is_limit and r.cells[i].value is not None]
+        if not values:
+            continue
+        best = min(values)
+        for row in table.rows:
+            cell = row.cells[i]
+            if not row.is_limit and cell.value is not None:
+                cell.x_fastest = cell.value / best
 
 
 def _baseline_row(rows: dict[str, Row], row: Row, specs: list[str]) -> Row | None:
@@ -181,31 +364,103 @@ def _baseline_row(rows: dict[str, Row], row: Row, specs: list[str]) -> Row | Non
 
 def _context_notes(files: list[ResultFile]) -> list[str]:
     notes = []
+    workloads = {split_name(name)[0] for f in files for name in f.benchmarks}
     for key in COMPARABLE_CONTEXT:
         values = [str(f.context.get(key, "?")) for f in files]
+        if key == "file_size" and not workloads & BYTE_WORKLOADS:
+            continue  # only file_read reads a file of that size
         if len(set(values)) > 1:
             listed = ", ".join(f"{v} ({f.label})" for v, f in zip(values, files))
-            notes.append(f"the files differ in {key}: {listed}; their times may not be comparable")
+            if key in COUNT_CONTEXT:
+                notes.append(f"the files differ in {key}: {listed}; they ran different counts, so tables where "
+                             "the counts differ compare time per item, not per run")
+            else:
+                notes.append(f"the files differ in {key}: {listed}; their times may not be comparable")
     return notes
 
 
+def _no_common_benchmark(files: list[ResultFile]) -> InputError:
+    names = [f.name for f in files]
+    listed = " and ".join([", ".join(names[:-1]), names[-1]])
+    suites = [str(f.context.get("suite", "?")) for f in files]
+    if len(set(suites)) > 1:
+        which = ", ".join(f"{s} ({n})" for s, n in zip(suites, names))
+        return InputError(f"{listed} have no benchmark in common: they ran different suites ({which})")
+    return InputError(f"{listed} have no benchmark in common")
+
+
+def _columns(table: Workload, keys: list[str]) -> list[counter_columns.Column]:
+    """The counter columns of a table: those asked for that at least one result of the table carries."""
+    cells = [c for r in table.rows for c in r.cells if c.ok]
+    columns = [counter_columns.column(k) for k in keys]
+    return [col for col in columns if any(col.value(c) is not None for c in cells)]
+
+
+def available_counters(files: list[ResultFile]) -> list[str]:
+    """Every counter key --counters can name in these files: the known ones first, then the others."""
+    present = set()
+    for f in files:
+        for b in f.benchmarks.values():
+            present.update(b.counters)
+            if b.median:
+                present.update(k for k in b.median if k not in ("real_time", "cpu_time"))
+    keys = [c.key for c in counter_columns.KNOWN if c.counter in present]
+    others = sorted(present - {c.counter for c in counter_columns.KNOWN} - counter_columns.STANDARD)
+    return keys + others
+
+
+def resolve_counters(files: list[ResultFile], asked: list[str] | None) -> list[str]:
+    """The counter keys to show: DEFAULT when not asked, "all", "none", or a list (InputError if unknown)."""
+    if asked is None:
+        return list(counter_columns.DEFAULT)
+    available = available_counters(files)
+    if asked == ["none"]:
+        return []
+    if asked == ["all"]:
+        return available
+    unknown = [k for k in asked if k not in available]
+    if unknown:
+        listed = ", ".join(available) if available else "none"
+        raise InputError(f"--counters {','.join(asked)}: no counter {', '.join(unknown)} in these files "
+                         f"(counters: {listed})")
+    return asked
+
+
+def _summaries(workloads: list[Workload], files: list[ResultFile], baseline_file: int) -> list[Summary]:
+    summaries = []
+    for i in range(len(files)):
+        if i == baseline_file:
+            continue
+        ratios, per_item = [], 0
+        for table in workloads:
+            for row in table.rows:
+                cell = row.cells[i]
+                if row.is_limit or cell.ratio is None or cell.verdict in (None, "baseline"):
+                    continue
+                ratios.append(cell.ratio)
+                per_item += table.per_item
+        geomean = float(scipy.stats.gmean(ratios)) if ratios else None
+        summaries.append(Summary(i, baseline_file, geomean, len(ratios), per_item))
+    return summaries
+
+
 def compare(files: list[ResultFile], baseline_file: int = 0, baseline_methods: list[str] | None = None,
-            alpha: float = 0.05) -> Comparison:
+            alpha: float = 0.05, counters: list[str] | None = None) -> Comparison:
     """Lines up the files' benchmarks by name and compares each with its baseline.
 
     With `baseline_methods` every cell is compared with the first of those methods
     found in the same workload and file (same parameters if it has them);
     otherwise with the same benchmark in file `baseline_file` (0-based).
-    Raises InputError if the files have no benchmark in common or no workload has
-    any of the baseline methods.
+    `counters`: the counter columns to show (see resolve_counters).
+    Raises InputError if the files have no benchmark in common, no workload has
+    any of the baseline methods, or a counter asked for is in no file.
     """
     baseline_methods = baseline_methods or []
     if len(files) > 1:
         common = set(files[0].benchmarks).intersection(*(f.benchmarks for f in files[1:]))
         if not common:
-            names = [f.name for f in files]
-            listed = " and ".join([", ".join(names[:-1]), names[-1]])
-            raise InputError(f"{listed} have no benchmark in common")
+            raise _no_common_benchmark(files)
+    counter_keys = resolve_counters(files, counters)
 
     by_workload: dict[str, dict[str, Row]] = {}
     for f in files:
@@ -218,36 +473,34 @@ def compare(files: list[ResultFile], baseline_file: int = 0, baseline_methods: l
     workloads = []
     found_baseline = False
     for workload, rows in by_workload.items():
-        table = Workload(workload, list(rows.values()))
-        for row in table.rows:
-            if baseline_methods:
-                base_row = _baseline_row(rows, row, baseline_methods)
-                if base_row is None:
-                    continue
-                found_baseline = True
-                row.baseline = base_row.name
-                for cell, base in zip(row.cells, base_row.cells):
-                    if base_row is row:
-                        _mark_baseline(cell)
-                    else:
-                        _compare(cell, base, alpha)
-            else:
-                row.baseline = files[baseline_file].label
-                for i, cell in enumerate(row.cells):
-                    if i == baseline_file:
-                        _mark_baseline(cell)
-                    else:
-                        _compare(cell, row.cells[baseline_file], alpha)
+        # The limit row last: a reference under the methods.
+        table = Workload(workload, [r for r in rows.values() if not r.is_limit] +
+                         [r for r in rows.values() if r.is_limit])
+        pairs = _pairs(table, rows, files, baseline_file, baseline_methods)
+        found_baseline |= bool(pairs)
+        _choose_unit(table, pairs, files)
+        for cell, i, base, j, base_row in pairs:
+            if cell is base:
+                _mark_baseline(cell)
+            elif cell.ok and base.ok:
+                why = _comparable(cell, i, base, j, table, files)
+                if why is None:
+                    _compare(cell, base, alpha)
+                else:
+                    cell.verdict = why
+        _fastest(table, files)
         if baseline_methods and all(row.baseline is None for row in table.rows):
             table.note = f"no baseline method ({', '.join(baseline_methods)}) in this workload"
+        table.columns = _columns(table, counter_keys)
         workloads.append(table)
 
     if baseline_methods and not found_baseline:
         methods = sorted({row.method for w in workloads for row in w.rows})
         raise InputError(f"--baseline-method {','.join(baseline_methods)}: no such method in these files "
                          f"(methods: {', '.join(methods)})")
+    summaries = _summaries(workloads, files, baseline_file) if not baseline_methods and len(files) > 1 else []
     return Comparison(files, workloads, None if baseline_methods else baseline_file, baseline_methods, alpha,
-                      _context_notes(files))
+                      _context_notes(files), summaries, counter_keys)
 
 
 def sweeps(workload: Workload) -> dict[str, list[Row]]:

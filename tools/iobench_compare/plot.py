@@ -1,105 +1,140 @@
-"""Charts of a Comparison with matplotlib (Agg backend, no display needed).
+"""Charts of a Comparison with Matplotlib (Agg backend, no display needed).
 
-Per workload a grouped bar chart of throughput, methods x files; per parameter
-sweep (`/buf:<bytes>` in the names) a line chart of throughput against the
-parameter on a log scale, one line per method and file. Each chart is written as
-PNG and SVG; the SVG carries no date, so regenerating it changes nothing.
+Per workload a grouped bar chart of throughput, methods x files (horizontal bars,
+each labelled with its value, so that a slow method is still readable next to a
+fast one); a workload's limit row is drawn as a dashed reference line, not a bar.
+Per parameter sweep (`/buf:<bytes>` in the names) a line chart of throughput
+against the parameter on a log scale, one line per method and file, as the
+file-reading seed's chart. Charts are written as PNG and SVG (--plot) or inlined
+as SVG in the HTML report; the SVG carries no date, so regenerating it from the
+same JSON gives the same bytes.
 """
 
 from __future__ import annotations
 
+import io
 import os
 import re
+from dataclasses import dataclass
 
 import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (after choosing the backend)
+from matplotlib.lines import Line2D  # noqa: E402
 from matplotlib.patches import Patch  # noqa: E402
 
-from .compare import Comparison, Row, Workload, sweeps  # noqa: E402
+from .compare import Cell, Comparison, Row, Workload, sweeps  # noqa: E402
+from .render import STATUS_WORDS, format_throughput  # noqa: E402
 
 _PARAM_TITLES = {"buf": "buffer size"}
+_STATUS_COLORS = {"failed": "#c0392b", "invalid": "#c0392b", "skipped": "#7f7f7f"}
+
+
+@dataclass
+class Chart:
+    """One chart: a file stem ("ints_out", "file_read-buf"), a title and its figure."""
+
+    stem: str
+    title: str
+    figure: object
 
 
 def _safe(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", name)
 
 
-def _rate(cell) -> float | None:
+def _rate(cell: Cell) -> float | None:
     """Throughput in bytes/s, or items/s when the benchmark has no byte count."""
     if not cell.ok:
         return None
     return cell.bytes_per_second if cell.bytes_per_second is not None else cell.items_per_second
 
 
-def _unit(workload_rows: list[Row]) -> tuple[float, str]:
-    """Scale and axis label for a chart's rates, from the largest one."""
-    cells = [c for r in workload_rows for c in r.cells if _rate(c) is not None]
+def _unit(rows: list[Row]) -> tuple[float, str, bool]:
+    """Scale and axis label for a chart's rates, from the largest one; and whether they are bytes."""
+    cells = [c for r in rows for c in r.cells if _rate(c) is not None]
     in_bytes = any(c.bytes_per_second is not None for c in cells)
     top = max((_rate(c) for c in cells), default=0.0)
     for scale, prefix in ((1e9, "G"), (1e6, "M"), (1e3, "k"), (1.0, "")):
         if top >= scale:
             break
     what = f"{prefix}B/s" if in_bytes else f"{prefix} items/s".strip()
-    return scale, f"throughput ({what}, median; higher is better)"
+    return scale, f"throughput ({what}, median; higher is better)", in_bytes
 
 
-def _save(fig, directory: str, stem: str) -> list[str]:
-    paths = []
-    for ext, metadata in (("png", {"Software": None}), ("svg", {"Date": None})):
-        path = os.path.join(directory, f"{stem}.{ext}")
-        fig.savefig(path, format=ext, metadata=metadata, bbox_inches="tight")
-        paths.append(path)
-    plt.close(fig)
-    return paths
+def _colors() -> list[str]:
+    return plt.rcParams["axes.prop_cycle"].by_key()["color"]
 
 
-def bar_chart(comparison: Comparison, workload: Workload, directory: str) -> list[str]:
-    """Grouped bars: one group per method, one bar per file; failed cells get no bar."""
-    rows = workload.rows
+def _rate_text(rate: float, in_bytes: bool) -> str:
+    return format_throughput(rate) if in_bytes else f"{rate:.3g}/s"
+
+
+def bar_chart(comparison: Comparison, workload: Workload) -> Chart:
+    """Grouped horizontal bars: one group per method (top to bottom in table order), one bar per file."""
     files = comparison.files
-    scale, ylabel = _unit(rows)
-    fig, ax = plt.subplots(figsize=(max(6.0, 1.2 * len(rows) * max(1, len(files)) / 2 + 2), 4.5))
-    width = 0.8 / len(files)
-    colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
-    for i, f in enumerate(files):
-        xs, heights = [], []
-        for k, row in enumerate(rows):
-            rate = _rate(row.cells[i])
-            x = k - 0.4 + width * (i + 0.5)
+    methods = [r for r in workload.rows if not r.is_limit]
+    limits = [r for r in workload.rows if r.is_limit]
+    scale, xlabel, in_bytes = _unit(workload.rows)
+    colors = _colors()
+    per_bar = 0.26 if len(files) > 1 else 0.32
+    height = max(2.6, per_bar * max(1, len(methods)) * len(files) + 0.35 * len(methods) + 1.3)
+    fig, ax = plt.subplots(figsize=(8.0, height))
+    bar = 0.8 / len(files)
+    top = max((_rate(c) or 0.0 for r in workload.rows for c in r.cells), default=0.0) / scale
+    for k, row in enumerate(methods):
+        for i in range(len(files)):
+            cell = row.cells[i]
+            y = k - 0.4 + bar * (i + 0.5)
+            rate = _rate(cell)
             if rate is None:
-                if row.cells[i].status == "failed":
-                    ax.text(x, 0, "FAILED", rotation=90, ha="center", va="bottom", fontsize=8, color="red")
+                if cell.status in STATUS_WORDS:
+                    ax.text(0, y, f" {STATUS_WORDS[cell.status]}", va="center", ha="left", fontsize=7,
+                            color=_STATUS_COLORS[cell.status])
                 continue
-            xs.append(x)
-            heights.append(rate / scale)
-        ax.bar(xs, heights, width=width, color=colors[i % len(colors)])
-    ax.set_xticks(range(len(rows)))
-    crowded = sum(len(r.key) for r in rows) > 40
-    ax.set_xticklabels([r.key for r in rows], rotation=30 if crowded else 0, ha="right" if crowded else "center")
-    ax.set_ylabel(ylabel)
+            ax.barh(y, rate / scale, height=bar, color=colors[i % len(colors)])
+            ax.text(rate / scale, y, " " + _rate_text(rate, in_bytes), va="center", ha="left", fontsize=7)
+    # Legend from patches (a file whose every benchmark failed has no bar to take a colour from); one file
+    # needs none. The limit lines add theirs.
+    handles = [Patch(color=colors[i % len(colors)], label=f.label) for i, f in enumerate(files)]
+    if len(files) == 1:
+        handles = []
+    for row in limits:
+        for i, f in enumerate(files):
+            rate = _rate(row.cells[i])
+            if rate is None:
+                continue
+            ax.axvline(rate / scale, color=colors[i % len(colors)], linestyle="--", linewidth=1.2)
+            label = "limit" if len(files) == 1 else f"limit ({f.label})"
+            handles.append(Line2D([], [], color=colors[i % len(colors)], linestyle="--",
+                                  label=f"{label}: {_rate_text(rate, in_bytes)}"))
+    ax.set_yticks(range(len(methods)))
+    ax.set_yticklabels([r.key for r in methods])
+    ax.set_ylim(max(len(methods), 1) - 0.5, -0.5)  # the first method on top, as in the table
+    ax.set_xlim(0, top * 1.25 if top > 0 else 1)  # room for the value labels
+    ax.set_xlabel(xlabel)
     ax.set_title(f"{workload.name}: throughput by method")
-    ax.grid(axis="y", alpha=0.3)
+    ax.grid(axis="x", alpha=0.3)
     ax.set_axisbelow(True)
-    # Legend from patches: a file whose every benchmark failed has no bar to take a colour from.
-    ax.legend(handles=[Patch(color=colors[i % len(colors)], label=f.label) for i, f in enumerate(files)], fontsize=8)
-    return _save(fig, directory, _safe(workload.name))
+    if handles:
+        ax.legend(handles=handles, fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
+    return Chart(_safe(workload.name), f"{workload.name}: throughput by method", fig)
 
 
-def sweep_chart(comparison: Comparison, workload: Workload, param: str, rows: list[Row], directory: str) -> list[str]:
+def sweep_chart(comparison: Comparison, workload: Workload, param: str, rows: list[Row]) -> Chart:
     """Throughput against a numeric parameter (log2 x axis): one line per method (and file)."""
     files = comparison.files
-    scale, ylabel = _unit(rows)
+    scale, ylabel, in_bytes = _unit(rows)
     # A line is a method with its other parameters fixed, in one file.
     lines: dict[str, list[Row]] = {}
     for row in rows:
         others = "/".join(f"{k}:{v}" for k, v in row.params if k != param)
         lines.setdefault(row.method + ("/" + others if others else ""), []).append(row)
-    fig, ax = plt.subplots(figsize=(7.5, 4.5))
+    fig, ax = plt.subplots(figsize=(8.0, 4.8))
     markers = "osD^vP*X"
     styles = ["-", "--", ":", "-."]
-    colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    colors = _colors()
     for m, (name, line_rows) in enumerate(lines.items()):
         line_rows = sorted(line_rows, key=lambda r: int(dict(r.params)[param]))
         for i, f in enumerate(files):
@@ -110,27 +145,74 @@ def sweep_chart(comparison: Comparison, workload: Workload, param: str, rows: li
             label = name if len(files) == 1 else f"{name} ({f.label})"
             ax.plot([p[0] for p in points], [p[1] for p in points], label=label, color=colors[m % len(colors)],
                     linestyle=styles[i % len(styles)], marker=markers[i % len(markers)])
+    for row in (r for r in workload.rows if r.is_limit):
+        for i, f in enumerate(files):
+            rate = _rate(row.cells[i])
+            if rate is not None:
+                label = "limit" if len(files) == 1 else f"limit ({f.label})"
+                ax.axhline(rate / scale, color="black", linestyle=styles[i % len(styles)], linewidth=1,
+                           label=f"{label}: {_rate_text(rate, in_bytes)}")
     ax.set_xscale("log", base=2)
     values = sorted({int(dict(r.params)[param]) for r in rows})
     ax.set_xticks(values)
-    ax.set_xticklabels([str(v) for v in values])
+    ax.set_xticklabels([_size(v) if param == "buf" else str(v) for v in values])
     ax.minorticks_off()
-    ax.set_xlabel(_PARAM_TITLES.get(param, param) + (" (bytes)" if param == "buf" else ""))
+    ax.set_xlabel(_PARAM_TITLES.get(param, param) + (" (bytes)" if param == "buf" else "") + ", log scale")
     ax.set_ylabel(ylabel)
     ax.set_ylim(bottom=0)
-    ax.set_title(f"{workload.name}: throughput against {_PARAM_TITLES.get(param, param)}")
+    title = f"{workload.name}: throughput against {_PARAM_TITLES.get(param, param)}"
+    ax.set_title(title)
     ax.grid(alpha=0.3)
-    ax.legend(fontsize=8)
-    return _save(fig, directory, f"{_safe(workload.name)}-{_safe(param)}")
+    ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5))
+    return Chart(f"{_safe(workload.name)}-{_safe(param)}", title, fig)
+
+
+def _size(value: int) -> str:
+    for shift, unit in ((20, "M"), (10, "K")):
+        if value >= 1 << shift and value % (1 << shift) == 0:
+            return f"{value >> shift}{unit}"
+    return str(value)
+
+
+def charts(comparison: Comparison, workload: Workload) -> list[Chart]:
+    """Every chart of a workload: its bar chart, then one line chart per parameter sweep."""
+    out = [bar_chart(comparison, workload)]
+    for param, rows in sweeps(workload).items():
+        out.append(sweep_chart(comparison, workload, param, rows))
+    return out
+
+
+def svg(chart: Chart, salt: str) -> str:
+    """The chart as an SVG element to inline in HTML (no XML declaration; ids unique by `salt`)."""
+    plt.rcParams["svg.hashsalt"] = salt  # stable, and distinct between the charts of one page
+    buffer = io.StringIO()
+    chart.figure.savefig(buffer, format="svg", metadata={"Date": None}, bbox_inches="tight")
+    plt.close(chart.figure)
+    text = buffer.getvalue()
+    text = text[text.index("<svg"):]
+    # The <metadata> block only names the generator (with its web address): not needed in a page.
+    start, end = text.find("<metadata>"), text.find("</metadata>")
+    if 0 <= start < end:
+        text = text[:start].rstrip(" ") + text[end + len("</metadata>"):].lstrip("\n")
+    return text
+
+
+def _save(chart: Chart, directory: str) -> list[str]:
+    paths = []
+    plt.rcParams["svg.hashsalt"] = "iobench-compare"  # stable element ids in the SVG
+    for ext, metadata in (("png", {"Software": None}), ("svg", {"Date": None})):
+        path = os.path.join(directory, f"{chart.stem}.{ext}")
+        chart.figure.savefig(path, format=ext, metadata=metadata, bbox_inches="tight")
+        paths.append(path)
+    plt.close(chart.figure)
+    return paths
 
 
 def plot(comparison: Comparison, directory: str) -> list[str]:
     """Writes every chart of the comparison into `directory` (created if missing); returns the paths."""
     os.makedirs(directory, exist_ok=True)
-    plt.rcParams["svg.hashsalt"] = "iobench-compare"  # stable element ids in the SVG
     paths = []
     for workload in comparison.workloads:
-        paths += bar_chart(comparison, workload, directory)
-        for param, rows in sweeps(workload).items():
-            paths += sweep_chart(comparison, workload, param, rows, directory)
+        for chart in charts(comparison, workload):
+            paths += _save(chart, directory)
     return paths

@@ -1,4 +1,8 @@
-"""Rendering a Comparison: console table, Markdown and CSV.
+"""Rendering a Comparison: console tables, Markdown and CSV (tables laid out by tabulate).
+
+Every table has one line per method and file: the method, the file, what the table
+compares (time per run or per item), throughput, cv, x fastest, the counter
+columns the rows carry, and the ratio and significance against the baseline.
 
 The console and Markdown outputs print no date and no directory, so that the same
 input files always give the same bytes (the tests compare them with golden files).
@@ -9,14 +13,23 @@ from __future__ import annotations
 import csv
 import io
 
-from .compare import CV_WARNING, Cell, Comparison, Workload
+from tabulate import tabulate
+
+from . import counters as counter_columns
+from .compare import BYTE_WORKLOADS, CV_WARNING, LIMIT_METHOD, Cell, Comparison, Row, Workload, split_name
 
 CV_LEGEND = ("! cv >= 5%: the repetitions disagree; the machine was busy or the page cache was writing back. "
              "Rerun with more --benchmark_repetitions, on an idle machine or a tmpfs --dir.")
 
+LIMIT_LEGEND = (f"{LIMIT_METHOD}: the workload's memory-bound limit (the same bytes formatted in memory and written "
+                "or read in 1 MiB calls); a reference, never counted as the fastest method.")
+
+STATUS_WORDS = {"failed": "FAILED", "skipped": "skipped", "invalid": "invalid"}
+
 
 def format_time(seconds: float) -> str:
-    """Wall time as iobench's summary prints it: "554.7 us", "2.81 ms", "729 ms", "2.10 s"."""
+    """Wall time as iobench's summary prints it: "554.7 us", "2.81 ms", "729 ms", "2.10 s";
+    below a microsecond with three digits ("4.21 ns", "28.0 ns"), for times per item."""
     ms = seconds * 1e3
     if ms >= 1000:
         return f"{seconds:.2f} s"
@@ -26,7 +39,8 @@ def format_time(seconds: float) -> str:
         return f"{ms:.2f} ms"
     if ms >= 0.001:
         return f"{ms * 1e3:.1f} us"
-    return f"{ms * 1e6:.0f} ns"
+    ns = ms * 1e6
+    return f"{ns:.0f} ns" if ns >= 100 else f"{ns:.1f} ns" if ns >= 10 else f"{ns:.2f} ns"
 
 
 def format_throughput(bytes_per_second: float) -> str:
@@ -41,7 +55,7 @@ def format_throughput(bytes_per_second: float) -> str:
 
 
 def format_ratio(ratio: float) -> str:
-    """Time ratio to the baseline: "0.52x" (faster), "9.55x" (slower)."""
+    """Time ratio: "0.52x" (faster), "9.55x" (slower)."""
     if ratio >= 100:
         return f"{ratio:.0f}x"
     if ratio >= 10:
@@ -63,19 +77,29 @@ def format_verdict(cell: Cell) -> str:
     return f"{cell.verdict} (p={format_p(cell.p_value)})"
 
 
-def format_cv(cell: Cell, pad: bool = False) -> str:
-    """Coefficient of variation of the repetitions' wall times, "!" when >= 5 %
-    (`pad`: two spaces instead, so that a column of them lines up)."""
+def format_cv(cell: Cell) -> str:
+    """Coefficient of variation of the repetitions' wall times, "! " in front when >= 5 %."""
     if cell.cv is None:
-        return "-" + ("  " if pad else "")
-    return f"{cell.cv * 100:.1f}%" + (" !" if cell.cv >= CV_WARNING else "  " if pad else "")
+        return "-"
+    return ("! " if cell.cv >= CV_WARNING else "") + f"{cell.cv * 100:.1f}%"
 
 
-def _file_details(comparison: Comparison, index: int) -> str:
+def problem(cell: Cell) -> str | None:
+    """"FAILED: <message>", "skipped: <reason>" or "invalid: <reason>" for a cell without a result."""
+    if cell.status in STATUS_WORDS:
+        return f"{STATUS_WORDS[cell.status]}: {cell.error}"
+    return None
+
+
+def file_details(comparison: Comparison, index: int) -> str:
+    """Suite, scale, file size (of file_read's file), build type, file system and repetitions of a file."""
     f = comparison.files[index]
+    reads_a_file = any(split_name(name)[0] in BYTE_WORKLOADS for name in f.benchmarks)
     parts = []
-    for key, fmt in (("suite", "suite {}"), ("scale", "scale {}"), ("build_type", "{}"),
-                     ("target_filesystem", "{}")):
+    for key, fmt in (("suite", "suite {}"), ("scale", "scale {}"), ("file_size", "file size {}"),
+                     ("build_type", "{}"), ("target_filesystem", "{}")):
+        if key == "file_size" and not reads_a_file:
+            continue  # only file_read reads a file of that size
         if f.context.get(key) not in (None, ""):
             parts.append(fmt.format(f.context[key]))
     n = f.repetitions
@@ -83,7 +107,8 @@ def _file_details(comparison: Comparison, index: int) -> str:
     return ", ".join(parts)
 
 
-def _baseline_sentence(comparison: Comparison, md: bool) -> str:
+def baseline_sentence(comparison: Comparison, md: bool = False) -> str:
+    """What the ratios and the significance are against, in one sentence."""
     def strong(text: str) -> str:
         return f"**{text}**" if md else text
 
@@ -100,49 +125,92 @@ def _baseline_sentence(comparison: Comparison, md: bool) -> str:
         first, *others = [strong(m) for m in comparison.baseline_methods]
         alternatives = f" (else {', else '.join(others)})" if others else ""
         base = f"baseline: the method {first}{alternatives} of the same workload and file"
-    return (f"{base[0].upper()}{base[1:]}. Ratio = median wall time / the baseline's (below 1: faster). "
-            f"Significance: two-sided Mann-Whitney U on the repetitions' wall times, alpha {comparison.alpha:g}.")
+    return (f"{base[0].upper()}{base[1:]}. Ratio = median time / the baseline's (below 1: faster), per run, or per "
+            "item where the counts differ. Significance: two-sided Mann-Whitney U on the repetitions' times, "
+            f"alpha {comparison.alpha:g}.")
 
 
-def _has_comparison_columns(comparison: Comparison, index: int) -> bool:
-    return comparison.baseline_file is None or index != comparison.baseline_file
+def table_title(workload: Workload) -> str:
+    """ "ints_out: time per run", or per item with the reason."""
+    if workload.per_item:
+        return f"{workload.name}: time per {workload.unit} ({workload.unit_note})"
+    return f"{workload.name}: time per run"
 
 
-def _columns(comparison: Comparison, index: int) -> list[str]:
-    cols = ["time", "throughput", "cv"]
-    if _has_comparison_columns(comparison, index):
+def headers(comparison: Comparison, workload: Workload) -> list[str]:
+    """The column names of a workload's table."""
+    cols = ["method"]
+    if len(comparison.files) > 1:
+        cols.append("file")
+    cols += [f"time/{workload.unit}", "throughput", "cv", "x fastest"]
+    cols += [c.header for c in workload.columns]
+    if comparison.compares:
         cols += ["ratio", "significance"]
+    elif _has_problems(workload):
+        cols.append("note")
     return cols
 
 
-def _cells(comparison: Comparison, index: int, cell: Cell, footnote: int | None, pad: bool) -> list[str]:
-    if cell.status == "failed":
-        texts = [f"FAILED ({footnote})", "", ""]
-    elif cell.status == "missing":
-        texts = ["-", "", ""]
-    else:
-        texts = [format_time(cell.time),
+def _has_problems(workload: Workload) -> bool:
+    return any(problem(c) for r in workload.rows for c in r.cells)
+
+
+def cells(comparison: Comparison, workload: Workload, row: Row, index: int) -> list[str]:
+    """The texts of one line (a method in one file) without the method and file columns."""
+    cell = row.cells[index]
+    n_counters = len(workload.columns)
+    if cell.ok:
+        texts = [format_time(cell.value) if cell.value is not None else format_time(cell.time) + " per run",
                  format_throughput(cell.bytes_per_second) if cell.bytes_per_second is not None else "-",
-                 format_cv(cell, pad)]
-    if _has_comparison_columns(comparison, index):
-        texts += [format_ratio(cell.ratio) if cell.ratio is not None else ("-" if cell.ok else ""),
-                  format_verdict(cell)]
+                 format_cv(cell),
+                 format_ratio(cell.x_fastest) if cell.x_fastest is not None else ("" if row.is_limit else "-")]
+        texts += [counter_columns.format_value(c, c.value(cell), format_time) for c in workload.columns]
+        last = [format_ratio(cell.ratio) if cell.ratio is not None and cell.verdict != "baseline" else
+                ("" if cell.verdict == "baseline" else "-"), format_verdict(cell)]
+    elif cell.status == "missing":
+        texts, last = ["-", "", "", ""] + [""] * n_counters, ["", ""]
+    else:
+        texts, last = [STATUS_WORDS[cell.status], "", "", ""] + [""] * n_counters, ["", problem(cell)]
+    if comparison.compares:
+        return texts + last
+    if _has_problems(workload):
+        return texts + [last[1] if not cell.ok else ""]
     return texts
 
 
-def _table(comparison: Comparison, workload: Workload, pad: bool) -> tuple[list[list[str]], list[str]]:
-    """Body rows (method + every group's cells) and the failure footnotes of one workload."""
-    body, footnotes = [], []
+def body(comparison: Comparison, workload: Workload) -> list[list[str]]:
+    """Every line of a workload's table: a method in each file (the method named on its first line)."""
+    lines = []
     for row in workload.rows:
-        line = [row.key]
-        for i, cell in enumerate(row.cells):
-            footnote = None
-            if cell.status == "failed":
-                footnotes.append(f"{comparison.files[i].name}, {row.name}: {cell.error}")
-                footnote = len(footnotes)
-            line += _cells(comparison, i, cell, footnote, pad)
-        body.append(line)
-    return body, footnotes
+        for i, f in enumerate(comparison.files):
+            line = [row.key if i == 0 else ""]
+            if len(comparison.files) > 1:
+                line.append(f.label)
+            lines.append(line + cells(comparison, workload, row, i))
+    return lines
+
+
+def _align(header: list[str]) -> list[str]:
+    left = {"method", "file", "significance", "note"}
+    return ["left" if h in left else "right" for h in header]
+
+
+def summary_lines(comparison: Comparison) -> list[str]:
+    """One line per file against the baseline file: the geometric mean of the ratios."""
+    lines = []
+    for s in comparison.summaries:
+        f, base = comparison.files[s.file], comparison.files[s.baseline]
+        if s.geomean is None:
+            lines.append(f"{f.label} against {base.label}: no row both files have a comparable result for")
+            continue
+        rows = f"{s.rows} row" + ("" if s.rows == 1 else "s")
+        per_item = f", {s.per_item} of them per item" if s.per_item else ""
+        lines.append(f"{f.label} against {base.label}: {format_ratio(s.geomean)} over {rows}{per_item}")
+    return lines
+
+
+SUMMARY_TITLE = ("overall: geometric mean of the ratios over the rows both files have "
+                 "(limit rows excluded; below 1: faster)")
 
 
 def _any_cv_flag(comparison: Comparison) -> bool:
@@ -150,47 +218,57 @@ def _any_cv_flag(comparison: Comparison) -> bool:
                for w in comparison.workloads for r in w.rows for c in r.cells if c.ok)
 
 
+def _any_limit(comparison: Comparison) -> bool:
+    return any(r.is_limit for w in comparison.workloads for r in w.rows)
+
+
+def legends(comparison: Comparison) -> list[str]:
+    out = []
+    if _any_cv_flag(comparison):
+        out.append(CV_LEGEND)
+    if _any_limit(comparison):
+        out.append(LIMIT_LEGEND)
+    return out
+
+
+def _indent(text: str) -> list[str]:
+    return ["  " + line.rstrip() for line in text.splitlines()]
+
+
+def _short_rule(table: str, width: int) -> str:
+    """The table with the rule under its last (left-aligned, text) column `width` long: a long reason
+    (FAILED: ..., skipped: ...) would otherwise draw a rule across the whole screen."""
+    lines = table.split("\n")
+    if len(lines) > 1:
+        rule = lines[1].rstrip()
+        start = rule.rfind(" ") + 1
+        lines[1] = rule[:start] + "-" * min(len(rule) - start, width)
+    return "\n".join(lines)
+
+
 def to_console(comparison: Comparison) -> str:
-    """Plain-text tables, one per workload, aligned in columns; a header names the files."""
-    out = [_baseline_sentence(comparison, md=False), "", "files"]
-    width = max(len(f.label) for f in comparison.files)
-    name_width = max(len(f.name) for f in comparison.files)
-    for i, f in enumerate(comparison.files):
-        out.append(f"  {f.label:<{width}}  {f.name:<{name_width}}  {_file_details(comparison, i)}")
+    """Plain-text tables, one per workload; a header names the files, a footer sums them up."""
+    out = [baseline_sentence(comparison), "", "files"]
+    files = [[f.label, f.name, file_details(comparison, i)] for i, f in enumerate(comparison.files)]
+    out += _indent(tabulate(files, tablefmt="plain", disable_numparse=True))
     out += [f"note: {n}" for n in comparison.notes]
-
-    groups = [_columns(comparison, i) for i in range(len(comparison.files))]
     for workload in comparison.workloads:
-        body, footnotes = _table(comparison, workload, pad=True)
-        header = ["method"] + [c + "  " if c == "cv" else c for g in groups for c in g]  # over the padded values
-        widths = [max(len(r[k]) for r in body + [header]) for k in range(len(header))]
-        # Widen a group's first column when its label is wider than the group.
-        start = 1
-        for i, g in enumerate(groups):
-            span = sum(widths[start:start + len(g)]) + 2 * (len(g) - 1)
-            if len(comparison.files[i].label) > span:
-                widths[start] += len(comparison.files[i].label) - span
-            start += len(g)
-        left = {0} | {k for k, name in enumerate(header) if name == "significance"}
-
-        def line(cells: list[str]) -> str:
-            parts = [c.ljust(widths[k]) if k in left else c.rjust(widths[k]) for k, c in enumerate(cells)]
-            return ("  " + "  ".join(parts)).rstrip()
-
-        titles = [" " * widths[0]]
-        start = 1
-        for i, g in enumerate(groups):
-            span = sum(widths[start:start + len(g)]) + 2 * (len(g) - 1)
-            titles.append(comparison.files[i].label.center(span))
-            start += len(g)
-        out += ["", workload.name]
+        header = headers(comparison, workload)
+        out += ["", table_title(workload)]
         if workload.note:
             out.append(f"  ({workload.note})")
-        out += [("  " + "  ".join(titles)).rstrip(), line(header)]
-        out += [line(r) for r in body]
-        out += [f"  ({k}) {text}" for k, text in enumerate(footnotes, 1)]
-    if _any_cv_flag(comparison):
-        out += ["", CV_LEGEND]
+        lines = body(comparison, workload)
+        table = tabulate(lines, header, tablefmt="simple", disable_numparse=True, colalign=_align(header))
+        if _align(header)[-1] == "left":  # significance or note: the rule as wide as the texts that are no reason
+            reasons = tuple(f"{word}: " for word in STATUS_WORDS.values())
+            width = max([len(header[-1])] + [len(line[-1]) for line in lines if not line[-1].startswith(reasons)])
+            table = _short_rule(table, width)
+        out += _indent(table)
+    if comparison.summaries:
+        out += ["", SUMMARY_TITLE] + ["  " + line for line in summary_lines(comparison)]
+    legend = legends(comparison)
+    if legend:
+        out += [""] + legend
     return "\n".join(out) + "\n"
 
 
@@ -199,36 +277,37 @@ def _md_escape(text: str) -> str:
 
 
 def to_markdown(comparison: Comparison) -> str:
-    """Markdown: the baseline sentence, the files as a list, one table per workload."""
-    out = [_baseline_sentence(comparison, md=True), ""]
+    """Markdown: the baseline sentence, the files as a list, one table per workload, the summary."""
+    out = [baseline_sentence(comparison, md=True), ""]
     for i, f in enumerate(comparison.files):
-        out.append(f"- **{_md_escape(f.label)}**: `{f.name}` ({_file_details(comparison, i)})")
+        out.append(f"- **{_md_escape(f.label)}**: `{f.name}` ({file_details(comparison, i)})")
     out += [f"- note: {_md_escape(n)}" for n in comparison.notes]
     for workload in comparison.workloads:
-        body, footnotes = _table(comparison, workload, pad=False)
-        header, align = ["method"], [":---"]
-        for i, f in enumerate(comparison.files):
-            for k, col in enumerate(_columns(comparison, i)):
-                header.append(f"{f.label}: {col}" if k == 0 else col)
-                align.append(":---" if col == "significance" else "---:")
-        out += ["", f"### {workload.name}", ""]
+        header = headers(comparison, workload)
+        out += ["", f"### {_md_escape(table_title(workload))}", ""]
         if workload.note:
             out += [f"({workload.note})", ""]
-        out.append("| " + " | ".join(_md_escape(h) for h in header) + " |")
-        out.append("| " + " | ".join(align) + " |")
-        for r in body:
-            out.append("| " + " | ".join(_md_escape(c) for c in r) + " |")
-        if footnotes:
-            out.append("")
-            out += [f"- ({k}) {_md_escape(text)}" for k, text in enumerate(footnotes, 1)]
-    if _any_cv_flag(comparison):
-        out += ["", CV_LEGEND]
+        lines = [[_md_escape(c) for c in line] for line in body(comparison, workload)]
+        out.append(tabulate(lines, [_md_escape(h) for h in header], tablefmt="pipe", disable_numparse=True,
+                            colalign=_align(header)))
+    if comparison.summaries:
+        out += ["", f"**{SUMMARY_TITLE[0].upper()}{SUMMARY_TITLE[1:]}**", ""]
+        out += [f"- {_md_escape(line)}" for line in summary_lines(comparison)]
+    legend = legends(comparison)
+    if legend:
+        out += [""] + [_md_escape(line) + "  " if k + 1 < len(legend) else _md_escape(line)
+                       for k, line in enumerate(legend)]
     return "\n".join(out) + "\n"
 
 
+# Counters the CSV always has a column for (empty when a row does not carry it).
+CSV_COUNTERS = ["write_calls", "read_calls", "bytes_per_call", "user_time", "system_time", "page_faults",
+                "context_switches", "read_bytes", "write_bytes", "x_limit"]
+
 CSV_COLUMNS = ["workload", "benchmark", "method", "file", "label", "status", "error", "repetitions",
                "source", "real_time_s", "cpu_time_s", "bytes_per_second", "items_per_second", "cv",
-               "baseline", "ratio", "p_value", "verdict"]
+               "items_per_run", "bytes_per_run", "compared_per", "compared_time_s", "x_fastest",
+               "baseline", "ratio", "p_value", "verdict"] + CSV_COUNTERS
 
 
 def _number(value: float | None) -> str:
@@ -246,6 +325,9 @@ def to_csv(comparison: Comparison) -> str:
                 writer.writerow([workload.name, row.name, row.key, f.name, f.label, cell.status, cell.error or "",
                                  len(cell.samples) if cell.ok and cell.samples else "", cell.source or "",
                                  _number(cell.time), _number(cell.cpu_time), _number(cell.bytes_per_second),
-                                 _number(cell.items_per_second), _number(cell.cv), row.baseline or "",
-                                 _number(cell.ratio), _number(cell.p_value), cell.verdict or ""])
+                                 _number(cell.items_per_second), _number(cell.cv), _number(cell.items),
+                                 _number(cell.bytes), workload.unit if cell.ok else "", _number(cell.value),
+                                 _number(cell.x_fastest), row.baseline or "", _number(cell.ratio),
+                                 _number(cell.p_value), cell.verdict or ""] +
+                                [_number(cell.counters.get(c)) for c in CSV_COUNTERS])
     return buffer.getvalue()

@@ -3,12 +3,22 @@
 A result file has a "context" object and a "benchmarks" list. With
 --benchmark_repetitions=N every benchmark has N rows with "run_type": "iteration"
 (one per repetition) and, after them, "aggregate" rows (mean, median, stddev, cv).
-A failed benchmark has rows with "error_occurred": true and an "error_message".
+A benchmark that did not run has rows with "error_occurred": true and an
+"error_message"; iobench starts the message with "skipped: " when the platform
+refused the method (O_DIRECT on tmpfs, io_uring refused by the kernel), which is
+not a failure.
+
+Every numeric field of a row that Google Benchmark does not define itself is a
+counter: iobench's bytes_per_second, items_per_second, verified, buffer_size, and
+(issue 10) read_calls, write_calls, bytes_per_call, user_time, system_time,
+page_faults, context_switches, read_bytes, write_bytes and x_limit, each per run.
+A platform that does not provide a counter leaves it out.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import os
 from dataclasses import dataclass, field
 
@@ -19,6 +29,16 @@ TIME_UNITS = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
 # them already, other programs' results may still carry them.
 _TIME_SUFFIXES = ("/manual_time", "/real_time")
 
+# Row fields that Google Benchmark defines: every other number in a row is a counter.
+_GB_FIELDS = frozenset({
+    "name", "family_index", "per_family_instance_index", "run_name", "run_type", "repetitions",
+    "repetition_index", "threads", "iterations", "real_time", "cpu_time", "time_unit", "aggregate_name",
+    "aggregate_unit", "error_occurred", "error_message", "label", "big_o", "rms", "complexity_n",
+})
+
+# How iobench marks a benchmark the platform refused (core/runner.cpp).
+SKIPPED_PREFIX = "skipped: "
+
 
 class InputError(Exception):
     """Bad input (a file, an option): reported as one line, exit status 2."""
@@ -28,19 +48,30 @@ class InputError(Exception):
 class Benchmark:
     """One benchmark of one result file: its repetitions and what the file says about them.
 
-    Times are in seconds, rates per wall second. The lists hold one value per
-    repetition ("iteration" rows), in file order.
+    Times are in seconds, rates per wall second. real_times and every list in
+    counters hold one value per repetition ("iteration" rows), in file order; a
+    counter a repetition lacks (or reports as NaN or infinite) is left out of its
+    list, so a counter is usable only when its list is as long as real_times.
     """
 
     name: str
     repetitions: int = 0  # the "repetitions" the run asked for
     real_times: list[float] = field(default_factory=list)
     cpu_times: list[float] = field(default_factory=list)
-    bytes_per_second: list[float] = field(default_factory=list)
-    items_per_second: list[float] = field(default_factory=list)
-    median: dict[str, float] | None = None  # the "median" aggregate row: real_time, cpu_time (s), rates
+    counters: dict[str, list[float]] = field(default_factory=dict)
+    median: dict[str, float] | None = None  # the "median" aggregate row: real_time, cpu_time (s), counters
     cv: float | None = None  # the "cv" aggregate row's real_time (a fraction)
-    error: str | None = None  # the first error_message of a failed repetition
+    error: str | None = None  # the first error_message of a failed or skipped repetition
+    invalid: str | None = None  # why the times cannot be used (NaN, infinite, zero or negative)
+
+    @property
+    def skipped(self) -> bool:
+        """True when the platform refused the method: not a failure."""
+        return self.error is not None and self.error.startswith(SKIPPED_PREFIX)
+
+    @property
+    def has_result(self) -> bool:
+        return self.error is None and self.invalid is None and (bool(self.real_times) or self.median is not None)
 
 
 @dataclass
@@ -62,6 +93,14 @@ class ResultFile:
         """The largest repetition count of any benchmark in the file."""
         return max((b.repetitions for b in self.benchmarks.values()), default=0)
 
+    @property
+    def available_counters(self) -> list[str] | None:
+        """The context's "counters" (what this platform measures), or None if the file does not say."""
+        value = self.context.get("counters")
+        if not isinstance(value, str):
+            return None
+        return [c.strip() for c in value.split(",") if c.strip()]
+
 
 def default_label(context: dict, path: str) -> str:
     """Column label from the context: compiler + version + OS ("GNU 12.2.0 / Linux").
@@ -81,6 +120,10 @@ def default_label(context: dict, path: str) -> str:
 
 def _is_number(value) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _is_finite(value) -> bool:
+    return _is_number(value) and math.isfinite(value)
 
 
 def _run_key(row: dict) -> str:
@@ -110,8 +153,25 @@ def _check_row(path: str, index: int, row) -> None:
         raise _not_a_result(path, f'benchmark {row["name"]!r} has no "real_time" with a "time_unit"')
 
 
+def _describe(value: float) -> str:
+    if math.isnan(value):
+        return "NaN"
+    if math.isinf(value):
+        return "infinite"
+    return "zero" if value == 0 else f"negative ({value:g})"
+
+
+def _counters(row: dict) -> dict[str, float]:
+    """The row's counters with a finite value (NaN or infinity: as if absent)."""
+    return {k: float(v) for k, v in row.items() if k not in _GB_FIELDS and _is_finite(v)}
+
+
 def parse(path: str, data) -> ResultFile:
-    """Builds a ResultFile from decoded JSON; raises InputError if it is not a benchmark result."""
+    """Builds a ResultFile from decoded JSON; raises InputError if it is not a benchmark result.
+
+    A benchmark whose wall time is NaN, infinite, zero or negative in any
+    repetition (or in its median row) is kept but marked invalid, with the reason.
+    """
     if not isinstance(data, dict):
         raise _not_a_result(path, "not a JSON object")
     rows = data.get("benchmarks")
@@ -138,25 +198,43 @@ def parse(path: str, data) -> ResultFile:
             continue
         unit = TIME_UNITS[row["time_unit"]]
         run_type = row.get("run_type", "iteration")
+        real_time = float(row["real_time"])
         if run_type == "iteration":
-            bench.real_times.append(row["real_time"] * unit)
-            if _is_number(row.get("cpu_time")):
+            if not (math.isfinite(real_time) and real_time > 0) and bench.invalid is None:
+                bench.invalid = f"real_time is {_describe(real_time)} in repetition {len(bench.real_times) + 1}"
+            bench.real_times.append(real_time * unit)
+            if _is_finite(row.get("cpu_time")):
                 bench.cpu_times.append(row["cpu_time"] * unit)
-            for counter in ("bytes_per_second", "items_per_second"):
-                if _is_number(row.get(counter)):
-                    getattr(bench, counter).append(float(row[counter]))
+            for name, value in _counters(row).items():
+                bench.counters.setdefault(name, []).append(value)
         elif run_type == "aggregate" and row.get("aggregate_name") == "median":
-            bench.median = {"real_time": row["real_time"] * unit}
-            if _is_number(row.get("cpu_time")):
+            if not (math.isfinite(real_time) and real_time > 0) and bench.invalid is None:
+                bench.invalid = f"real_time is {_describe(real_time)} in the median row"
+            bench.median = {"real_time": real_time * unit, **_counters(row)}
+            if _is_finite(row.get("cpu_time")):
                 bench.median["cpu_time"] = row["cpu_time"] * unit
-            for counter in ("bytes_per_second", "items_per_second"):
-                if _is_number(row.get(counter)):
-                    bench.median[counter] = float(row[counter])
         elif run_type == "aggregate" and row.get("aggregate_name") == "cv":
-            bench.cv = float(row["real_time"])
+            if math.isfinite(real_time):
+                bench.cv = real_time
     for bench in benchmarks.values():
         bench.repetitions = max(bench.repetitions, len(bench.real_times))
+
+    if not any(b.has_result for b in benchmarks.values()):
+        first = next(iter(benchmarks.values()))
+        why = first.error or first.invalid or "no repetition and no median row"
+        raise InputError(f"{path}: no benchmark has a result: each of its {len(benchmarks)} failed, was skipped or "
+                         f"is invalid ({first.name}: {why})")
     return ResultFile(path, data["context"], benchmarks)
+
+
+def _json_error(path: str, text: str, e: json.JSONDecodeError) -> InputError:
+    # An error at the very end of the text: the file stops in the middle of the JSON
+    # (a run killed while writing it, a copy cut short).
+    if e.pos >= len(text.rstrip()) or e.msg.startswith("Unterminated string"):
+        lines = text.rstrip().count("\n") + 1
+        return InputError(f"{path}: truncated JSON: the file ends at line {lines} before the JSON is complete "
+                          "(an interrupted run or copy?)")
+    return InputError(f"{path}: not JSON ({e.msg} at line {e.lineno} column {e.colno})")
 
 
 def load(path: str) -> ResultFile:
@@ -172,8 +250,12 @@ def load(path: str) -> ResultFile:
         raise InputError(f"{path}: not JSON (not UTF-8 text)") from None
     except OSError as e:
         raise InputError(f"{path}: {e.strerror or e}") from None
+    if not text.strip():
+        raise InputError(f"{path}: empty file, not JSON")
     try:
-        data = json.loads(text)
+        data = json.loads(text)  # accepts NaN and Infinity, as Google Benchmark may write them
     except json.JSONDecodeError as e:
-        raise InputError(f"{path}: not JSON ({e.msg} at line {e.lineno} column {e.colno})") from None
+        raise _json_error(path, text, e) from None
+    except RecursionError:
+        raise InputError(f"{path}: not a Google Benchmark result (nested too deeply)") from None
     return parse(path, data)

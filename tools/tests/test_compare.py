@@ -1,93 +1,55 @@
 #!/usr/bin/env python3
-"""Tests of iobench-compare on JSON fixtures written by iobench itself (see make_fixtures.py).
+"""Tests of iobench-compare's tables on JSON fixtures written by iobench itself.
 
 Run: python3 tools/tests/test_compare.py [-v] [TestClass]; ctest runs one class per test.
 IOBENCH_UPDATE_GOLDEN=1 rewrites the golden files in expected/ instead of comparing.
 
-Fixtures (fixtures/): gcc.json and clang.json, the same small suite (ints_out and
-hello, two methods each, 5 repetitions) built with GCC and Clang; gcc-2reps.json
-(2 repetitions), gcc-aggregates.json (aggregate rows only), failed.json (hello
-failed: no space left on device; 3 repetitions), sweep-gcc.json and
-sweep-clang.json (buffer sizes 512/4096/65536, 1 repetition), ints-in.json (no
-benchmark in common with the others), truncated.json (not JSON),
-suite-not-result.json (a suite file, not a result).
+Fixtures (fixtures/, see make_fixtures.py and make_counter_fixtures.py):
+gcc.json and clang.json, the same small suite (ints_out and hello, two methods
+each, 5 repetitions) built with GCC and Clang, from before iobench wrote the
+issue-10 counters; gcc-2reps.json (2 repetitions), gcc-aggregates.json (aggregate
+rows only), failed.json (hello failed: no space left on device; 3 repetitions),
+sweep-gcc.json and sweep-clang.json (buffer sizes 512/4096/65536, 1 repetition),
+ints-in.json (another suite: no benchmark in common), quick-gcc.json (the quick
+suite, scale 0.01, with counters and limit rows) and quick-clang-tenth.json (the
+same built with Clang at scale 0.001: a tenth of the counts), file-read-shm.json
+(a file_read buffer sweep on tmpfs with a skipped method), invalid-times.json
+(gcc.json with a NaN, an infinite and a zero time), all-errors.json (every row an
+error), truncated.json (cut short), suite-not-result.json (a suite file).
 """
 
-import csv
-import io
 import json
 import math
 import os
 import statistics
-import subprocess
-import sys
 import tempfile
 import unittest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-TOOLS = os.path.dirname(HERE)
-TOOL = os.path.join(TOOLS, "iobench-compare")
-FIXTURES = os.path.join(HERE, "fixtures")
-EXPECTED = os.path.join(HERE, "expected")
-sys.path.insert(0, TOOLS)
-sys.dont_write_bytecode = True
-
-try:
-    import matplotlib  # noqa: F401
-    import scipy  # noqa: F401
-except ImportError as e:  # fail loudly: a skipped test would hide a missing dependency
-    sys.exit(f"test_compare: {e}: run the tests with a Python 3 that has python3-scipy and python3-matplotlib")
+from support import (EXPECTED, FIXTURES, TOOLS, check_golden, csv_rows, fixture, iteration_rows, iteration_times,
+                     main, run, run_ok)
 
 from iobench_compare import compare as cmp  # noqa: E402
 from iobench_compare import results  # noqa: E402
-from iobench_compare.render import CSV_COLUMNS  # noqa: E402
 
 
-def fixture(name):
-    return os.path.join(FIXTURES, name)
+def write_json(directory, name, data):
+    path = os.path.join(directory, name)
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(data, f)
+    return path
 
 
-def run(*args):
-    """Runs the tool with this interpreter; returns (exit status, stdout, stderr)."""
-    done = subprocess.run([sys.executable, TOOL, *args], capture_output=True, text=True, check=False)
-    return done.returncode, done.stdout, done.stderr
-
-
-def run_ok(testcase, *args):
-    status, out, err = run(*args)
-    testcase.assertEqual(status, 0, err)
-    testcase.assertEqual(err, "")
-    return out
-
-
-def csv_rows(testcase, *args):
-    """The tool's CSV output, parsed back: {(benchmark, file): row}."""
-    out = run_ok(testcase, *args, "--format", "csv")
-    reader = csv.DictReader(io.StringIO(out))
-    testcase.assertEqual(reader.fieldnames, CSV_COLUMNS)
-    return {(r["benchmark"], r["file"]): r for r in reader}
-
-
-def iteration_times(name, benchmark):
-    """Wall times in seconds of a fixture's iteration rows, read independently of the tool."""
+def load_json(name):
     with open(fixture(name), encoding="utf-8") as f:
-        rows = json.load(f)["benchmarks"]
-    scale = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
-    return [r["real_time"] * scale[r["time_unit"]] for r in rows
-            if r["name"] == benchmark and r["run_type"] == "iteration"]
+        return json.load(f)
 
 
 class GoldenTest(unittest.TestCase):
-    """Console and Markdown output for gcc.json against clang.json, byte for byte."""
+    """Console and Markdown output, byte for byte."""
 
     def check(self, golden, *args):
         out = run_ok(self, *args)
-        path = os.path.join(EXPECTED, golden)
-        if os.environ.get("IOBENCH_UPDATE_GOLDEN"):
-            with open(path, "w", encoding="utf-8", newline="") as f:
-                f.write(out)
-        with open(path, encoding="utf-8", newline="") as f:
-            self.assertEqual(out, f.read(), f"differs from {golden}; IOBENCH_UPDATE_GOLDEN=1 rewrites it")
+        check_golden(self, golden, out)
         return out
 
     def test_console(self):
@@ -96,6 +58,14 @@ class GoldenTest(unittest.TestCase):
 
     def test_markdown(self):
         self.check("gcc-clang.md", fixture("gcc.json"), fixture("clang.json"), "--format", "md")
+
+    def test_per_item_with_counters(self):
+        out = self.check("quick-per-item.txt", fixture("quick-gcc.json"), fixture("quick-clang-tenth.json"))
+        self.assertIn("ints_out: time per integer (the files ran different counts", out)
+
+    def test_one_file_with_a_skipped_row(self):
+        out = self.check("file-read.txt", fixture("file-read-shm.json"))
+        self.assertIn("skipped: madvise(MADV_HUGEPAGE)", out)
 
     def test_readme_shows_the_real_output(self):
         with open(os.path.join(EXPECTED, "gcc-clang.md"), encoding="utf-8") as f:
@@ -114,7 +84,7 @@ class GoldenTest(unittest.TestCase):
 
 
 class ColumnsTest(unittest.TestCase):
-    """Lining up N files, labels, medians, the baseline column and the baseline method."""
+    """Lining up N files, labels, medians, the baseline file and the baseline method."""
 
     def test_three_files(self):
         out = run_ok(self, fixture("gcc.json"), fixture("clang.json"), fixture("gcc-2reps.json"))
@@ -127,6 +97,15 @@ class ColumnsTest(unittest.TestCase):
         self.assertEqual(rows[("ints_out/obuf", "gcc-2reps.json")]["verdict"], "too few repetitions")
         self.assertEqual(rows[("ints_out/obuf", "gcc.json")]["verdict"], "baseline")
 
+    def test_a_line_per_method_and_file(self):
+        out = run_ok(self, fixture("gcc.json"), fixture("clang.json"))
+        table = out.split("ints_out: time per run\n", 1)[1].split("\n\n", 1)[0].splitlines()
+        self.assertEqual(table[0].split(), ["method", "file", "time/run", "throughput", "cv", "x", "fastest",
+                                            "ratio", "significance"])
+        self.assertTrue(table[2].lstrip().startswith("fprintf   GNU 12.2.0 / Linux"), table[2])
+        self.assertTrue(table[3].lstrip().startswith("Clang 14.0.6 / Linux"), table[3])  # the method once
+        self.assertIn("baseline", table[2])
+
     def test_median_of_the_repetitions(self):
         rows = csv_rows(self, fixture("gcc.json"), fixture("clang.json"))
         for bench in ("ints_out/fprintf", "ints_out/obuf", "hello/fwrite", "hello/obuf"):
@@ -135,6 +114,15 @@ class ColumnsTest(unittest.TestCase):
             self.assertAlmostEqual(float(rows[(bench, "gcc.json")]["real_time_s"]), gcc, delta=gcc * 1e-12)
             self.assertAlmostEqual(float(rows[(bench, "clang.json")]["ratio"]), clang / gcc, places=12)
             self.assertEqual(rows[(bench, "gcc.json")]["repetitions"], "5")
+            self.assertEqual(rows[(bench, "gcc.json")]["compared_per"], "run")
+
+    def test_x_fastest(self):
+        rows = csv_rows(self, fixture("gcc.json"), fixture("clang.json"))
+        for f in ("gcc.json", "clang.json"):
+            fprintf = statistics.median(iteration_times(f, "ints_out/fprintf"))
+            obuf = statistics.median(iteration_times(f, "ints_out/obuf"))
+            self.assertAlmostEqual(float(rows[("ints_out/fprintf", f)]["x_fastest"]), fprintf / obuf, places=12)
+            self.assertEqual(float(rows[("ints_out/obuf", f)]["x_fastest"]), 1.0)
 
     def test_baseline_file(self):
         rows = csv_rows(self, fixture("gcc.json"), fixture("clang.json"), "--baseline-file", "2")
@@ -167,12 +155,17 @@ class ColumnsTest(unittest.TestCase):
         out = run_ok(self, fixture("gcc.json"), "--baseline-method", "fprintf")
         self.assertIn("(no baseline method (fprintf) in this workload)", out)
 
+    def test_one_file_has_no_ratio_columns(self):
+        out = run_ok(self, fixture("gcc.json"))
+        self.assertNotIn("ratio", out.split("\n\n", 2)[2])
+        self.assertNotIn("overall", out)
+
     def test_median_row_when_there_are_no_repetitions(self):
         rows = csv_rows(self, fixture("gcc.json"), fixture("gcc-aggregates.json"))
         row = rows[("ints_out/obuf", "gcc-aggregates.json")]
-        with open(fixture("gcc-aggregates.json"), encoding="utf-8") as f:
-            median = [r for r in json.load(f)["benchmarks"] if r["name"] == "ints_out/obuf_median"][0]
+        median = [r for r in load_json("gcc-aggregates.json")["benchmarks"] if r["name"] == "ints_out/obuf_median"][0]
         self.assertEqual(row["source"], "median row")
+        self.assertEqual(row["compared_per"], "run")  # its count (median rate x median time) is close enough
         self.assertAlmostEqual(float(row["real_time_s"]), median["real_time"] * 1e-3, places=15)
         self.assertEqual(row["verdict"], "too few repetitions")
 
@@ -195,6 +188,7 @@ class ColumnsTest(unittest.TestCase):
         self.assertEqual([n.split(":")[0] for n in notes],
                          ["the files differ in scale", "the files differ in build_flags"])  # -O2 and -O3
         self.assertIn("0.001 (GNU 12.2.0 / Linux), 0.01 (Clang 14.0.6 / Linux)", notes[0])
+        self.assertIn("compare time per item", notes[0])
         self.assertEqual(cmp.compare(files[:1] * 2).notes, [])
 
     def test_names(self):
@@ -203,8 +197,180 @@ class ColumnsTest(unittest.TestCase):
         self.assertEqual(cmp.split_name("hello/fwrite"), ("hello", "fwrite", "fwrite", []))
 
 
+class PerItemTest(unittest.TestCase):
+    """Files that ran different counts are compared per item, never per run."""
+
+    A, B = "quick-gcc.json", "quick-clang-tenth.json"
+
+    def per_item(self, name, bench):
+        """Median time per item of a fixture's benchmark, from its rows: 1 / items per second."""
+        return statistics.median(1 / r["items_per_second"] for r in iteration_rows(name, bench))
+
+    def test_ratio_per_integer_and_per_line(self):
+        rows = csv_rows(self, fixture(self.A), fixture(self.B))
+        for bench, unit in (("ints_out/obuf", "integer"), ("ints_in/ibuf", "integer"), ("hello/fwrite", "line")):
+            a, b = rows[(bench, self.A)], rows[(bench, self.B)]
+            self.assertEqual((a["compared_per"], b["compared_per"]), (unit, unit))
+            self.assertAlmostEqual(float(a["items_per_run"]) / float(b["items_per_run"]), 10, places=6)
+            self.assertAlmostEqual(float(b["compared_time_s"]), self.per_item(self.B, bench), delta=1e-15)
+            self.assertAlmostEqual(float(b["ratio"]), self.per_item(self.B, bench) / self.per_item(self.A, bench),
+                                   places=9)
+            # Per run, the Clang file would look about ten times faster: that is not what is compared.
+            per_run = statistics.median(iteration_times(self.B, bench)) / statistics.median(
+                iteration_times(self.A, bench))
+            self.assertLess(per_run, 0.3)
+            self.assertGreater(float(b["ratio"]), 0.5)
+
+    def test_the_table_says_what_it_compares(self):
+        out = run_ok(self, fixture(self.A), fixture(self.B))
+        self.assertIn("ints_out: time per integer (the files ran different counts of integers per run: "
+                      "100,000 (GNU 12.2.0 / Linux), 10,000 (Clang 14.0.6 / Linux))", out)
+        self.assertIn("hello: time per line (", out)
+        self.assertIn("time/integer", out)
+        self.assertIn("time/line", out)
+        self.assertNotIn("time/run", out)
+        self.assertIn("they ran different counts, so tables where the counts differ compare time per item", out)
+
+    def test_same_counts_compare_per_run(self):
+        out = run_ok(self, fixture("gcc.json"), fixture("clang.json"))
+        self.assertIn("ints_out: time per run", out)
+        self.assertNotIn("per integer", out)
+
+    def test_file_read_compares_per_byte(self):
+        data = load_json("file-read-shm.json")
+        data["context"]["file_size"] = str(int(data["context"]["file_size"]) // 4)
+        for row in data["benchmarks"]:  # the same runs on a quarter of the file: a quarter of the time
+            if "real_time" in row and row.get("aggregate_name") not in ("cv",):
+                row["real_time"] /= 4
+        with tempfile.TemporaryDirectory() as tmp:
+            path = write_json(tmp, "quarter.json", data)
+            rows = csv_rows(self, fixture("file-read-shm.json"), path)
+        row = rows[("file_read/read/buf:65536/cache:warm", "quarter.json")]
+        self.assertEqual(row["compared_per"], "byte")
+        self.assertAlmostEqual(float(row["ratio"]), 1.0, places=9)  # bytes_per_second unchanged
+
+    def test_no_count_no_ratio(self):
+        # Different scales and no rates to count the items with: nothing is compared.
+        data = load_json(self.B)
+        for row in data["benchmarks"]:
+            row.pop("items_per_second", None)
+            row.pop("bytes_per_second", None)
+        with tempfile.TemporaryDirectory() as tmp:
+            path = write_json(tmp, "norates.json", data)
+            rows = csv_rows(self, fixture(self.A), path)
+        row = rows[("ints_out/obuf", "norates.json")]
+        self.assertEqual(row["ratio"], "")
+        self.assertTrue(row["verdict"].startswith("not comparable"), row["verdict"])
+
+
+class CountersTest(unittest.TestCase):
+    """The counters each row carries, medians per run, and --counters."""
+
+    def test_default_columns_where_present(self):
+        out = run_ok(self, fixture("quick-gcc.json"))
+        ints_out = out.split("ints_out: time per run\n", 1)[1].split("\n\n", 1)[0]
+        ints_in = out.split("ints_in: time per run\n", 1)[1].split("\n\n", 1)[0]
+        for header in ("write calls", "bytes/call", "sys %", "x limit"):
+            self.assertIn(header, ints_out)
+        self.assertNotIn("read calls", ints_out)  # a write workload carries no read calls
+        self.assertIn("read calls", ints_in)
+        self.assertNotIn("write calls", ints_in)
+        self.assertNotIn("page faults", out)  # not by default
+        # Files from before the counters: no counter column at all.
+        self.assertNotIn("calls", run_ok(self, fixture("gcc.json"), fixture("clang.json")))
+
+    def test_values_are_the_medians_per_run(self):
+        rows = csv_rows(self, fixture("quick-gcc.json"))
+        for bench in ("ints_out/obuf", "ints_out/write", "hello/fwrite", "ints_in/fscanf"):
+            reps = iteration_rows("quick-gcc.json", bench)
+            row = rows[(bench, "quick-gcc.json")]
+            for counter in ("write_calls", "read_calls", "bytes_per_call", "system_time", "x_limit"):
+                values = [r[counter] for r in reps if counter in r]
+                if values:
+                    self.assertAlmostEqual(float(row[counter]), statistics.median(values), places=12)
+                else:
+                    self.assertEqual(row[counter], "")
+
+    def test_sys_percent_and_x_limit_text(self):
+        out = run_ok(self, fixture("quick-gcc.json"), "--counters", "sys,x_limit,write_calls")
+        line = [x for x in out.splitlines() if x.strip().startswith("write ") and "ms" in x][0]
+        reps = iteration_rows("quick-gcc.json", "ints_out/write")
+        sys_percent = 100 * statistics.median(r["system_time"] for r in reps) / statistics.median(
+            r["real_time"] * 1e-3 for r in reps)
+        self.assertIn(f"{sys_percent:.0f}%", line)
+        self.assertIn(f"{statistics.median(r['x_limit'] for r in reps):.0f}x", line)
+        self.assertIn(f"{statistics.median(r['write_calls'] for r in reps):,.0f}", line)
+        header = [x for x in out.splitlines() if x.strip().startswith("method")][0]
+        self.assertLess(header.index("sys %"), header.index("x limit"))  # in the order asked for
+        self.assertLess(header.index("x limit"), header.index("write calls"))
+
+    def test_choose_all_or_none(self):
+        self.assertNotIn("write calls", run_ok(self, fixture("quick-gcc.json"), "--counters", "none"))
+        out = run_ok(self, fixture("quick-gcc.json"), "--counters", "all")
+        for header in ("page faults", "user", "system", "buffer_size"):
+            self.assertIn(header, out)
+        out = run_ok(self, fixture("quick-gcc.json"), "--counters", "write_calls", "--counters", "page_faults")
+        self.assertIn("write calls", out)
+        self.assertIn("page faults", out)
+
+    def test_unknown_counter(self):
+        status, out, err = run(fixture("quick-gcc.json"), "--counters", "write_calls,nosuch")
+        self.assertEqual((status, out), (2, ""))
+        self.assertIn("--counters write_calls,nosuch: no counter nosuch in these files (counters: write_calls, "
+                      "read_calls", err)
+
+
+class LimitTest(unittest.TestCase):
+    """A workload's limit row is a reference: shown last, never the fastest, not in the summary."""
+
+    def test_limit_row(self):
+        rows = csv_rows(self, fixture("quick-gcc.json"), fixture("quick-clang-tenth.json"))
+        for f in ("quick-gcc.json", "quick-clang-tenth.json"):
+            limit = rows[("ints_out/limit", f)]
+            obuf = rows[("ints_out/obuf", f)]
+            self.assertLess(float(limit["compared_time_s"]), float(obuf["compared_time_s"]))  # faster, yet:
+            self.assertEqual(limit["x_fastest"], "")
+            self.assertEqual(float(obuf["x_fastest"]), 1.0)
+        out = run_ok(self, fixture("quick-gcc.json"))
+        table = out.split("ints_out: time per run\n", 1)[1].split("\n\n", 1)[0].splitlines()
+        self.assertTrue(table[-1].lstrip().startswith("limit"), table[-1])
+        self.assertIn("limit: the workload's memory-bound limit", out)
+
+    def test_summary_excludes_limit_rows(self):
+        rows = csv_rows(self, fixture("quick-gcc.json"), fixture("quick-clang-tenth.json"))
+        ratios = [float(r["ratio"]) for (bench, f), r in rows.items()
+                  if f == "quick-clang-tenth.json" and r["ratio"] and not bench.endswith("/limit")]
+        geomean = math.exp(sum(math.log(x) for x in ratios) / len(ratios))
+        out = run_ok(self, fixture("quick-gcc.json"), fixture("quick-clang-tenth.json"))
+        self.assertIn(f"Clang 14.0.6 / Linux against GNU 12.2.0 / Linux: {geomean:.2f}x over {len(ratios)} rows, "
+                      f"{len(ratios)} of them per item", out)
+
+
+class SummaryTest(unittest.TestCase):
+    """The geometric mean of the ratios per file pair (Google Benchmark compare.py's OVERALL_GEOMEAN)."""
+
+    def test_geomean(self):
+        rows = csv_rows(self, fixture("gcc.json"), fixture("clang.json"), fixture("gcc-2reps.json"))
+        out = run_ok(self, fixture("gcc.json"), fixture("clang.json"), fixture("gcc-2reps.json"))
+        for f, label, n in (("clang.json", "Clang 14.0.6 / Linux", 4),
+                            ("gcc-2reps.json", "GNU 12.2.0 / Linux (gcc-2reps)", 2)):
+            ratios = [float(r["ratio"]) for (_, g), r in rows.items() if g == f and r["ratio"]]
+            self.assertEqual(len(ratios), n)  # gcc-2reps.json has no hello rows
+            geomean = math.exp(sum(math.log(x) for x in ratios) / n)
+            self.assertIn(f"{label} against GNU 12.2.0 / Linux (gcc): {geomean:.2f}x over {n} rows\n", out)
+
+    def test_failed_rows_are_not_counted(self):
+        out = run_ok(self, fixture("gcc.json"), fixture("failed.json"))
+        self.assertIn("GNU 12.2.0 / Linux (failed) against GNU 12.2.0 / Linux (gcc): ", out)
+        self.assertIn(" over 2 rows\n", out)  # hello failed in failed.json
+
+    def test_no_summary_against_a_method(self):
+        self.assertNotIn("overall", run_ok(self, fixture("gcc.json"), fixture("clang.json"),
+                                           "--baseline-method", "fprintf,fwrite"))
+
+
 class SignificanceTest(unittest.TestCase):
-    """Mann-Whitney U verdicts on the repetitions' wall times."""
+    """Mann-Whitney U verdicts on the repetitions' times."""
 
     def test_clearly_different_files(self):
         # gcc.json's fprintf took 515 us, failed.json's (same build, 3 repetitions) 397 us,
@@ -255,33 +421,75 @@ class SignificanceTest(unittest.TestCase):
         self.assertEqual(cmp.significance(fast, list(reversed(fast)), 0.05), (None, "identical samples"))
 
 
-class FailedTest(unittest.TestCase):
-    """A failed benchmark shows FAILED and its reason, never a number."""
+class ProblemRowsTest(unittest.TestCase):
+    """Rows without a result say why and never show a number: FAILED, skipped (not a failure), invalid."""
 
-    def test_console(self):
+    def line(self, out, start, contains):
+        return [x for x in out.splitlines() if x.strip().startswith(start) and contains in x][0]
+
+    def test_failed(self):
         out = run_ok(self, fixture("gcc.json"), fixture("failed.json"))
-        self.assertIn("(1) failed.json, hello/fwrite: fclose(full/output-hello-fwrite): No space left on device", out)
-        self.assertIn("(2) failed.json, hello/obuf: write(full/output-hello-obuf): No space left on device", out)
-        fwrite = [line for line in out.splitlines() if line.strip().startswith("fwrite")][0]
-        after = fwrite.split("FAILED (1)", 1)[1]
-        self.assertEqual(after.strip(), "")  # nothing after it: no time, ratio or verdict
+        line = self.line(out, "GNU 12.2.0 / Linux (failed)", "FAILED")
+        self.assertEqual(line.split(), ["GNU", "12.2.0", "/", "Linux", "(failed)", "FAILED", "FAILED:",
+                                        "fclose(full/output-hello-fwrite):", "No", "space", "left", "on", "device"])
+        self.assertIn("FAILED: write(full/output-hello-obuf): No space left on device", out)
 
-    def test_markdown(self):
+    def test_failed_markdown(self):
         out = run_ok(self, fixture("gcc.json"), fixture("failed.json"), "--format", "md")
-        self.assertIn("| FAILED (1) |  |  |  |  |", out)
-        self.assertIn("- (1) failed.json, hello/fwrite: fclose(full/output-hello-fwrite): No space left on device", out)
+        line = [x for x in out.splitlines() if "fclose" in x][0]
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        self.assertEqual(cells, ["", "GNU 12.2.0 / Linux (failed)", "FAILED", "", "", "", "",
+                                 "FAILED: fclose(full/output-hello-fwrite): No space left on device"])
 
-    def test_csv(self):
+    def test_failed_csv(self):
         rows = csv_rows(self, fixture("gcc.json"), fixture("failed.json"))
         row = rows[("hello/obuf", "failed.json")]
         self.assertEqual(row["status"], "failed")
         self.assertEqual(row["error"], "write(full/output-hello-obuf): No space left on device")
-        for column in ("real_time_s", "bytes_per_second", "ratio", "p_value", "verdict"):
+        for column in ("real_time_s", "bytes_per_second", "ratio", "p_value", "verdict", "x_fastest"):
             self.assertEqual(row[column], "", column)
         # The baseline failed: nothing to compare the other file with.
         rows = csv_rows(self, fixture("failed.json"), fixture("gcc.json"))
         self.assertEqual(rows[("hello/obuf", "gcc.json")]["ratio"], "")
         self.assertEqual(rows[("hello/obuf", "gcc.json")]["status"], "ok")
+
+    def test_skipped_is_not_failed(self):
+        out = run_ok(self, fixture("file-read-shm.json"))
+        self.assertNotIn("FAILED", out)
+        line = self.line(out, "mmap_MADV_HUGEPAGE/cache:warm", "skipped")
+        self.assertIn("skipped: madvise(MADV_HUGEPAGE) accepted, but the kernel mapped no huge page", line)
+        rows = csv_rows(self, fixture("file-read-shm.json"))
+        row = rows[("file_read/mmap_MADV_HUGEPAGE/cache:warm", "file-read-shm.json")]
+        self.assertEqual(row["status"], "skipped")
+        self.assertTrue(row["error"].startswith("madvise(MADV_HUGEPAGE) accepted"), row["error"])
+        self.assertEqual(row["real_time_s"], "")
+
+    def test_nan_infinite_and_zero_times_are_invalid(self):
+        rows = csv_rows(self, fixture("gcc.json"), fixture("invalid-times.json"))
+        for bench, why in (("ints_out/obuf", "real_time is NaN in repetition 1"),
+                           ("ints_out/fprintf", "real_time is zero in repetition 1"),
+                           ("hello/obuf", "real_time is infinite in repetition 1")):
+            row = rows[(bench, "invalid-times.json")]
+            self.assertEqual((row["status"], row["error"]), ("invalid", why))
+            for column in ("real_time_s", "ratio", "p_value", "verdict"):
+                self.assertEqual(row[column], "", column)
+        self.assertEqual(rows[("hello/fwrite", "invalid-times.json")]["status"], "ok")
+        out = run_ok(self, fixture("gcc.json"), fixture("invalid-times.json"))
+        self.assertIn("invalid: real_time is NaN in repetition 1", out)
+        self.assertNotRegex(out, r"\b(nan|inf)\b|(nan|inf)x")  # as Python prints them
+        self.assertIn(" over 1 row\n", out)  # only hello/fwrite is compared
+        # As the baseline: nothing is compared with it either.
+        rows = csv_rows(self, fixture("invalid-times.json"), fixture("gcc.json"))
+        self.assertEqual(rows[("ints_out/obuf", "gcc.json")]["ratio"], "")
+
+    def test_invalid_median_row(self):
+        data = load_json("gcc-aggregates.json")
+        for row in data["benchmarks"]:
+            if row["name"] == "ints_out/obuf_median":
+                row["real_time"] = float("-inf")
+        with tempfile.TemporaryDirectory() as tmp:
+            rows = csv_rows(self, fixture("gcc.json"), write_json(tmp, "agg.json", data))
+        self.assertEqual(rows[("ints_out/obuf", "agg.json")]["error"], "real_time is infinite in the median row")
 
 
 class CsvTest(unittest.TestCase):
@@ -293,7 +501,8 @@ class CsvTest(unittest.TestCase):
         for (bench, f), row in rows.items():
             self.assertEqual(row["status"], "ok")
             self.assertEqual(row["workload"], bench.split("/")[0])
-            for column in ("real_time_s", "cpu_time_s", "bytes_per_second", "items_per_second", "cv", "ratio"):
+            for column in ("real_time_s", "cpu_time_s", "bytes_per_second", "items_per_second", "cv", "ratio",
+                           "items_per_run", "bytes_per_run", "compared_time_s", "x_fastest"):
                 self.assertGreater(float(row[column]), 0, column)
             if f == "clang.json":
                 self.assertTrue(0 < float(row["p_value"]) <= 1)
@@ -302,6 +511,7 @@ class CsvTest(unittest.TestCase):
         row = rows[("ints_out/obuf", "clang.json")]
         self.assertIn(f"{float(row['ratio']):.2f}x", console)
         self.assertIn(f"{float(row['bytes_per_second']) / 1e6:.1f} MB/s", console)
+        self.assertEqual(float(rows[("ints_out/obuf", "gcc.json")]["items_per_run"]), 10000)  # scale 0.001
 
 
 class PlotTest(unittest.TestCase):
@@ -331,7 +541,15 @@ class PlotTest(unittest.TestCase):
             self.check_charts(tmp, ["ints_out", "ints_out-buf"])
             with open(os.path.join(tmp, "ints_out-buf.svg"), encoding="utf-8") as f:
                 svg = f.read()
-            self.assertIn("buffer size (bytes)", svg)
+            self.assertIn("buffer size (bytes), log scale", svg)
+
+    def test_limit_is_a_reference_line(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            run_ok(self, fixture("quick-gcc.json"), "--plot", tmp)
+            with open(os.path.join(tmp, "ints_out.svg"), encoding="utf-8") as f:
+                svg = f.read()
+            self.assertIn("limit: 1.13 GB/s", svg)
+            self.assertNotIn("<!-- limit -->", svg)  # no bar (tick label) named limit
 
     def test_svg_is_reproducible(self):
         with tempfile.TemporaryDirectory() as a, tempfile.TemporaryDirectory() as b:
@@ -355,7 +573,29 @@ class BadInputTest(unittest.TestCase):
         self.assertIn(message, err)
 
     def test_not_json(self):
-        self.check([fixture("gcc.json"), fixture("truncated.json")], "truncated.json: not JSON (")
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "text.json")
+            with open(path, "w", encoding="utf-8") as f:
+                f.write("ints_out/obuf 61.5 us\n")
+            self.check([fixture("gcc.json"), path], "text.json: not JSON (Expecting value at line 1 column 1)")
+            with open(path, "w", encoding="utf-8") as f:
+                f.write("")
+            self.check([path], "text.json: empty file, not JSON")
+            with open(path, "wb") as f:
+                f.write(b"\xff\xfe\x00")
+            self.check([path], "text.json: not JSON (not UTF-8 text)")
+
+    def test_truncated(self):
+        self.check([fixture("gcc.json"), fixture("truncated.json")],
+                   "truncated.json: truncated JSON: the file ends at line 24 before the JSON is complete")
+        with open(fixture("quick-gcc.json"), encoding="utf-8") as f:
+            text = f.read()
+        with tempfile.TemporaryDirectory() as tmp:
+            for cut in (len(text) // 2, len(text) - 3):  # inside a row, and before the last brackets
+                path = os.path.join(tmp, "cut.json")
+                with open(path, "w", encoding="utf-8") as f:
+                    f.write(text[:cut])
+                self.check([path], "cut.json: truncated JSON: the file ends at line")
 
     def test_not_a_benchmark_result(self):
         self.check([fixture("gcc.json"), fixture("suite-not-result.json")],
@@ -369,11 +609,33 @@ class BadInputTest(unittest.TestCase):
                 f.write('{"context": {}, "benchmarks": []}\n')
             self.check([path], "list.json: contains no benchmark")
 
+    def test_every_row_an_error(self):
+        self.check([fixture("gcc.json"), fixture("all-errors.json")],
+                   "all-errors.json: no benchmark has a result: each of its 2 failed, was skipped or is invalid "
+                   "(hello/fwrite: fclose(full/output-hello-fwrite): No space left on device)")
+        data = load_json("gcc.json")
+        for row in data["benchmarks"]:
+            row["real_time"] = float("nan")
+        with tempfile.TemporaryDirectory() as tmp:
+            self.check([write_json(tmp, "nan.json", data)],
+                       "nan.json: no benchmark has a result: each of its 4 failed, was skipped or is invalid "
+                       "(ints_out/fprintf: real_time is NaN in repetition 1)")
+
     def test_no_benchmark_in_common(self):
         self.check([fixture("gcc.json"), fixture("ints-in.json")],
-                   "gcc.json and ints-in.json have no benchmark in common")
+                   "gcc.json and ints-in.json have no benchmark in common: they ran different suites "
+                   "(compare-fixtures (gcc.json), compare-other (ints-in.json))")
         self.check([fixture("gcc.json"), fixture("clang.json"), fixture("ints-in.json")],
-                   "gcc.json, clang.json and ints-in.json have no benchmark in common")
+                   "gcc.json, clang.json and ints-in.json have no benchmark in common: they ran different suites")
+        self.check([fixture("gcc.json"), fixture("file-read-shm.json")],
+                   "gcc.json and file-read-shm.json have no benchmark in common: they ran different suites")
+        # The same suite, different filters: no suite to blame.
+        data = load_json("gcc.json")
+        data["context"]["suite"] = "compare-other"
+        with tempfile.TemporaryDirectory() as tmp:
+            status, _, err = run(write_json(tmp, "same-suite.json", data), fixture("ints-in.json"))
+        self.assertEqual(status, 2)
+        self.assertTrue(err.rstrip().endswith("have no benchmark in common"), err)
 
     def test_missing_file(self):
         self.check([fixture("gcc.json"), fixture("nosuch.json")], "nosuch.json: no such file")
@@ -387,10 +649,15 @@ class BadInputTest(unittest.TestCase):
         self.check([fixture("gcc.json"), fixture("clang.json"), "--baseline-file", "3"],
                    "--baseline-file 3: there are 2 files")
         self.check([fixture("gcc.json"), "--baseline-file", "1", "--baseline-method", "fprintf"], "not allowed with")
-        self.check([fixture("gcc.json"), "--format", "html"], "invalid choice: 'html'")
+        self.check([fixture("gcc.json"), "--format", "pdf"], "invalid choice: 'pdf'")
         self.check([fixture("gcc.json"), "--label", "a", "--label", "b"], "--label b: more labels than files (1)")
+        self.check([fixture("gcc.json"), "--counters", "all,write_calls"], "'all' and 'none' stand alone")
+        self.check([fixture("gcc.json"), "--counters", ","], "--counters: no counter given")
+        self.check([fixture("gcc.json"), "--alpha", "1"], "--alpha 1: must be between 0 and 1")
+        self.check([fixture("gcc.json"), fixture("clang.json"), "--format", "bencher"],
+                   "--format bencher exports one result file (got 2)")
         self.check([], "the following arguments are required")
 
 
 if __name__ == "__main__":
-    unittest.main()
+    main()

@@ -1,0 +1,7 @@
+"""`python -m iobench_compare`: the iobench-compare command."""
+
+import sys
+
+from .cli import main
+
+sys.exit(main())

@@ -1,0 +1,101 @@
+"""The counters a table can show, how each is named, derived and formatted.
+
+iobench writes every counter per run (issue 10): system calls, bytes per call,
+user and system CPU seconds, page faults, context switches, storage traffic, and
+x_limit (time / the workload's memory-bound limit row). "sys" is derived: system
+time as a percentage of the wall time of a run.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# Counters every row has and that the tables show in their own columns (or never).
+STANDARD = frozenset({"bytes_per_second", "items_per_second", "verified"})
+
+
+@dataclass(frozen=True)
+class Column:
+    """A counter column: `key` is what --counters takes, `counter` the JSON counter it reads."""
+
+    key: str
+    header: str
+    kind: str  # count, bytes, storage, seconds, percent, ratio, number
+    description: str
+    counter: str
+
+    def value(self, cell) -> float | None:
+        """The cell's value for this column (per run), or None when the row does not carry it."""
+        if self.key == "sys":
+            system = cell.counters.get("system_time")
+            return None if system is None or not cell.time else 100.0 * system / cell.time
+        return cell.counters.get(self.counter)
+
+
+KNOWN = [
+    Column("write_calls", "write calls", "count", "write system calls per run", "write_calls"),
+    Column("read_calls", "read calls", "count", "read system calls per run", "read_calls"),
+    Column("bytes_per_call", "bytes/call", "bytes", "bytes per read or write call", "bytes_per_call"),
+    Column("sys", "sys %", "percent", "system CPU time / wall time of a run", "system_time"),
+    Column("x_limit", "x limit", "ratio", "time / the workload's memory-bound limit (the limit row)", "x_limit"),
+    Column("user_time", "user", "seconds", "user CPU time per run", "user_time"),
+    Column("system_time", "system", "seconds", "system CPU time per run", "system_time"),
+    Column("page_faults", "page faults", "count", "page faults per run", "page_faults"),
+    Column("context_switches", "ctx switches", "count", "context switches per run", "context_switches"),
+    Column("read_bytes", "storage read", "storage", "bytes read from storage per run", "read_bytes"),
+    Column("write_bytes", "storage written", "storage", "bytes written to storage per run", "write_bytes"),
+]
+BY_KEY = {c.key: c for c in KNOWN}
+
+# What the tables show unless --counters says otherwise (each only where a row carries it).
+DEFAULT = ["write_calls", "read_calls", "bytes_per_call", "sys", "x_limit"]
+
+
+def column(key: str) -> Column:
+    """The column for a --counters name: a known one, or any other counter under its JSON name."""
+    return BY_KEY.get(key) or Column(key, key, "number", f"counter {key}", key)
+
+
+def _count(value: float) -> str:
+    if value >= 1e9:
+        return f"{value / 1e9:.2f} G"
+    if value >= 1e6:
+        return f"{value / 1e6:.2f} M"
+    if value >= 100 or value == int(value):
+        return f"{value:,.0f}"
+    return f"{value:.1f}"
+
+
+def _bytes(value: float) -> str:
+    """Binary units, as buffer sizes are given: "512 B", "4 KiB", "1 MiB"."""
+    for scale, unit in ((1 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB")):
+        if value >= scale:
+            return f"{value / scale:.3g} {unit}"
+    return f"{value:.3g} B"
+
+
+def _storage(value: float) -> str:
+    """Decimal units, as throughput is given: "12.3 MB"."""
+    for scale, unit in ((1e9, "GB"), (1e6, "MB"), (1e3, "kB")):
+        if value >= scale:
+            return f"{value / scale:.1f} {unit}"
+    return f"{value:.0f} B"
+
+
+def format_value(col: Column, value: float | None, format_time) -> str:
+    """The text of one counter cell ("-" when absent)."""
+    if value is None:
+        return "-"
+    if col.kind == "count":
+        return _count(value)
+    if col.kind == "bytes":
+        return _bytes(value)
+    if col.kind == "storage":
+        return _storage(value)
+    if col.kind == "seconds":
+        return format_time(value)
+    if col.kind == "percent":
+        return f"{value:.0f}%" if value >= 10 else f"{value:.1f}%"
+    if col.kind == "ratio":
+        return f"{value:.2f}x" if value < 10 else f"{value:.1f}x" if value < 100 else f"{value:.0f}x"
+    return f"{value:.4g}"

@@ -1,0 +1,215 @@
+"""The HTML report: one self-contained file to open, look at and send.
+
+Per workload the table (the same lines as the console and Markdown tables) and the
+charts (inline SVG), the context of every file, the cv and confidence warnings,
+and every skipped, failed or invalid row with its reason. No script, no font, no
+image or style sheet is loaded from anywhere: the CSS is inline and the charts
+draw their text as paths. No date of its own: the same JSON gives the same bytes.
+"""
+
+from __future__ import annotations
+
+import html
+
+from . import __version__
+from .compare import BYTE_WORKLOADS, CV_WARNING, Comparison, Workload, split_name
+from .plot import charts, svg
+from .render import (LIMIT_LEGEND, SUMMARY_TITLE, STATUS_WORDS, baseline_sentence, body, headers, problem,
+                     summary_lines, table_title)
+
+CSS = """
+:root { color-scheme: light; --fg: #1f2328; --muted: #59636e; --line: #d1d9e0; --head: #f6f8fa;
+        --warn: #fff1c2; --bad: #ffebe9; --good: #dafbe1; --skip: #f2f2f2; }
+* { box-sizing: border-box; }
+body { margin: 0 auto; max-width: 1280px; padding: 24px; color: var(--fg); background: #fff;
+       font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", "DejaVu Sans", sans-serif; }
+h1 { font-size: 24px; margin: 0 0 8px; }
+h2 { font-size: 19px; margin: 32px 0 8px; padding-bottom: 4px; border-bottom: 1px solid var(--line); }
+h3 { font-size: 15px; margin: 20px 0 6px; }
+p, ul { margin: 6px 0; }
+code { font-family: ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace; font-size: 13px; }
+.muted { color: var(--muted); }
+.scroll { overflow-x: auto; }
+table { border-collapse: collapse; margin: 8px 0; font-variant-numeric: tabular-nums; }
+table.results { font-size: 13px; }
+th, td { border: 1px solid var(--line); padding: 3px 7px; white-space: nowrap; vertical-align: top; }
+td.text { white-space: normal; min-width: 14em; }
+th { background: var(--head); text-align: left; font-weight: 600; }
+td.num { text-align: right; }
+tr.first td { border-top: 2px solid #8c959f; }
+td.warn { background: var(--warn); }
+td.faster { background: var(--good); }
+td.slower { background: var(--bad); }
+tr.failed td, tr.invalid td { background: var(--bad); }
+tr.skipped td { background: var(--skip); color: var(--muted); font-style: italic; }
+tr.limit td { color: var(--muted); }
+table.context td, table.context th { white-space: normal; max-width: 360px; }
+nav a { margin-right: 12px; }
+figure { margin: 12px 0; }
+figure svg { max-width: 100%; height: auto; }
+.note { background: var(--warn); padding: 6px 10px; border-radius: 4px; }
+.problems li { margin: 2px 0; }
+footer { margin-top: 40px; color: var(--muted); font-size: 12px; }
+"""
+
+# Context keys shown per file, in this order, with their titles.
+CONTEXT_ROWS = [
+    ("file", "file"), ("compiler", "compiler"), ("standard_library", "standard library"), ("c_library", "C library"),
+    ("build_type", "build type"), ("build_flags", "build flags"), ("os", "OS"), ("os_release", "OS release"),
+    ("kernel", "kernel"), ("target_filesystem", "file system"), ("cpu_model", "CPU"), ("num_cpus", "CPUs"),
+    ("suite", "suite"), ("scale", "scale"), ("file_size", "file size (file_read)"), ("repetitions", "repetitions"),
+    ("counters", "counters available"), ("skipped", "methods not built"), ("date", "run date"),
+    ("iobench_version", "iobench version"), ("iobench_git_commit", "iobench commit"),
+]
+
+
+def _e(text) -> str:
+    return html.escape(str(text), quote=True)
+
+
+def _anchor(name: str) -> str:
+    return "w-" + "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in name)
+
+
+def _context_table(comparison: Comparison) -> str:
+    files = comparison.files
+    out = ['<div class="scroll"><table class="context">', "<tr><th></th>"]
+    out += [f"<th>{_e(f.label)}</th>" for f in files]
+    out.append("</tr>")
+    reads_a_file = any(split_name(name)[0] in BYTE_WORKLOADS for f in files for name in f.benchmarks)
+    for key, title in CONTEXT_ROWS:
+        if key == "file_size" and not reads_a_file:
+            continue  # only file_read reads a file of that size
+        values = []
+        for f in files:
+            if key == "file":
+                values.append(f"<code>{_e(f.name)}</code>")
+            elif key == "repetitions":
+                values.append(_e(f.repetitions))
+            elif key == "counters":
+                available = f.available_counters
+                values.append(_e(", ".join(available)) if available is not None else
+                              '<span class="muted">not recorded (iobench before issue 10)</span>')
+            else:
+                value = f.context.get(key)
+                values.append(_e(value) if value not in (None, "") else '<span class="muted">-</span>')
+        if key not in ("file", "repetitions", "counters") and all(f.context.get(key) in (None, "") for f in files):
+            continue
+        out.append(f"<tr><th>{_e(title)}</th>" + "".join(f"<td>{v}</td>" for v in values) + "</tr>")
+    out.append("</table></div>")
+    return "\n".join(out)
+
+
+def _cell_class(header: str, text: str, cell) -> str:
+    classes = []
+    if header in ("significance", "note"):
+        classes.append("text")
+    elif header not in ("method", "file"):
+        classes.append("num")
+    if header == "cv" and text.startswith("!"):
+        classes.append("warn")
+    if header == "significance" and cell is not None and cell.verdict == "significant" and cell.ratio is not None:
+        classes.append("faster" if cell.ratio < 1 else "slower")
+    return f' class="{" ".join(classes)}"' if classes else ""
+
+
+def _workload_table(comparison: Comparison, workload: Workload) -> str:
+    header = headers(comparison, workload)
+    lines = body(comparison, workload)
+    n = len(comparison.files)
+    out = ['<div class="scroll"><table class="results">', "<tr>" + "".join(f"<th>{_e(h)}</th>" for h in header) +
+           "</tr>"]
+    for k, line in enumerate(lines):
+        row = workload.rows[k // n]
+        cell = row.cells[k % n]
+        classes = []
+        if k % n == 0 and n > 1:
+            classes.append("first")
+        if cell.status in STATUS_WORDS:
+            classes.append(cell.status)
+        if row.is_limit:
+            classes.append("limit")
+        attr = f' class="{" ".join(classes)}"' if classes else ""
+        tds = "".join(f"<td{_cell_class(h, t, cell)}>{_e(t)}</td>" for h, t in zip(header, line))
+        out.append(f"<tr{attr}>{tds}</tr>")
+    out.append("</table></div>")
+    return "\n".join(out)
+
+
+def _problems(comparison: Comparison, workload: Workload) -> str:
+    items = []
+    for row in workload.rows:
+        for f, cell in zip(comparison.files, row.cells):
+            text = problem(cell)
+            if text:
+                items.append(f"<li><code>{_e(row.name)}</code> in <code>{_e(f.name)}</code> ({_e(f.label)}): "
+                             f"{_e(text)}</li>")
+    if not items:
+        return ""
+    return '<h3>Skipped, failed and invalid rows</h3>\n<ul class="problems">\n' + "\n".join(items) + "\n</ul>"
+
+
+def _warnings(comparison: Comparison, workload: Workload) -> str:
+    notes = []
+    results = [c for r in workload.rows for c in r.cells if c.ok]
+    flagged = [c for c in results if c.cv is not None and c.cv >= CV_WARNING]
+    if flagged:
+        notes.append(f"cv &ge; 5% (marked !) in {len(flagged)} of {len(results)} results: their repetitions "
+                     "disagree (a busy machine, page-cache writeback), so close rankings are not to be trusted; "
+                     "rerun with more <code>--benchmark_repetitions</code>, on an idle machine or a tmpfs "
+                     "<code>--dir</code>.")
+    few = [c for r in workload.rows for c in r.cells if c.verdict == "too few repetitions"]
+    if few:
+        notes.append("too few repetitions: the Mann-Whitney U test cannot reach the significance level with so "
+                     "few repetitions (3 against 3 never goes below p = 0.1); use 5 or more for a comparison.")
+    single = [c for r in workload.rows for c in r.cells if c.ok and c.cv is None]
+    if single:
+        notes.append("a cv of - means one repetition (or only a median row): nothing says how stable it is.")
+    return "".join(f'<p class="note">{n}</p>\n' for n in notes)
+
+
+def _workload(comparison: Comparison, workload: Workload, index: int) -> str:
+    out = [f'<section id="{_anchor(workload.name)}">', f"<h2>{_e(workload.name)}</h2>",
+           f"<p>Compared: <strong>{_e(table_title(workload).split(': ', 1)[1])}</strong></p>"]
+    if workload.note:
+        out.append(f'<p class="muted">({_e(workload.note)})</p>')
+    out.append(_workload_table(comparison, workload))
+    if any(r.is_limit for r in workload.rows):
+        out.append(f'<p class="muted">{_e(LIMIT_LEGEND)}</p>')
+    out.append(_warnings(comparison, workload))
+    for k, chart in enumerate(charts(comparison, workload)):
+        out.append(f'<figure aria-label="{_e(chart.title)}">{svg(chart, f"iobench-{index}-{k}")}</figure>')
+    out.append(_problems(comparison, workload))
+    out.append("</section>")
+    return "\n".join(o for o in out if o)
+
+
+def _intro(comparison: Comparison) -> str:
+    if comparison.compares:
+        return baseline_sentence(comparison)
+    return ("One result file: per workload the median time of a run, throughput, cv, x fastest (time / the "
+            "fastest method's; the limit row is a reference, never the fastest) and the counters each row carries.")
+
+
+def to_html(comparison: Comparison) -> str:
+    """The report as one HTML document."""
+    names = ", ".join(f.name for f in comparison.files)
+    out = ["<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
+           '<meta name="viewport" content="width=device-width, initial-scale=1">',
+           f"<title>iobench report: {_e(names)}</title>", f"<style>{CSS}</style>", "</head>", "<body>",
+           "<header>", "<h1>iobench report</h1>", f"<p>{_e(_intro(comparison))}</p>", "</header>",
+           '<section id="files">', "<h2>Files</h2>", _context_table(comparison)]
+    out += [f'<p class="note">Note: {_e(n)}</p>' for n in comparison.notes]
+    out.append("</section>")
+    if comparison.summaries:
+        title = SUMMARY_TITLE.split(": ", 1)[1]
+        out += ['<section id="summary">', "<h2>Overall</h2>", f"<p>{_e(title[0].upper() + title[1:])}</p>", "<ul>"]
+        out += [f"<li>{_e(line)}</li>" for line in summary_lines(comparison)] + ["</ul>", "</section>"]
+    out.append("<nav>" + "".join(f'<a href="#{_anchor(w.name)}">{_e(w.name)}</a>' for w in comparison.workloads) +
+               "</nav>")
+    for k, workload in enumerate(comparison.workloads):
+        out.append(_workload(comparison, workload, k))
+    out += [f"<footer>Written by iobench-compare {_e(__version__)} from {_e(names)}. Times: median over the "
+            "repetitions; throughput in decimal units (1 MB/s = 10<sup>6</sup> B/s); cv: standard deviation / "
+            "mean of the repetitions' wall times.</footer>", "</body>", "</html>"]
+    return "\n".join(out) + "\n"

@@ -1,0 +1,254 @@
+#!/usr/bin/env python3
+"""Tests of the HTML report (--format html): its content, that it is self-contained, how a
+real browser renders it, and the command the main job runs on a real iobench result.
+
+BrowserTest renders reports in headless Chromium (Debian's chromium package, which
+tools/install-deps.sh installs; IOBENCH_CHROMIUM names another binary) and is
+skipped, with the reason, when there is none. EndToEndTest runs the iobench binary
+named by IOBENCH (ctest sets it) on a tiny suite and is skipped without it.
+Set IOBENCH_KEEP_SCREENSHOTS=DIR to keep the screenshots for a look.
+"""
+
+import html.parser
+import json
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+import unittest
+
+from support import FIXTURES, fixture, main, run, run_ok
+
+
+def report(*args):
+    """The HTML report of the given fixtures (with any further options), as text."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "report.html")
+        status, out, err = run(*args, "--format", "html", "-o", path)
+        if status != 0:
+            raise AssertionError(f"iobench-compare exited with {status}: {err}")
+        assert out == "" and err == "", (out, err)
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+
+
+class TagCounter(html.parser.HTMLParser):
+    """Counts start and end tags, and collects the attributes that could load something."""
+
+    def __init__(self):
+        super().__init__()
+        self.starts, self.ends, self.links = {}, {}, []
+
+    def handle_starttag(self, tag, attrs):
+        self.starts[tag] = self.starts.get(tag, 0) + 1
+        self.links += [v or "" for k, v in attrs if k in ("src", "href", "xlink:href", "srcset", "data", "action")]
+
+    def handle_endtag(self, tag):
+        self.ends[tag] = self.ends.get(tag, 0) + 1
+
+
+def parse(text):
+    parser = TagCounter()
+    parser.feed(text)
+    parser.close()
+    return parser
+
+
+class ReportTest(unittest.TestCase):
+    """What the report holds, checked on its HTML."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.two = report(fixture("quick-gcc.json"), fixture("quick-clang-tenth.json"))
+        cls.problems = report(fixture("gcc.json"), fixture("failed.json"), fixture("invalid-times.json"))
+        cls.sweep = report(fixture("file-read-shm.json"))
+
+    def test_self_contained(self):
+        for text in (self.two, self.problems, self.sweep):
+            tags = parse(text)
+            for tag in ("script", "link", "img", "iframe", "object", "embed", "base"):
+                self.assertNotIn(tag, tags.starts, tag)
+            self.assertEqual([link for link in tags.links if not link.startswith("#")], [])
+            found = re.search(r"url\((?!#)|@import|@font-face", text)  # url(#id): a reference inside the page
+            self.assertIsNone(found, found and text[found.start() - 80:found.end() + 80])
+            # The only URLs are XML namespace names, which nothing fetches.
+            urls = set(re.findall(r"https?://[^\s\"'<>)]+", text))
+            self.assertEqual(urls, {"http://www.w3.org/2000/svg", "http://www.w3.org/1999/xlink"})
+
+    def test_well_formed(self):
+        for text in (self.two, self.problems, self.sweep):
+            tags = parse(text)
+            for tag in ("html", "body", "section", "table", "tr", "svg", "figure", "ul", "p"):
+                self.assertEqual(tags.starts.get(tag), tags.ends.get(tag), tag)
+            self.assertTrue(text.startswith("<!DOCTYPE html>\n<html lang=\"en\">"))
+
+    def test_a_section_per_workload_with_table_and_charts(self):
+        for workload in ("ints_out", "ints_in", "hello"):
+            section = self.two.split(f'<section id="w-{workload}">', 1)[1].split("</section>", 1)[0]
+            self.assertIn(f"<h2>{workload}</h2>", section)
+            self.assertEqual(section.count('<table class="results">'), 1)
+            self.assertEqual(section.count("<svg"), 1)  # the bar chart
+            self.assertIn(f"{workload}: throughput by method", section)
+        section = self.sweep.split('<section id="w-file_read">', 1)[1]
+        self.assertEqual(section.count("<svg"), 2)  # bar chart and buffer-size sweep
+        self.assertIn("file_read: throughput against buffer size", section)
+        self.assertIn("buffer size (bytes), log scale", section)
+
+    def test_tables_say_what_they_compare(self):
+        self.assertIn("Compared: <strong>time per integer (the files ran different counts of integers per run: "
+                      "100,000 (GNU 12.2.0 / Linux), 10,000 (Clang 14.0.6 / Linux))</strong>", self.two)
+        self.assertIn("<th>time/integer</th>", self.two)
+        for header in ("write calls", "read calls", "bytes/call", "sys %", "x limit", "ratio", "significance"):
+            self.assertIn(f"<th>{header}</th>", self.two)
+        self.assertIn("Clang 14.0.6 / Linux against GNU 12.2.0 / Linux: ", self.two)  # the overall geomean
+
+    def test_context_of_every_file(self):
+        for key, value in (("compiler", "GNU 12.2.0"), ("compiler", "Clang 14.0.6"), ("OS", "Linux x86_64"),
+                           ("file system", "tmpfs"), ("CPU", "AMD EPYC"), ("scale", "0.01"), ("scale", "0.001"),
+                           ("suite", "quick")):
+            self.assertRegex(self.two, f"<th>{re.escape(key)}</th>.*<td>{re.escape(value)}</td>")
+        self.assertIn("<td>read_calls, write_calls, bytes_per_call, user_time, system_time, page_faults, "
+                      "context_switches, read_bytes, write_bytes</td>", self.two)
+        self.assertIn("not recorded (iobench before issue 10)", self.problems)
+
+    def test_problem_rows_with_reasons(self):
+        self.assertIn('<tr class="failed">', self.problems)
+        self.assertIn("<code>hello/fwrite</code> in <code>failed.json</code> (GNU 12.2.0 / Linux (failed)): "
+                      "FAILED: fclose(full/output-hello-fwrite): No space left on device", self.problems)
+        self.assertIn("<code>ints_out/obuf</code> in <code>invalid-times.json</code> (GNU 12.2.0 / Linux "
+                      "(invalid-times)): invalid: real_time is NaN in repetition 1", self.problems)
+        self.assertIn('<tr class="skipped">', self.sweep)
+        self.assertIn("skipped: madvise(MADV_HUGEPAGE) accepted", self.sweep)
+        self.assertNotIn("FAILED", self.sweep)
+
+    def test_warnings(self):
+        self.assertIn("cv &ge; 5% (marked !) in ", self.two)
+        self.assertIn('<td class="num warn">! 15.0%</td>', self.two)
+        self.assertIn("too few repetitions: the Mann-Whitney U test cannot reach", self.two)
+
+    def test_reproducible_and_no_local_path(self):
+        self.assertEqual(self.sweep, report(fixture("file-read-shm.json")))
+        self.assertNotIn(FIXTURES, self.two)
+
+    def test_charts_also_written_with_plot(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "r.html")
+            run_ok(self, fixture("sweep-gcc.json"), "--format", "html", "-o", path, "--plot", tmp)
+            self.assertEqual(sorted(os.listdir(tmp)), ["ints_out-buf.png", "ints_out-buf.svg", "ints_out.png",
+                                                       "ints_out.svg", "r.html"])
+
+
+def find_chromium():
+    chosen = os.environ.get("IOBENCH_CHROMIUM")
+    if chosen:
+        return shutil.which(chosen)
+    for name in ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable"):
+        if shutil.which(name):
+            return shutil.which(name)
+    return None
+
+
+class BrowserTest(unittest.TestCase):
+    """The report rendered by headless Chromium: the DOM has the tables and charts, the screenshot is no blank."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.chromium = find_chromium()
+        if not cls.chromium:
+            raise unittest.SkipTest("no Chromium (chromium, chromium-browser or google-chrome on PATH): "
+                                    "install Debian's chromium (tools/install-deps.sh) or set IOBENCH_CHROMIUM")
+
+    def chromium_run(self, page, *args):
+        with tempfile.TemporaryDirectory() as profile:
+            cmd = [self.chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                   "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                   "--disable-extensions", "--hide-scrollbars", f"--user-data-dir={profile}", *args,
+                   "file://" + page]
+            done = subprocess.run(cmd, capture_output=True, text=True, timeout=180, check=False)
+        self.assertEqual(done.returncode, 0, done.stderr[-2000:])
+        return done.stdout
+
+    def render(self, name, *fixtures):
+        """(DOM after loading, screenshot pixels) of the report of `fixtures`."""
+        from matplotlib import image
+
+        tmp = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, tmp)
+        page = os.path.join(tmp, f"{name}.html")
+        with open(page, "w", encoding="utf-8") as f:
+            f.write(report(*[fixture(n) for n in fixtures]))
+        dom = self.chromium_run(page, "--dump-dom")
+        png = os.path.join(tmp, f"{name}.png")
+        self.chromium_run(page, f"--screenshot={png}", "--window-size=1280,2000")
+        keep = os.environ.get("IOBENCH_KEEP_SCREENSHOTS")
+        if keep:
+            os.makedirs(keep, exist_ok=True)
+            shutil.copy(png, keep)
+        return dom, image.imread(png)
+
+    def check_not_blank(self, pixels):
+        rgb = pixels[:, :, :3]
+        self.assertEqual(rgb.shape[:2], (2000, 1280))
+        ink = (rgb.min(axis=2) < 0.85).mean()  # anything not white or nearly
+        self.assertGreater(ink, 0.02, "the screenshot is (nearly) blank")
+        # The bars: Matplotlib's first colour, #1f77b4.
+        bars = ((abs(rgb[:, :, 0] - 0x1F / 255) < 0.04) & (abs(rgb[:, :, 1] - 0x77 / 255) < 0.04) &
+                (abs(rgb[:, :, 2] - 0xB4 / 255) < 0.04)).sum()
+        self.assertGreater(bars, 2000, "no bar chart in the first 2000 pixels")
+
+    def test_main_job_report_of_one_file(self):
+        dom, pixels = self.render("one", "quick-gcc.json")
+        self.assertEqual(dom.count('<table class="results">'), 3)
+        self.assertEqual(dom.count("<svg"), 3)
+        for text in ("iobench report", "ints_out", "x fastest", "write calls", "GNU 12.2.0", "limit"):
+            self.assertIn(text, dom)
+        self.check_not_blank(pixels)
+
+    def test_two_files_and_a_sweep(self):
+        dom, pixels = self.render("two", "quick-gcc.json", "quick-clang-tenth.json")
+        self.assertIn("time/integer", dom)
+        self.assertIn("significance", dom)
+        self.check_not_blank(pixels)
+        dom, pixels = self.render("sweep", "file-read-shm.json")
+        self.assertEqual(dom.count("<svg"), 2)
+        self.assertIn("skipped: madvise(MADV_HUGEPAGE)", dom)
+        self.check_not_blank(pixels)
+
+
+class EndToEndTest(unittest.TestCase):
+    """The main job's command on what the iobench binary of this build writes today."""
+
+    def test_report_of_a_real_run(self):
+        binary = os.environ.get("IOBENCH")
+        if not binary or not os.path.exists(binary):
+            self.skipTest("no iobench binary: set IOBENCH (ctest sets it to this build's iobench)")
+        with tempfile.TemporaryDirectory() as tmp:
+            results = os.path.join(tmp, "results")
+            os.mkdir(results)
+            data = os.path.join(results, "run.json")
+            done = subprocess.run([binary, "--suite", "quick", "--scale", "0.0005", "--benchmark_filter=^ints_out/",
+                                   "--dir", tmp, f"--benchmark_out={data}"], capture_output=True, text=True,
+                                  timeout=600, check=False)
+            self.assertEqual(done.returncode, 0, done.stderr[-3000:])
+            page = os.path.join(results, "run.html")
+            run_ok(self, "--format", "html", "-o", page, data)
+            with open(page, encoding="utf-8") as f:
+                text = f.read()
+            self.assertIn('<section id="w-ints_out">', text)
+            self.assertIn("<svg", text)
+            # Every default counter column the rows carry is shown (issue 10's counters, once iobench writes them).
+            with open(data, encoding="utf-8") as f:
+                rows = json.load(f)["benchmarks"]
+            from iobench_compare import counters
+
+            for key in counters.DEFAULT:
+                col = counters.column(key)
+                if any(col.counter in r for r in rows):
+                    self.assertIn(f"<th>{col.header}</th>", text)
+            console = run_ok(self, data)
+            self.assertIn("ints_out: time per run", console)
+
+
+if __name__ == "__main__":
+    main()
