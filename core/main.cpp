@@ -36,6 +36,8 @@
 #include "core/workdir.hpp"
 #include "iobench/build_info.hpp"
 
+#include <streambuf>
+
 #ifdef _WIN32
 #include <io.h>
 #define IOBENCH_ISATTY(fd) _isatty(fd)
@@ -142,6 +144,49 @@ private:
     benchmark::BenchmarkReporter* file_;
     bool aggregates_only_;
     std::vector<Run> held_;
+};
+
+/// Standard output for the console reporter, written with write(2) to
+/// descriptor 1 so that the first failure and its reason are kept (a
+/// std::ostream only says that something failed).
+class StdoutBuffer : public std::streambuf {
+public:
+    StdoutBuffer() { setp(buffer_, buffer_ + sizeof buffer_); }
+    ~StdoutBuffer() override { sync(); }
+    /// "" while every byte arrived, else the system's reason for the first failure.
+    const std::string& failure() const { return failure_; }
+
+protected:
+    int_type overflow(int_type c) override {
+        if (sync() != 0) return traits_type::eof();
+        if (!traits_type::eq_int_type(c, traits_type::eof())) {
+            *pptr() = traits_type::to_char_type(c);
+            pbump(1);
+        }
+        return traits_type::not_eof(c);
+    }
+    int sync() override {
+        const char* p = pbase();
+        while (p < pptr() && failure_.empty()) {
+#ifdef _WIN32
+            const int n = _write(1, p, static_cast<unsigned>(pptr() - p));
+#else
+            const ssize_t n = write(1, p, static_cast<std::size_t>(pptr() - p));
+            if (n < 0 && errno == EINTR) continue;
+#endif
+            if (n <= 0) {
+                failure_ = std::error_code(n < 0 ? errno : EIO, std::generic_category()).message();
+                break;
+            }
+            p += n;
+        }
+        setp(buffer_, buffer_ + sizeof buffer_);  // what could not be written is dropped
+        return failure_.empty() ? 0 : -1;
+    }
+
+private:
+    char buffer_[8192];
+    std::string failure_;
 };
 
 /// Flushes standard output; "" when everything written to it arrived, else
@@ -343,6 +388,11 @@ int run(int argc, char** argv) {
     iobench::SummaryConsoleReporter display(
         IOBENCH_ISATTY(1) ? benchmark::ConsoleReporter::OO_ColorTabular : benchmark::ConsoleReporter::OO_Tabular);
     display.set_skipped(skipped_pairs);
+    StdoutBuffer stdout_buffer;
+    std::ostream stdout_stream(&stdout_buffer);
+    std::cout.flush();
+    std::fflush(stdout);
+    display.SetOutputStream(&stdout_stream);
     // The results stay in memory until the run ends: nothing half-written
     // exists on disk meanwhile.
     std::ostringstream json_text;
@@ -358,7 +408,9 @@ int run(int argc, char** argv) {
 
     const int failed = iobench::failed_benchmarks();
     int status = failed > 0 ? exit_failed : 0;
-    const std::string stdout_failed = flush_stdout();
+    stdout_stream.flush();
+    std::string stdout_failed = stdout_buffer.failure();
+    if (stdout_failed.empty()) stdout_failed = flush_stdout();
     if (!results_target.empty()) {
         if (!json_text) {
             fmt::print(stderr, "iobench: error: the results could not be formatted; {} not written\n",

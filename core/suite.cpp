@@ -120,13 +120,13 @@ Suite parse_suite(const std::string& text, const std::string& origin) {
             const json& entry = list[index];
             const std::string at = fmt::format("benchmarks[{}]", index);
             if (!entry.is_object()) throw fail("each entry of \"benchmarks\" must be an object");
-            auto key = [&](const char* k) { return fmt::format("{}.{}", at, k); };
-            if (!entry.contains("workload")) throw fail(fmt::format("\"{}\" is missing", key("workload")));
-            if (!entry.contains("methods")) throw fail(fmt::format("\"{}\" is missing", key("methods")));
             for (const auto& item : entry.items())
                 if (item.key() != "workload" && item.key() != "methods" && item.key() != "buffer_sizes" &&
                     item.key() != "cache")
                     throw fail(fmt::format("unknown key \"{}\" in a benchmarks entry", item.key()));
+            auto key = [&](const char* k) { return fmt::format("{}.{}", at, k); };
+            if (!entry.contains("workload")) throw fail(fmt::format("\"{}\" is missing", key("workload")));
+            if (!entry.contains("methods")) throw fail(fmt::format("\"{}\" is missing", key("methods")));
             const std::string wname =
                 typed(entry.at("workload"), key("workload"), json::value_t::string, "a string").get<std::string>();
             const Workload* w = find_workload(wname);
