@@ -5,6 +5,7 @@
 // processes (docs/reliability.md).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <fstream>
 #include <set>

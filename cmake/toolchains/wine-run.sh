@@ -19,10 +19,10 @@ if [ "${1:-}" = "--stop" ]; then
   prefix=$2
   export WINEPREFIX="$prefix"
   exec 9>"$prefix.lock"
-  flock 9
+  flock -w 120 9 || { echo "wine-run.sh: $prefix.lock stays locked" >&2; exit 1; }
   if [ -d "$prefix" ]; then
-    wineserver -k >/dev/null 2>&1
-    wineserver -w >/dev/null 2>&1
+    wineserver -k >/dev/null 2>&1 9>&-
+    wineserver -w >/dev/null 2>&1 9>&-
   fi
   rm -f "$prefix.server"
   exit 0
@@ -46,11 +46,13 @@ if ! server_runs; then
     if ! server_runs; then
       # A server someone else started for this prefix: let it end first.
       wineserver -w >/dev/null 2>&1
-      setsid wineserver --foreground --persistent </dev/null >/dev/null 2>&1 &
+      # (Neither the server nor wine's background processes may inherit the
+      # lock's descriptor 9: they would hold the lock as long as they live.)
+      setsid wineserver --foreground --persistent </dev/null >/dev/null 2>&1 9>&- &
       echo $! >"$prefix.server"
       # The first program creates the prefix (once, ~10 s) and starts wine's
       # background processes, all with their output on /dev/null.
-      "$wine" cmd /c exit </dev/null >/dev/null 2>&1
+      "$wine" cmd /c exit </dev/null >/dev/null 2>&1 9>&-
     fi
   ) 9>"$prefix.lock"
 fi
