@@ -26,21 +26,7 @@ fi
 
 bash ci/build-mingw-deps.sh
 
-# Create the wine prefix (~/.wine) once, before the tests start two wine
-# processes at a time; a fresh one takes a few seconds. Then keep one
-# wineserver running for the whole test run: otherwise every test's wine
-# process may start or stop the server, and a process that connects while it
-# exits fails with "wine client error: recvmsg: Connection reset by peer".
-# The server that wine started lingers a few seconds: let it go first. Once the
-# persistent server is up, start wine once more with its output to /dev/null:
-# wine's background processes (services, winedevice) start with the first
-# program and live as long as the server; started by a test instead, they would
-# hold that test's output pipe open and ctest would wait for it until timeout.
-export WINEDEBUG=-all
-wine cmd /c exit >/dev/null 2>&1 || true
-wineserver -w
-wineserver -p
-wine cmd /c exit >/dev/null 2>&1 || true
-trap 'wineserver -k >/dev/null 2>&1 || true' EXIT
-
+# The tests run under wine through cmake/toolchains/wine-run.sh, which gives
+# the build tree its own wine prefix and one persistent wineserver for the
+# whole test run (stopped by the test fixture wine.stop): nothing to set up here.
 cmake --workflow --preset mingw

@@ -1,16 +1,29 @@
 // Removal of the files a run creates, also when the run is interrupted
-// (SIGINT, SIGTERM): generated inputs, outputs, the temporary directory and a
-// results file still being written. Nothing half-written is left behind.
+// (SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGALRM, SIGUSR1, SIGUSR2; on
+// Windows SIGINT, SIGTERM, SIGBREAK): generated inputs, outputs, the working
+// directory and a results file still being written. Nothing half-written is
+// left behind. SIGKILL cannot be caught: what a killed run leaves is found and
+// removed by the next run (core/workdir.hpp).
 #pragma once
 
 #include <filesystem>
 
 namespace iobench {
 
-/// Installs the SIGINT/SIGTERM handler that removes every registered path
-/// (newest first; directories with rmdir once emptied) and then exits with
-/// 128 + signal number. Call once, early in main.
+/// Installs the handler that, on any of the signals above, removes every
+/// registered path (newest first; directories with rmdir once emptied),
+/// prints one line on stderr and exits with 128 + signal number. SIGXFSZ is
+/// ignored, so a write beyond the file-size limit fails with EFBIG and is
+/// reported like any failed write. In a child process forked by iobench (the
+/// console workloads) the handler does nothing of its own: the signal takes
+/// its default action. Call once, early in main.
 void install_interrupt_cleanup();
+
+/// Makes sure descriptors 0, 1 and 2 are open, opening the null device on any
+/// that is closed, so that no file iobench opens later becomes standard
+/// input, output or error. Call first thing in main. Returns the numbers of
+/// the descriptors it had to open as a bit set (bit n: descriptor n).
+int ensure_standard_descriptors();
 
 /// Registers `path` for removal if the run is interrupted (once: a second
 /// registration of the same path is a no-op). At most 256 paths

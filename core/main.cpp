@@ -1,34 +1,42 @@
-// iobench: the command line. Parses iobench's own options (CLI11), hands every
-// --benchmark_* flag to Google Benchmark, runs the selected suite and writes the
-// results file atomically.
+// iobench: the command line. Parses iobench's own options (CLI11), checks every
+// --benchmark_* flag and hands it to Google Benchmark, runs the selected suite
+// in a working directory of its own and writes the results file itself: kept
+// in memory during the run, then written to a temporary file, flushed and
+// renamed, every step checked (core/results_file.hpp).
 //
 // Exit status: 0 all benchmarks verified; 1 a benchmark failed (its row says
-// why); 2 bad input (unknown flag, bad value, missing or read-only directory,
-// bad suite); 128+N interrupted by signal N (generated files removed).
+// why), or the results file or standard output could not be written; 2 bad
+// input (unknown flag, bad value, missing or read-only directory, bad suite);
+// 128+N interrupted by signal N (generated files removed).
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
-#include <cctype>
-#include <cmath>
+#include <cerrno>
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <optional>
-#include <random>
 #include <regex>
+#include <sstream>
 #include <string>
 #include <system_error>
 #include <vector>
 
 #include "core/cleanup.hpp"
 #include "core/environment.hpp"
+#include "core/options.hpp"
 #include "core/report.hpp"
+#include "core/results_file.hpp"
 #include "core/runner.hpp"
 #include "core/session.hpp"
 #include "core/suite.hpp"
+#include "core/workdir.hpp"
 #include "iobench/build_info.hpp"
+
+#include <streambuf>
 
 #ifdef _WIN32
 #include <io.h>
@@ -42,20 +50,17 @@ namespace fs = std::filesystem;
 
 namespace {
 
+using iobench::usage_error;
+
 constexpr int exit_failed = 1;
 constexpr int exit_usage = 2;
-
-/// A bad command line or environment: printed as one line, exit status 2.
-struct usage_error : std::runtime_error {
-    using std::runtime_error::runtime_error;
-};
 
 /// Throws usage_error unless `dir` is an existing directory we can create files in.
 void check_writable_dir(const fs::path& dir, const char* option) {
     std::error_code ec;
     if (!fs::exists(dir, ec)) throw usage_error(fmt::format("{} {}: no such directory", option, dir.string()));
     if (!fs::is_directory(dir, ec)) throw usage_error(fmt::format("{} {}: not a directory", option, dir.string()));
-    const fs::path probe = dir / fmt::format(".iobench-probe-{}", std::random_device{}());
+    const fs::path probe = iobench::temporary_name_for(dir / "probe");
     {
         std::ofstream f(probe);
         if (!f) throw usage_error(fmt::format("{} {}: cannot create files there", option, dir.string()));
@@ -63,25 +68,10 @@ void check_writable_dir(const fs::path& dir, const char* option) {
     fs::remove(probe, ec);
 }
 
-/// Creates a fresh directory under the system's temporary directory.
-fs::path make_temp_dir() {
-    std::error_code ec;
-    const fs::path base = fs::temp_directory_path(ec);
-    if (ec) throw usage_error(fmt::format("no temporary directory ({}); give --dir", ec.message()));
-    std::random_device rd;
-    for (int attempt = 0; attempt < 100; ++attempt) {
-        fs::path dir = base / fmt::format("iobench-{:08x}", rd());
-        if (fs::create_directory(dir, ec)) return dir;
-    }
-    throw usage_error(fmt::format("cannot create a directory in {}; give --dir", base.string()));
-}
-
-/// `dir/base.json`, or `dir/base-2.json`, ... : never an existing file.
-fs::path unused_results_path(const fs::path& dir, const std::string& base) {
-    std::error_code ec;
-    fs::path p = dir / (base + ".json");
-    for (int n = 2; fs::exists(p, ec); ++n) p = dir / fmt::format("{}-{}.json", base, n);
-    return p;
+/// Removes what runs killed earlier left in `dir`, saying so on stderr.
+void remove_stale(const fs::path& dir) {
+    for (const auto& e : iobench::remove_stale(dir))
+        fmt::print(stderr, "iobench: removed {}, left by process {} that no longer runs\n", e.path.string(), e.pid);
 }
 
 /// Google Benchmark's filter semantics (a regular expression searched in the
@@ -107,31 +97,107 @@ std::vector<Item> filter_cases(const std::vector<Item>& cases, std::string spec)
     return out;
 }
 
-/// Parses a size in bytes: a number with an optional binary suffix K, M, G or
-/// T (also KiB, MiB, ...; 1K = 1024), e.g. "4096", "512M", "12.85G" (rounded
-/// to whole bytes). Throws usage_error naming `option`.
-std::uint64_t parse_size(const std::string& text, const char* option) {
-    std::size_t used = 0;
-    double value = 0;
-    try {
-        value = std::stod(text, &used);
-    } catch (const std::exception&) {
-        used = 0;
+/// Hands every report to the console reporter and to the results file's
+/// reporter. Google Benchmark gets no file reporter (it would open the file
+/// itself, unchecked), so it treats this one as its display reporter: the
+/// file gets every run, and the console only the aggregates of a benchmark
+/// that has them (--benchmark_display_aggregates_only, applied here).
+class TeeReporter : public benchmark::BenchmarkReporter {
+public:
+    TeeReporter(benchmark::BenchmarkReporter& display, benchmark::BenchmarkReporter* file, bool aggregates_only)
+        : display_(display), file_(file), aggregates_only_(aggregates_only) {}
+
+    bool ReportContext(const Context& context) override {
+        bool ok = display_.ReportContext(context);
+        if (file_) ok = file_->ReportContext(context) && ok;
+        return ok;
     }
-    std::string suffix = text.substr(used);
-    for (char& c : suffix) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    if (suffix.size() > 1 && (suffix.ends_with("IB") || suffix.ends_with("B"))) suffix.resize(1);
-    double unit = 0;
-    if (suffix.empty() || suffix == "B") unit = 1;
-    else if (suffix == "K") unit = 0x1p10;
-    else if (suffix == "M") unit = 0x1p20;
-    else if (suffix == "G") unit = 0x1p30;
-    else if (suffix == "T") unit = 0x1p40;
-    const double bytes = value * unit;
-    if (used == 0 || unit == 0 || !(bytes >= 1) || bytes > 0x1p62)
-        throw usage_error(fmt::format("{} {}: must be a size in bytes, optionally with K, M, G or T (e.g. 512M, 12.85G)",
-                                      option, text));
-    return static_cast<std::uint64_t>(std::llround(bytes));
+    void ReportRuns(const std::vector<Run>& runs) override {
+        if (file_) file_->ReportRuns(runs);
+        if (!aggregates_only_) {
+            display_.ReportRuns(runs);
+            return;
+        }
+        // Google Benchmark reports a benchmark's runs, then its aggregates if
+        // it has any: hold the runs until it is clear which to show.
+        if (!runs.empty() && runs.front().run_type == Run::RT_Aggregate) {
+            held_.clear();
+            display_.ReportRuns(runs);
+            return;
+        }
+        show_held();
+        held_ = runs;
+    }
+    void Finalize() override {
+        show_held();
+        display_.Finalize();
+        if (file_) file_->Finalize();
+    }
+
+private:
+    void show_held() {
+        if (!held_.empty()) display_.ReportRuns(held_);
+        held_.clear();
+    }
+
+    benchmark::BenchmarkReporter& display_;
+    benchmark::BenchmarkReporter* file_;
+    bool aggregates_only_;
+    std::vector<Run> held_;
+};
+
+/// Standard output for the console reporter, written with write(2) to
+/// descriptor 1 so that the first failure and its reason are kept (a
+/// std::ostream only says that something failed).
+class StdoutBuffer : public std::streambuf {
+public:
+    StdoutBuffer() { setp(buffer_, buffer_ + sizeof buffer_); }
+    ~StdoutBuffer() override { sync(); }
+    /// "" while every byte arrived, else the system's reason for the first failure.
+    const std::string& failure() const { return failure_; }
+
+protected:
+    int_type overflow(int_type c) override {
+        if (sync() != 0) return traits_type::eof();
+        if (!traits_type::eq_int_type(c, traits_type::eof())) {
+            *pptr() = traits_type::to_char_type(c);
+            pbump(1);
+        }
+        return traits_type::not_eof(c);
+    }
+    int sync() override {
+        const char* p = pbase();
+        while (p < pptr() && failure_.empty()) {
+#ifdef _WIN32
+            const int n = _write(1, p, static_cast<unsigned>(pptr() - p));
+#else
+            const ssize_t n = write(1, p, static_cast<std::size_t>(pptr() - p));
+            if (n < 0 && errno == EINTR) continue;
+#endif
+            if (n <= 0) {
+                failure_ = std::error_code(n < 0 ? errno : EIO, std::generic_category()).message();
+                break;
+            }
+            p += n;
+        }
+        setp(buffer_, buffer_ + sizeof buffer_);  // what could not be written is dropped
+        return failure_.empty() ? 0 : -1;
+    }
+
+private:
+    char buffer_[8192];
+    std::string failure_;
+};
+
+/// Flushes standard output; "" when everything written to it arrived, else
+/// the reason it failed (a full /dev/full, a closed pipe).
+std::string flush_stdout() {
+    std::cout.flush();
+    errno = 0;
+    const bool flushed = std::fflush(stdout) == 0;
+    const int err = errno;
+    if (flushed && std::cout.good() && !std::ferror(stdout)) return "";
+    return err != 0 ? std::error_code(err, std::generic_category()).message() : "a write failed";
 }
 
 struct Options {
@@ -143,28 +209,20 @@ struct Options {
     std::optional<std::string> results_dir;
     std::optional<std::string> stdout_target;
     std::optional<std::string> file_size;
+    bool no_interleave = false;
 };
 
 int run(int argc, char** argv) {
-    // Google Benchmark's flags go to it; everything else is ours.
+    // Google Benchmark's flags are checked here and go to it; everything else is ours.
     std::vector<std::string> ours = {argv[0]};
-    std::vector<std::string> harness;
-    std::string filter;
-    std::optional<std::string> out_file;
-    std::string out_format = "json";
+    std::vector<std::string> harness_args;
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
-        if (a.rfind("--benchmark_", 0) != 0) {
-            ours.push_back(a);
-        } else if (a.rfind("--benchmark_filter=", 0) == 0) {
-            filter = a.substr(19);
-        } else if (a.rfind("--benchmark_out=", 0) == 0) {
-            out_file = a.substr(16);
-        } else {
-            if (a.rfind("--benchmark_out_format=", 0) == 0) out_format = a.substr(23);
-            harness.push_back(a);
-        }
+        (a.rfind("--benchmark_", 0) == 0 ? harness_args : ours).push_back(std::move(a));
     }
+    const iobench::HarnessFlags harness = iobench::check_harness_flags(harness_args);
+    const std::string& filter = harness.filter;
+    std::optional<std::string> out_file = harness.out_file;
 
     Options opt;
     CLI::App app{"iobench: measures I/O methods (stdio, iostreams, POSIX, obuf, ...) on verified workloads.\n"};
@@ -173,12 +231,15 @@ int run(int argc, char** argv) {
     app.add_option("--suite", opt.suite,
                    "suite to run: a built-in name (" + fmt::format("{}", fmt::join(iobench::builtin_suites(), ", ")) +
                        ") or a path to a suite .json; default: every workload x method pair");
-    app.add_option("--dir", opt.dir, "directory for generated inputs and outputs (must exist); default: a fresh temporary directory, removed afterwards");
+    app.add_option("--dir", opt.dir,
+                   "directory for generated inputs and outputs (must exist); the run works in a subdirectory "
+                   "iobench-<pid>-<id> of its own, removed afterwards; default: the system's temporary directory");
     app.add_option("--scale", opt.scale, "multiply every workload's count by F (e.g. 0.01 for a quick run); F > 0")
         ->type_name("F");
-    app.add_flag("--keep-files", opt.keep_files, "keep generated inputs (and the temporary --dir)");
+    app.add_flag("--keep-files", opt.keep_files, "keep the working directory with the generated inputs");
     app.add_option("--results-dir", opt.results_dir,
-                   "write the JSON results to DIR/<compiler>-<version>-<date>.json (created if missing; never overwrites)")
+                   "write the JSON results to DIR/<compiler>-<version>-<date>.json (created if missing; never "
+                   "overwrites: -2, -3, ... are added)")
         ->type_name("DIR");
     app.add_option("--stdout-target", opt.stdout_target,
                    "where standard output goes while a console workload is measured: devnull (default), file "
@@ -186,12 +247,19 @@ int run(int argc, char** argv) {
         ->type_name("devnull|file|pipe");
     app.add_option("--file-size", opt.file_size,
                    "size of the file the file_read workload reads, e.g. 512M, 1G, 12.85G (K/M/G/T = 2^10/2^20/...); "
-                   "default: 1 GiB times --scale")
+                   "default: 1 GiB times --scale; refused when it does not fit in --dir")
         ->type_name("BYTES");
-    app.footer(
-        "Google Benchmark flags pass through, e.g. --benchmark_filter=REGEX, --benchmark_out=FILE,\n"
-        "--benchmark_out_format=json, --benchmark_repetitions=N, --benchmark_min_time=SECONDS.\n"
-        "Exit status: 0 all verified, 1 a benchmark failed, 2 bad input, 128+N interrupted by signal N.");
+    app.add_flag("--no-interleave", opt.no_interleave,
+                 "run the repetitions of each benchmark back to back (default: interleaved in random order, "
+                 "--benchmark_enable_random_interleaving=true)");
+    app.footer(fmt::format(
+        "Google Benchmark flags pass through, checked: --benchmark_filter=REGEX, --benchmark_out=FILE (replaced\n"
+        "atomically; a failed run never replaces it: FILE.failed), --benchmark_out_format=json (the only\n"
+        "format), --benchmark_repetitions=N (1..{}), --benchmark_min_time=SECONDS,\n"
+        "--benchmark_enable_random_interleaving=true|false, --benchmark_display_aggregates_only=true|false.\n"
+        "Exit status: 0 all verified, 1 a benchmark failed or the results could not be written, 2 bad input,\n"
+        "128+N interrupted by signal N.",
+        iobench::max_repetitions));
 
     std::vector<const char*> our_argv;
     for (const auto& s : ours) our_argv.push_back(s.c_str());
@@ -199,10 +267,18 @@ int run(int argc, char** argv) {
         app.parse(static_cast<int>(our_argv.size()), our_argv.data());
     } catch (const CLI::CallForHelp&) {
         std::fputs(app.help().c_str(), stdout);
+        const std::string failed = flush_stdout();
+        if (!failed.empty()) {
+            fmt::print(stderr, "iobench: error: writing to standard output failed: {}\n", failed);
+            return exit_failed;
+        }
         return 0;
     } catch (const CLI::ParseError& e) {
         throw usage_error(e.what());
     }
+    if (opt.no_interleave && harness.interleave)
+        throw usage_error("give either --no-interleave or --benchmark_enable_random_interleaving, not both");
+    const bool interleave = harness.interleave.value_or(!opt.no_interleave);
 
     iobench::Suite suite;
     try {
@@ -217,6 +293,11 @@ int run(int argc, char** argv) {
     if (opt.list) {
         for (const auto& c : cases) fmt::print("{}\n", c.name);
         for (const auto& s : skipped) fmt::print("# {}: skipped, {}\n", s.name, s.reason);
+        const std::string failed = flush_stdout();
+        if (!failed.empty()) {
+            fmt::print(stderr, "iobench: error: writing to standard output failed: {}\n", failed);
+            return exit_failed;
+        }
         return 0;
     }
 
@@ -228,40 +309,70 @@ int run(int argc, char** argv) {
     }
 
     const double scale = opt.scale.value_or(suite.scale.value_or(1.0));
-    if (!(scale > 0)) throw usage_error(fmt::format("--scale {}: must be a positive number", scale));
-    const std::uint64_t file_size = opt.file_size ? parse_size(*opt.file_size, "--file-size") : 0;  // 0: default
+    iobench::check_scale(scale, opt.scale ? "--scale" : fmt::format("suite {}: \"scale\"", suite.name), cases,
+                         opt.file_size.has_value());
+    const std::uint64_t file_size = opt.file_size ? iobench::parse_size(*opt.file_size, "--file-size") : 0;  // 0: default
     if (opt.dir) check_writable_dir(*opt.dir, "--dir");
     if (opt.results_dir && out_file) throw usage_error("give either --results-dir or --benchmark_out, not both");
+    fs::path results_target;
     if (opt.results_dir) {
         std::error_code ec;
         fs::create_directories(*opt.results_dir, ec);
         check_writable_dir(*opt.results_dir, "--results-dir");
-        out_file = unused_results_path(*opt.results_dir, iobench::results_basename()).string();
+        results_target = fs::path(*opt.results_dir) / (iobench::results_basename() + ".json");
+    } else if (out_file) {
+        results_target = *out_file;
+        std::error_code ec;
+        if (fs::is_directory(results_target, ec))
+            throw usage_error(fmt::format("--benchmark_out={}: is a directory", *out_file));
+        const fs::path parent = results_target.has_parent_path() ? results_target.parent_path() : fs::path(".");
+        check_writable_dir(parent, "--benchmark_out: directory");
     }
 
-    // The harness writes the results to a temporary name, renamed when the run ends.
-    std::string partial;
+    // The working directory: a subdirectory of its own in --dir or in the
+    // system's temporary directory, after removing what killed runs left there.
+    fs::path base;
+    if (opt.dir) {
+        base = *opt.dir;
+    } else {
+        std::error_code ec;
+        base = fs::temp_directory_path(ec);
+        if (ec) throw usage_error(fmt::format("no temporary directory ({}); give --dir", ec.message()));
+    }
+    remove_stale(base);
+    if (!results_target.empty()) remove_stale(results_target.has_parent_path() ? results_target.parent_path() : ".");
+    if (file_size != 0) {
+        bool reads_file = false;
+        for (const auto& c : cases) reads_file = reads_file || c.workload->has_cache_state();
+        try {
+            if (reads_file) iobench::require_room(base, "the file_read input", file_size);
+        } catch (const iobench::space_error& e) {
+            throw usage_error(fmt::format("--file-size {}: {}", *opt.file_size, e.what()));
+        }
+    }
+    std::optional<iobench::WorkDir> work;
+    try {
+        work.emplace(base);
+    } catch (const std::system_error& e) {
+        throw usage_error(fmt::format("{}: {}; give --dir", e.what(), e.code().message()));
+    }
+    if (opt.keep_files) work->keep();
+
     std::vector<std::string> gb_args = {argv[0]};
     if (suite.repetitions) gb_args.push_back(fmt::format("--benchmark_repetitions={}", *suite.repetitions));
     if (suite.min_time) gb_args.push_back(fmt::format("--benchmark_min_time={}", *suite.min_time));
-    gb_args.push_back("--benchmark_display_aggregates_only=true");
-    gb_args.insert(gb_args.end(), harness.begin(), harness.end());
-    if (out_file) {
-        partial = *out_file + ".partial";
-        gb_args.push_back("--benchmark_out=" + partial);
-    }
+    if (!harness.interleave) gb_args.push_back(fmt::format("--benchmark_enable_random_interleaving={}", interleave));
+    gb_args.insert(gb_args.end(), harness.pass.begin(), harness.pass.end());
     std::vector<char*> gb_argv;
     for (auto& s : gb_args) gb_argv.push_back(s.data());
     int gb_argc = static_cast<int>(gb_argv.size());
     benchmark::Initialize(&gb_argc, gb_argv.data());
     if (benchmark::ReportUnrecognizedArguments(gb_argc, gb_argv.data())) return exit_usage;
 
-    const bool own_dir = !opt.dir;
-    const fs::path dir = own_dir ? make_temp_dir() : fs::path(*opt.dir);
-    iobench::Session session(dir, scale, opt.keep_files, own_dir);
+    const fs::path dir = work->path();
+    iobench::Session session(dir, scale, opt.keep_files, false);
     session.set_stdout_target(stdout_target);
     if (file_size != 0) session.set_file_size(file_size);
-    if (!partial.empty()) iobench::remove_on_interrupt(partial);
 
     std::vector<std::pair<std::string, std::string>> skipped_pairs;
     for (const auto& s : skipped) skipped_pairs.emplace_back(s.name, s.reason);
@@ -271,42 +382,73 @@ int run(int argc, char** argv) {
     benchmark::AddCustomContext("stdout_target", std::string(iobench::to_string(stdout_target)));
     benchmark::AddCustomContext("file_size", std::to_string(session.file_size()));
     benchmark::AddCustomContext("skipped", iobench::skipped_context(skipped_pairs));
-    iobench::register_benchmarks(cases, session);
+    benchmark::AddCustomContext("interleaved", interleave ? "true" : "false");
+    // Every benchmark gets the repetitions explicitly, so the progress lines can count them.
+    iobench::register_benchmarks(cases, session, harness.repetitions.value_or(suite.repetitions.value_or(1)));
 
     iobench::SummaryConsoleReporter display(
         IOBENCH_ISATTY(1) ? benchmark::ConsoleReporter::OO_ColorTabular : benchmark::ConsoleReporter::OO_Tabular);
     display.set_skipped(skipped_pairs);
+    StdoutBuffer stdout_buffer;
+    std::ostream stdout_stream(&stdout_buffer);
+    std::cout.flush();
+    std::fflush(stdout);
+    display.SetOutputStream(&stdout_stream);
+    // The results stay in memory until the run ends: nothing half-written
+    // exists on disk meanwhile.
+    std::ostringstream json_text;
     iobench::NamedJSONReporter json_file;
+    json_file.SetOutputStream(&json_text);
+    json_file.SetErrorStream(&json_text);
+    TeeReporter tee(display, results_target.empty() ? nullptr : &json_file, harness.display_aggregates_only);
     fmt::print(stderr, "iobench: {} benchmark(s), scale {}, files in {} ({})\n", cases.size(), scale, dir.string(),
                iobench::filesystem_type(dir));
     std::fflush(stderr);
-    benchmark::RunSpecifiedBenchmarks(&display, out_file && out_format == "json" ? &json_file : nullptr);
+    benchmark::RunSpecifiedBenchmarks(&tee);
     benchmark::Shutdown();
 
     const int failed = iobench::failed_benchmarks();
-    if (out_file) {
-        // A failed run never replaces earlier results: it goes next to them.
-        fs::path target = *out_file;
-        std::error_code ec;
-        if (failed > 0 && fs::exists(target, ec)) target += ".failed";
-        fs::rename(partial, target, ec);
-        iobench::forget_on_interrupt(partial);
-        if (ec) {
-            fmt::print(stderr, "iobench: cannot write {}: {}\n", target.string(), ec.message());
+    int status = failed > 0 ? exit_failed : 0;
+    stdout_stream.flush();
+    std::string stdout_failed = stdout_buffer.failure();
+    if (stdout_failed.empty()) stdout_failed = flush_stdout();
+    if (!results_target.empty()) {
+        if (!json_text) {
+            fmt::print(stderr, "iobench: error: the results could not be formatted; {} not written\n",
+                       results_target.string());
             return exit_failed;
         }
-        fmt::print(stderr, "iobench: results written to {}\n", target.string());
+        // A failed run never replaces earlier results: it goes next to them.
+        iobench::Existing existing = opt.results_dir ? iobench::Existing::number : iobench::Existing::replace;
+        fs::path target = results_target;
+        std::error_code ec;
+        if (!opt.results_dir && failed > 0 && fs::exists(target, ec)) {
+            target += ".failed";
+            existing = iobench::Existing::number;
+        }
+        try {
+            const fs::path written = iobench::publish_file(target, json_text.str(), existing);
+            fmt::print(stderr, "iobench: results written to {}\n", written.string());
+        } catch (const std::exception& e) {
+            fmt::print(stderr, "iobench: error: results not written to {}: {}\n", target.string(), e.what());
+            status = exit_failed;
+        }
     }
-    if (failed > 0) {
-        fmt::print(stderr, "iobench: {} benchmark(s) failed\n", failed);
-        return exit_failed;
+    if (!stdout_failed.empty()) {
+        fmt::print(stderr, "iobench: error: writing the report to standard output failed: {}\n", stdout_failed);
+        status = exit_failed;
     }
-    return 0;
+    if (failed > 0) fmt::print(stderr, "iobench: {} benchmark(s) failed\n", failed);
+    if (opt.keep_files) fmt::print(stderr, "iobench: files kept in {}\n", dir.string());
+    return status;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
+    // Before anything is opened: a closed descriptor 0-2 would otherwise be
+    // taken by the next file (the results, an input) and mixed with a stream.
+    iobench::ensure_standard_descriptors();
     iobench::install_interrupt_cleanup();
     try {
         return run(argc, argv);

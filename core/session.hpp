@@ -7,6 +7,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 
@@ -28,6 +29,26 @@ std::string_view to_string(StdoutTarget target);
 
 /// The target called `name` ("devnull", "file", "pipe"), or std::nullopt.
 std::optional<StdoutTarget> parse_stdout_target(std::string_view name);
+
+/// Not enough room in the target directory for a file iobench is about to
+/// write (a generated input, or the output a workload will write). `what()`
+/// names the file, the bytes needed and the bytes available.
+class space_error : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+/// Bytes one new file in `dir` may hold: the space available to this user on
+/// its file system (std::filesystem::space), and on POSIX no more than the
+/// file-size limit (RLIMIT_FSIZE). std::nullopt when the file system cannot
+/// say.
+std::optional<std::uint64_t> room_for_file(const std::filesystem::path& dir);
+
+/// Throws `space_error` when a file of `bytes` bytes called `name` does not
+/// fit in `dir` (room_for_file), e.g. "input-file-1099511627776.txt needs
+/// 1099511627776 bytes, /tmp/x has 83886080000 available". Does nothing when
+/// the room is unknown.
+void require_room(const std::filesystem::path& dir, const std::string& name, std::uint64_t bytes);
 
 /// One iobench run's shared state. Removes what it generated when destroyed,
 /// unless `keep_files`; a temporary directory it created is removed as well.
@@ -53,11 +74,23 @@ public:
     const std::filesystem::path& input(const std::string& name,
                                        const std::function<void(const std::filesystem::path&)>& make);
 
+    /// The same for an input of `bytes` bytes (file_read: file_size()):
+    /// before `make` runs, throws `space_error` with the bytes needed and
+    /// available when it does not fit in the directory, so that generating it
+    /// can never fill the disk.
+    const std::filesystem::path& input(const std::string& name, std::uint64_t bytes,
+                                       const std::function<void(const std::filesystem::path&)>& make);
+
     /// Path for an output file called `name` in the directory, registered for
     /// removal if the run is interrupted. The trial removes it after verifying.
     std::filesystem::path output(const std::string& name);
 
-    /// Expected digest of a generated stream, computed once per key.
+    /// Expected digest of a generated stream, computed once per key. The
+    /// stream is what an output trial's run will write to the directory: on
+    /// every call the digest's size is checked against the room there
+    /// (room_for_file), and `space_error` thrown (needed vs available bytes)
+    /// when it does not fit; the generation stops as soon as the stream
+    /// outgrows the room, so an absurd count is refused without generating it.
     const Digest& expected(const std::string& key, const Generator& generate);
 
     /// Size in bytes of the file the file_read workload reads: `--file-size`

@@ -63,29 +63,46 @@ Suite parse_suite(const std::string& text, const std::string& origin) {
         doc = json::parse(text);
     } catch (const json::parse_error& e) {
         throw fail(fmt::format("not valid JSON ({})", e.what()));
+    } catch (const json::exception& e) {
+        // out_of_range: a number beyond a double (1e999).
+        throw fail(fmt::format("a number is out of range ({})", e.what()));
     }
+    // A value of the wrong type names its key: "\"min_time\" must be a number, not \"fast\"".
+    auto typed = [&](const json& value, const std::string& key, json::value_t type, const char* what) -> const json& {
+        const bool ok = type == json::value_t::number_float ? value.is_number()
+                        : type == json::value_t::number_integer ? value.is_number_integer()
+                                                                : value.type() == type;
+        if (!ok) throw fail(fmt::format("\"{}\" must be {}, not {}", key, what, value.dump()));
+        return value;
+    };
     try {
         if (!doc.is_object()) throw fail("expected a JSON object");
         Suite suite;
-        suite.name = doc.value("name", origin);
-        suite.description = doc.value("description", "");
+        suite.name = origin;
+        if (doc.contains("name")) suite.name = typed(doc.at("name"), "name", json::value_t::string, "a string");
+        if (doc.contains("description"))
+            suite.description = typed(doc.at("description"), "description", json::value_t::string, "a string");
+        const std::string repetitions_range = fmt::format("a whole number from 1 to {}", max_suite_repetitions);
         if (doc.contains("repetitions")) {
-            int r = doc.at("repetitions").get<int>();
-            if (r < 1) throw fail("\"repetitions\" must be at least 1");
-            suite.repetitions = r;
+            const json& r = doc.at("repetitions");
+            if (!r.is_number_integer() || r.get<std::int64_t>() < 1 || r.get<std::int64_t>() > max_suite_repetitions)
+                throw fail(fmt::format("\"repetitions\" must be {}, not {}", repetitions_range, r.dump()));
+            suite.repetitions = r.get<int>();
         }
         if (doc.contains("min_time")) {
-            double t = doc.at("min_time").get<double>();
-            if (!(t > 0)) throw fail("\"min_time\" must be a positive number of seconds");
+            const double t = typed(doc.at("min_time"), "min_time", json::value_t::number_float, "a number").get<double>();
+            if (!(t > 0) || t > max_suite_min_time)
+                throw fail(fmt::format("\"min_time\" must be a positive number of seconds, at most {}", max_suite_min_time));
             suite.min_time = t;
         }
         if (doc.contains("scale")) {
-            double s = doc.at("scale").get<double>();
+            const double s = typed(doc.at("scale"), "scale", json::value_t::number_float, "a number").get<double>();
             if (!(s > 0)) throw fail("\"scale\" must be positive");
             suite.scale = s;
         }
         if (doc.contains("stdout_target")) {
-            const std::string t = doc.at("stdout_target").get<std::string>();
+            const std::string t =
+                typed(doc.at("stdout_target"), "stdout_target", json::value_t::string, "a string").get<std::string>();
             suite.stdout_target = parse_stdout_target(t);
             if (!suite.stdout_target)
                 throw fail(fmt::format("\"stdout_target\" must be \"devnull\", \"file\" or \"pipe\", not \"{}\"", t));
@@ -96,25 +113,36 @@ Suite parse_suite(const std::string& text, const std::string& origin) {
             if (std::find(keys.begin(), keys.end(), item.key()) == keys.end())
                 throw fail(fmt::format("unknown key \"{}\"", item.key()));
 
+        if (!doc.contains("benchmarks")) throw fail("\"benchmarks\" is missing");
         const json& list = doc.at("benchmarks");
         if (!list.is_array() || list.empty()) throw fail("\"benchmarks\" must be a non-empty array");
-        for (const json& entry : list) {
+        for (std::size_t index = 0; index < list.size(); ++index) {
+            const json& entry = list[index];
+            const std::string at = fmt::format("benchmarks[{}]", index);
             if (!entry.is_object()) throw fail("each entry of \"benchmarks\" must be an object");
             for (const auto& item : entry.items())
                 if (item.key() != "workload" && item.key() != "methods" && item.key() != "buffer_sizes" &&
                     item.key() != "cache")
                     throw fail(fmt::format("unknown key \"{}\" in a benchmarks entry", item.key()));
-            const std::string wname = entry.at("workload").get<std::string>();
+            auto key = [&](const char* k) { return fmt::format("{}.{}", at, k); };
+            if (!entry.contains("workload")) throw fail(fmt::format("\"{}\" is missing", key("workload")));
+            if (!entry.contains("methods")) throw fail(fmt::format("\"{}\" is missing", key("methods")));
+            const std::string wname =
+                typed(entry.at("workload"), key("workload"), json::value_t::string, "a string").get<std::string>();
             const Workload* w = find_workload(wname);
             if (!w) throw fail(fmt::format("unknown workload \"{}\"", wname));
             std::vector<const Method*> ms;
             const json& jm = entry.at("methods");
-            if (jm.is_string() && jm.get<std::string>() == "*") {
+            if (!(jm.is_string() && jm.get<std::string>() == "*") && !jm.is_array())
+                throw fail(fmt::format("\"{}\" must be \"*\" or an array of method names, not {}", key("methods"),
+                                       jm.dump()));
+            if (jm.is_string()) {
                 for (const Method& m : methods())
                     if (w->supports(m)) ms.push_back(&m);
             } else {
                 for (const json& n : jm) {
-                    const std::string mname = n.get<std::string>();
+                    const std::string mname =
+                        typed(n, key("methods"), json::value_t::string, "an array of strings").get<std::string>();
                     const Method* m = find_method(mname);
                     if (!m) throw fail(fmt::format("unknown method \"{}\"", mname));
                     if (!w->supports(*m))
@@ -124,7 +152,15 @@ Suite parse_suite(const std::string& text, const std::string& origin) {
             }
             std::vector<std::size_t> sizes = {0};
             if (entry.contains("buffer_sizes")) {
-                sizes = entry.at("buffer_sizes").get<std::vector<std::size_t>>();
+                const json& js = typed(entry.at("buffer_sizes"), key("buffer_sizes"), json::value_t::array,
+                                       "an array of sizes in bytes");
+                sizes.clear();
+                for (const json& n : js) {
+                    if (!n.is_number_integer() || n.get<std::int64_t>() < 0 || n.get<std::uint64_t>() > (1ull << 40))
+                        throw fail(fmt::format("\"{}\" must hold whole numbers of bytes up to 2^40, not {}",
+                                               key("buffer_sizes"), n.dump()));
+                    sizes.push_back(n.get<std::size_t>());
+                }
                 for (std::size_t s : sizes)
                     if (s == 0) throw fail("buffer sizes must be at least 1 byte");
             }
@@ -133,7 +169,9 @@ Suite parse_suite(const std::string& text, const std::string& origin) {
                 if (!w->has_cache_state())
                     throw fail(fmt::format("workload \"{}\" has no page-cache state to set", wname));
                 caches.clear();
-                for (const std::string& c : entry.at("cache").get<std::vector<std::string>>()) {
+                const json& jc = typed(entry.at("cache"), key("cache"), json::value_t::array, "an array");
+                for (const json& item : jc) {
+                    const std::string c = typed(item, key("cache"), json::value_t::string, "an array of strings");
                     if (c != "warm" && c != "cold")
                         throw fail(fmt::format("\"cache\" values must be \"warm\" or \"cold\", not \"{}\"", c));
                     caches.push_back(c == "cold" ? CacheState::cold : CacheState::warm);

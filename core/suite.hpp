@@ -46,6 +46,11 @@ struct Suite {
     std::optional<StdoutTarget> stdout_target;  ///< --stdout-target, likewise
 };
 
+/// Largest "repetitions" a suite may set (as --benchmark_repetitions).
+inline constexpr int max_suite_repetitions = 1000;
+/// Largest "min_time" a suite may set, in seconds (one day).
+inline constexpr double max_suite_min_time = 86400;
+
 /// Builds the name of a benchmark.
 std::string case_name(const Workload& workload, const Method& method, const Params& params);
 
@@ -56,7 +61,9 @@ Suite all_pairs();
 /// Reads a suite: `name_or_path` is the name of a built-in suite ("default",
 /// "quick") or a path to a JSON file. Throws `suite_error` naming the suite and
 /// the problem (unknown workload or method, a method that cannot run the
-/// workload, malformed JSON, a missing file).
+/// workload, malformed JSON, a number beyond a double, a missing file, a value
+/// of the wrong type or range, naming its key: "repetitions" must be a whole
+/// number from 1 to max_suite_repetitions).
 Suite load_suite(const std::string& name_or_path);
 
 /// Parses suite JSON text; `origin` names it in error messages.

@@ -38,7 +38,9 @@ std::uint64_t write_doubles_file(const std::filesystem::path& path, const std::v
 
 /// The doubles_in input for `count` values, written once per session.
 const std::filesystem::path& doubles_input(Session& s, std::uint64_t count) {
-    return s.input(fmt::format("doubles-{}.txt", count), [count](const std::filesystem::path& path) {
+    // At most 24 characters and a '\n' per value (the shortest round-trip form
+    // of a double): the room the input may need.
+    return s.input(fmt::format("doubles-{}.txt", count), 25 * count, [count](const std::filesystem::path& path) {
         write_doubles_file(path, *values_for(count));
     });
 }

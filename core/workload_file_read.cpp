@@ -60,7 +60,7 @@ void write_text_file(const std::filesystem::path& path, std::uint64_t size) {
 class FileReadTrial final : public Trial {
 public:
     FileReadTrial(Session& s, const Method& m, const Params& p, std::uint64_t size)
-        : path_(s.input(fmt::format("file-{}.txt", size),
+        : path_(s.input(fmt::format("file-{}.txt", size), size,
                         [size](const std::filesystem::path& path) { write_text_file(path, size); })),
           source_{path_.string(), p.buffer_size},
           read_(m.read_bytes),

@@ -50,7 +50,7 @@ public:
 
 /// The ints_in input: the ints_out text of `count` integers, written once per session.
 const std::filesystem::path& ints_input(Session& s, std::uint64_t count) {
-    return s.input(fmt::format("ints-{}.txt", count),
+    return s.input(fmt::format("ints-{}.txt", count), ints_text_size(count),
                    [count](const std::filesystem::path& path) { write_generated_file(path, ints_text(count)); });
 }
 

@@ -29,7 +29,7 @@ public:
     TranscodeTrial(Session& s, std::string_view workload, const Method& m, const Params& p, Encoding to,
                    std::uint64_t count)
         : OutputTrial(s, workload, m, p, fmt::format("emoji:{}:{}", to_string(to), count), emoji_text(to, count)),
-          source_{s.input(fmt::format("emoji-{}.txt", count),
+          source_{s.input(fmt::format("emoji-{}.txt", count), 4 * count,  // 4 UTF-8 bytes per emoji
                           [count](const std::filesystem::path& path) { write_generated_file(path, emoji_text(count)); })
                       .string(),
                   p.buffer_size},

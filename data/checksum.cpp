@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -10,6 +11,7 @@
 #include <xxhash.h>
 
 #include "core/error.hpp"
+#include "core/session.hpp"
 
 namespace iobench {
 
@@ -58,23 +60,40 @@ struct File {
 
 }  // namespace
 
-std::uint64_t write_generated_file(const std::filesystem::path& path, const Generator& generate) {
+std::uint64_t write_generated_file(const std::filesystem::path& path, const Generator& generate,
+                                   std::optional<std::uint64_t> room) {
     const std::string p = path.string();
     std::FILE* f = std::fopen(p.c_str(), "wb");
     if (!f) throw_errno("fopen", p);
-    bool ok = true;
     std::uint64_t size = 0;
-    generate([&](std::string_view chunk) {
-        size += chunk.size();
-        if (ok && std::fwrite(chunk.data(), 1, chunk.size(), f) != chunk.size()) ok = false;
-    });
-    if (!ok) {
+    try {
+        generate([&](std::string_view chunk) {
+            if (room && chunk.size() > *room - size)
+                throw io_error("write", p, std::make_error_code(std::errc::no_space_on_device));
+            errno = 0;
+            if (std::fwrite(chunk.data(), 1, chunk.size(), f) != chunk.size()) {
+                // Stop here: the generator is not asked for another byte.
+                const int err = errno != 0 ? errno : EIO;
+                throw io_error("fwrite", p, std::error_code(err, std::generic_category()));
+            }
+            size += chunk.size();
+        });
+    } catch (...) {
+        std::fclose(f);
+        throw;
+    }
+    if (std::fflush(f) != 0) {
         const int err = errno;
         std::fclose(f);
-        throw io_error("fwrite", p, std::error_code(err, std::generic_category()));
+        throw io_error("fflush", p, std::error_code(err, std::generic_category()));
     }
     if (std::fclose(f) != 0) throw_errno("fclose", p);
     return size;
+}
+
+std::uint64_t write_generated_file(const std::filesystem::path& path, const Generator& generate) {
+    const std::filesystem::path dir = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
+    return write_generated_file(path, generate, room_for_file(dir));
 }
 
 Digest digest_file(const std::filesystem::path& path) {

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string_view>
 
 namespace iobench {
@@ -48,7 +49,16 @@ using Generator = std::function<void(const ChunkFn& emit)>;
 Digest digest_of(const Generator& generate);
 
 /// Writes what `generate` produces to a new file at `path` (fopen/fwrite: not
-/// a method under test). Returns the bytes written. Throws `io_error`.
+/// a method under test). Returns the bytes written. Throws `io_error` at the
+/// first write that fails (ENOSPC, EFBIG, ...), without asking the generator
+/// for more, and when the stream would outgrow `room` bytes (ENOSPC, before
+/// writing the chunk that does not fit; std::nullopt: no bound), so that it
+/// never fills the disk. The caller removes the partial file.
+std::uint64_t write_generated_file(const std::filesystem::path& path, const Generator& generate,
+                                   std::optional<std::uint64_t> room);
+
+/// The same, bounded by the room in the directory of `path` when it starts
+/// (room_for_file in core/session.hpp: free space and the file-size limit).
 std::uint64_t write_generated_file(const std::filesystem::path& path, const Generator& generate);
 
 /// Digest of the file at `path`, read in 1 MiB chunks.

@@ -114,11 +114,43 @@ TEST(Suite, BadSuitesAreRejectedWithTheReason) {
                   .find("method \"write\" has no buffer size to set"),
               std::string::npos);
     EXPECT_NE(error_of(R"({"repetitions": 0, "benchmarks": [{"workload": "hello", "methods": "*"}]})")
-                  .find("\"repetitions\" must be at least 1"),
+                  .find("\"repetitions\" must be a whole number from 1 to 1000, not 0"),
               std::string::npos);
     EXPECT_NE(error_of(R"({"benchmark": []})").find("unknown key \"benchmark\""), std::string::npos);
     EXPECT_NE(error_of(R"({"benchmarks": [{"workload": "hello", "method": "*"}]})").find("unknown key \"method\""),
               std::string::npos);
+}
+
+TEST(Suite, AbsurdValuesAreRefusedNamingFileAndKey) {
+    const std::string hello = R"("benchmarks": [{"workload": "hello", "methods": ["fwrite"]}])";
+    auto error_with = [&](const std::string& settings) { return error_of("{" + settings + ", " + hello + "}"); };
+    // Bounded, whole repetitions: the bound is in the message.
+    EXPECT_EQ(error_with(R"("repetitions": 1000000000)"),
+              "suite t.json: \"repetitions\" must be a whole number from 1 to 1000, not 1000000000");
+    EXPECT_EQ(error_with(R"("repetitions": 2.5)"),
+              "suite t.json: \"repetitions\" must be a whole number from 1 to 1000, not 2.5");
+    EXPECT_EQ(error_with(R"("repetitions": "3")"),
+              "suite t.json: \"repetitions\" must be a whole number from 1 to 1000, not \"3\"");
+    EXPECT_EQ(parse_suite("{\"repetitions\": 1000, " + hello + "}", "t.json").repetitions, 1000);
+    // A number beyond a double is an error of the suite, not a crash.
+    EXPECT_EQ(error_with(R"("scale": 1e999)").rfind("suite t.json: a number is out of range", 0), 0u)
+        << error_with(R"("scale": 1e999)");
+    // Type errors name the key.
+    EXPECT_EQ(error_with(R"("min_time": "fast")"), "suite t.json: \"min_time\" must be a number, not \"fast\"");
+    EXPECT_EQ(error_with(R"("min_time": 1e9)"),
+              "suite t.json: \"min_time\" must be a positive number of seconds, at most 86400");
+    EXPECT_EQ(error_with(R"("scale": "big")"), "suite t.json: \"scale\" must be a number, not \"big\"");
+    EXPECT_EQ(error_with(R"("name": 7)"), "suite t.json: \"name\" must be a string, not 7");
+    EXPECT_EQ(error_of(R"({"benchmarks": [{"workload": 3, "methods": "*"}]})"),
+              "suite t.json: \"benchmarks[0].workload\" must be a string, not 3");
+    EXPECT_EQ(error_of(R"({"benchmarks": [{"workload": "hello", "methods": [1]}]})"),
+              "suite t.json: \"benchmarks[0].methods\" must be an array of strings, not 1");
+    EXPECT_EQ(error_of(R"({"benchmarks": [{"workload": "hello", "methods": "fwrite"}]})"),
+              "suite t.json: \"benchmarks[0].methods\" must be \"*\" or an array of method names, not \"fwrite\"");
+    EXPECT_EQ(error_of(R"({"benchmarks": [{"workload": "ints_out", "methods": ["obuf"], "buffer_sizes": [-1]}]})"),
+              "suite t.json: \"benchmarks[0].buffer_sizes\" must hold whole numbers of bytes up to 2^40, not -1");
+    EXPECT_EQ(error_of(R"({"benchmarks": [{"methods": "*"}]})"), "suite t.json: \"benchmarks[0].workload\" is missing");
+    EXPECT_EQ(error_of(R"({"name": "x"})"), "suite t.json: \"benchmarks\" is missing");
 }
 
 TEST(Suite, StdoutTargetIsASuiteSetting) {

@@ -1,0 +1,75 @@
+// Checks of the command line that need no CLI parser: sizes, the scale
+// against the selected workloads' counts, and Google Benchmark's own flags,
+// which iobench validates itself so that a bad value is one line naming the
+// flag and exit status 2 (Google Benchmark 1.7.1 accepts some and runs
+// nothing, or aborts).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "core/suite.hpp"
+
+namespace iobench {
+
+/// A bad command line or environment: printed as one line, exit status 2.
+class usage_error : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+/// Largest accepted number of repetitions (`--benchmark_repetitions`, a
+/// suite's "repetitions"): each one reruns every benchmark and Google
+/// Benchmark keeps every run in memory.
+inline constexpr int max_repetitions = max_suite_repetitions;
+
+/// Largest accepted `--benchmark_min_time` (and a suite's "min_time") in
+/// seconds: one day.
+inline constexpr double max_min_time = max_suite_min_time;
+
+/// Largest scaled count of items (or bytes, for file_read): 2^53, the largest
+/// integer a double holds exactly.
+inline constexpr double max_scaled_count = 9007199254740992.0;
+
+/// Parses a size in bytes: a number with an optional binary suffix K, M, G or
+/// T (also KiB, MiB, ...; 1K = 1024), e.g. "4096", "512M", "12.85G" (rounded
+/// to whole bytes), from 1 byte to 2^62. Throws usage_error naming `option`.
+std::uint64_t parse_size(const std::string& text, const char* option);
+
+/// The Google Benchmark flags of a command line, checked.
+struct HarnessFlags {
+    /// Flags handed to Google Benchmark as given (after iobench's own defaults).
+    std::vector<std::string> pass;
+    /// --benchmark_filter (applied by iobench to its own names); "" = all.
+    std::string filter;
+    /// --benchmark_out=FILE: written by iobench, never given to Google Benchmark.
+    std::optional<std::string> out_file;
+    /// --benchmark_enable_random_interleaving, when given.
+    std::optional<bool> interleave;
+    /// --benchmark_repetitions, when given (1..max_repetitions).
+    std::optional<int> repetitions;
+    /// --benchmark_display_aggregates_only (default false: the console
+    /// reporter gets every repetition, from which its summary computes the
+    /// median's confidence interval; it prints no per-repetition table; the
+    /// results file always has every run).
+    bool display_aggregates_only = false;
+};
+
+/// Checks every `--benchmark_*` argument: known flag, a value of the right
+/// type and range (repetitions 1..max_repetitions, min_time > 0 seconds,
+/// out_format json, format console, time_unit ms, booleans true/false).
+/// `--benchmark_list_tests` is refused (iobench has --list). Throws
+/// usage_error naming the flag and what it accepts.
+HarnessFlags check_harness_flags(const std::vector<std::string>& args);
+
+/// Checks `scale` against the counts of `cases` (Workload::default_count, the
+/// file_read file size unless `explicit_file_size`): it must be finite and
+/// > 0, no count may round to 0 items and none may exceed max_scaled_count.
+/// `origin` names where the scale came from ("--scale", "suite quick: scale").
+/// Throws usage_error with the workload and the accepted range.
+void check_scale(double scale, const std::string& origin, const std::vector<Case>& cases, bool explicit_file_size);
+
+}  // namespace iobench

@@ -1,0 +1,66 @@
+// Every run works in a directory of its own, `<base>/iobench-<pid>-<hex>`,
+// locked while the run lives. Two runs on the same --dir never share a file,
+// and what a run killed by SIGKILL (or a crash) left is recognised by the next
+// run: its lock is free. The same goes for the temporary results files
+// (`.<name>.iobench-<pid>-<hex>.partial`) of a process that no longer runs.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace iobench {
+
+/// A fresh working directory `<base>/iobench-<pid>-<8 hex digits>` holding a
+/// file `lock` that this process keeps locked (flock on POSIX; on Windows the
+/// file is held open without sharing). Registered for removal on interrupt.
+class WorkDir {
+public:
+    /// Creates the directory and its lock under `base` (which must exist).
+    /// Throws std::system_error naming `base` when it cannot.
+    explicit WorkDir(const std::filesystem::path& base);
+    /// Releases the lock. Removes the directory with everything in it, unless
+    /// keep() was called: then only the lock file goes, so that no later run
+    /// takes the kept directory for a stale one.
+    ~WorkDir();
+    WorkDir(const WorkDir&) = delete;
+    WorkDir& operator=(const WorkDir&) = delete;
+
+    const std::filesystem::path& path() const { return path_; }
+    /// Keep the directory and its files when this object is destroyed (--keep-files).
+    void keep() { keep_ = true; }
+
+private:
+    void release();
+
+    std::filesystem::path path_;
+    std::filesystem::path lock_path_;
+    bool keep_ = false;
+#ifdef _WIN32
+    void* lock_ = nullptr;  // HANDLE
+#else
+    int lock_ = -1;
+#endif
+};
+
+/// What remove_stale() removed.
+struct StaleEntry {
+    std::filesystem::path path;
+    long pid = 0;  ///< the process that created it, which no longer runs
+};
+
+/// Removes, in `dir`, the working directories of runs that no longer hold
+/// their lock and the temporary results files of processes that no longer
+/// run; returns them. Entries of live runs, kept directories (no lock file)
+/// and files not named by iobench are never touched. Errors are ignored (the
+/// entry stays).
+std::vector<StaleEntry> remove_stale(const std::filesystem::path& dir);
+
+/// A name for a temporary file next to `target`, unique to this process and
+/// call: `.<target name>.iobench-<pid>-<8 hex digits>.partial`.
+std::filesystem::path temporary_name_for(const std::filesystem::path& target);
+
+/// True when process `pid` runs (or may run: it exists but belongs to another user).
+bool process_alive(long pid);
+
+}  // namespace iobench

@@ -1,0 +1,235 @@
+#!/usr/bin/env bash
+# tests/cli_reliability.sh SCENARIO IOBENCH WORKDIR
+# Attacks on the command line (docs/reliability.md), one scenario per ctest
+# test, run on real files, descriptors, signals and limits. Each scenario exits
+# non-zero with a message when a guarantee does not hold.
+set -uo pipefail
+scenario=$1
+iobench=$2
+work=$3/$scenario
+rm -rf "$work"
+mkdir -p "$work/dir" "$work/results" "$work/tmp"
+export TMPDIR=$work/tmp
+cd "$work" || exit 1
+
+# Two quick benchmarks: one writes a file, one writes to stdout (fd 1).
+quick=(--scale 0.001 "--benchmark_filter=^(ints_out/obuf|console_short/fwrite)$" --benchmark_min_time=0.001
+       --benchmark_repetitions=2 --dir "$work/dir")
+
+fail() { echo "FAIL: $*" >&2; [ -f err ] && { echo "--- stderr:" >&2; cat err >&2; }; exit 1; }
+
+# The JSON file $1 parses and holds N (>= 1) rows without error.
+valid_json() {
+  python3 - "$1" <<'EOF' || fail "$1 is not a complete results file"
+import json, sys
+doc = json.load(open(sys.argv[1]))
+rows = doc["benchmarks"]
+assert rows, "no rows"
+bad = [r["name"] for r in rows if r.get("error_occurred")]
+assert not bad, "failed rows: %s" % bad
+assert "interleaved" in doc["context"]
+EOF
+}
+
+# Nothing of a run is left: no working directory, no temporary results file.
+nothing_left() {
+  local left
+  left=$(find "$work/dir" "$work/tmp" "$work/results" -mindepth 1 \( -name 'iobench-*' -o -name '*.partial' -o -name 'output-*' -o -name 'input-*' \) 2>/dev/null)
+  [ -z "$left" ] || fail "left behind: $left"
+}
+
+count_results() { find "$work/results" -name '*.json' | wc -l; }
+
+# An earlier results file whose bytes must never change.
+earlier() {
+  printf '{"context": {}, "benchmarks": []}\n' > "$work/results/earlier.json"
+  cp "$work/results/earlier.json" "$work/earlier.copy"
+}
+earlier_untouched() { cmp -s "$work/results/earlier.json" "$work/earlier.copy" || fail "earlier results changed"; }
+
+# Starts a long run in the background (pid in $run_pid) and waits until it
+# writes its output, so that a signal finds files to remove.
+start_long_run() {
+  "$iobench" --scale 0.2 "--benchmark_filter=^hello/write$" --benchmark_min_time=0.001 --dir "$work/dir" \
+    --results-dir "$work/results" "$@" >/dev/null 2>err &
+  run_pid=$!
+  for _ in $(seq 300); do
+    [ -n "$(find "$work/dir" -name 'output-*' 2>/dev/null)" ] && return 0
+    sleep 0.1
+  done
+  kill -KILL "$run_pid"
+  fail "the run did not start writing within 30 s"
+}
+
+case $scenario in
+closed_stdout)
+  # fd 1 closed: the results file must not become fd 1, the console
+  # workload must still run (its stdout is /dev/null), exit 0.
+  "$iobench" "${quick[@]}" --results-dir "$work/results" >&- 2>err; rc=$?
+  [ $rc -eq 0 ] || fail "exit status $rc, expected 0"
+  [ "$(count_results)" -eq 1 ] || fail "expected one results file"
+  valid_json "$(find "$work/results" -name '*.json')"
+  "$iobench" "${quick[@]}" --benchmark_out="$work/out.json" >&- 2>err; rc=$?
+  [ $rc -eq 0 ] || fail "--benchmark_out: exit status $rc, expected 0"
+  valid_json "$work/out.json"
+  # All three closed: still a valid file, and the status says what happened.
+  "$iobench" "${quick[@]}" --benchmark_out="$work/out2.json" <&- >&- 2>&-; rc=$?
+  [ $rc -eq 0 ] || fail "0-2 closed: exit status $rc, expected 0"
+  valid_json "$work/out2.json"
+  nothing_left
+  ;;
+parallel_results_dir)
+  # Two runs at once into one --results-dir: two complete files, two names.
+  earlier
+  "$iobench" "${quick[@]}" --results-dir "$work/results" >/dev/null 2>err1 &
+  a=$!
+  "$iobench" "${quick[@]}" --results-dir "$work/results" >/dev/null 2>err2 &
+  b=$!
+  wait $a; ra=$?
+  wait $b; rb=$?
+  [ $ra -eq 0 ] && [ $rb -eq 0 ] || { cat err1 err2 >&2; fail "exit statuses $ra and $rb, expected 0 and 0"; }
+  [ "$(count_results)" -eq 3 ] || { ls -la "$work/results" >&2; fail "expected two new results files"; }
+  for f in "$work"/results/*.json; do [ "$f" = "$work/results/earlier.json" ] || valid_json "$f"; done
+  earlier_untouched
+  nothing_left
+  ;;
+results_file_too_large)
+  # The results file cannot be written (file-size limit 4 KiB, as a full
+  # disk): exit 1, the path named, no partial file, earlier results intact.
+  earlier
+  ( ulimit -f 4 && exec "$iobench" --scale 0.001 "--benchmark_filter=^console_short/fwrite$" \
+      --benchmark_min_time=0.001 --benchmark_repetitions=2 --dir "$work/dir" --results-dir "$work/results" \
+      >/dev/null 2>err ); rc=$?
+  [ $rc -eq 1 ] || fail "exit status $rc, expected 1"
+  grep -q "results not written to $work/results/.*\.json: write($work/results/\..*\.partial): File too large" err \
+    || fail "no error naming the results file"
+  [ "$(count_results)" -eq 1 ] || fail "a results file was written"
+  earlier_untouched
+  nothing_left
+  # The same with --benchmark_out replacing an earlier file: it stays as it was.
+  cp "$work/earlier.copy" "$work/out.json"
+  ( ulimit -f 4 && exec "$iobench" --scale 0.001 "--benchmark_filter=^console_short/fwrite$" \
+      --benchmark_min_time=0.001 --benchmark_repetitions=2 --dir "$work/dir" --benchmark_out="$work/out.json" \
+      >/dev/null 2>err ); rc=$?
+  [ $rc -eq 1 ] || fail "--benchmark_out: exit status $rc, expected 1"
+  cmp -s "$work/out.json" "$work/earlier.copy" || fail "--benchmark_out: the earlier file changed"
+  [ -z "$(find "$work" -maxdepth 1 -name '*.partial')" ] || fail "--benchmark_out: partial file left"
+  ;;
+stdout_full)
+  # stdout on /dev/full: the report is lost, so the status says so; the
+  # results file is still complete.
+  "$iobench" "${quick[@]}" --results-dir "$work/results" >/dev/full 2>err; rc=$?
+  [ $rc -eq 1 ] || fail "exit status $rc, expected 1"
+  grep -q "writing the report to standard output failed: No space left on device" err || fail "stdout error not reported"
+  valid_json "$(find "$work/results" -name '*.json')"
+  nothing_left
+  ;;
+broken_pipe)
+  # stdout is a pipe nobody reads: SIGPIPE, cleanup, exit 128+13.
+  mkfifo fifo
+  exec 4<>fifo 5>fifo 4<&-
+  "$iobench" "${quick[@]}" --results-dir "$work/results" >&5 2>err; rc=$?
+  exec 5>&-
+  [ $rc -eq 141 ] || fail "exit status $rc, expected 141"
+  grep -q "stopped by signal 13; generated files removed" err || fail "no message"
+  [ "$(count_results)" -eq 0 ] || fail "a results file was written"
+  nothing_left
+  ;;
+signal_HUP | signal_INT | signal_TERM | signal_QUIT | signal_PIPE | signal_USR1)
+  # A signal in the middle of a run: every file removed, exit 128+N.
+  sig=${scenario#signal_}
+  earlier
+  start_long_run
+  kill -s "$sig" "$run_pid"
+  wait "$run_pid"; rc=$?
+  expected=$((128 + $(kill -l "$sig")))
+  [ $rc -eq $expected ] || fail "exit status $rc, expected $expected"
+  grep -q "stopped by signal $(kill -l "$sig")" err || fail "no message"
+  [ "$(count_results)" -eq 1 ] || fail "a results file was written"
+  earlier_untouched
+  nothing_left
+  ;;
+sigkill_stale)
+  # SIGKILL cannot be caught: the next run recognises what the killed one
+  # left (its lock is free), says so and removes it. Files of live runs,
+  # foreign files and kept directories stay.
+  start_long_run
+  kill -KILL "$run_pid"
+  wait "$run_pid" 2>/dev/null
+  stale=$(find "$work/dir" -mindepth 1 -maxdepth 1 -name 'iobench-*')
+  [ -n "$stale" ] || fail "the killed run left nothing to find (test broken)"
+  sh -c 'exit 0' & dead=$!
+  wait $dead
+  touch "$work/results/.x.json.iobench-$dead-0123abcd.partial" "$work/results/.x.json.iobench-$$-0123abcd.partial" \
+        "$work/results/foreign.json.partial"
+  mkdir "$work/dir/iobench-$dead-89abcdef"  # no lock file: kept with --keep-files
+  "$iobench" "${quick[@]}" --results-dir "$work/results" >/dev/null 2>err; rc=$?
+  [ $rc -eq 0 ] || fail "exit status $rc, expected 0"
+  grep -q "removed $stale, left by process [0-9]* that no longer runs" err || fail "stale directory not reported"
+  [ ! -e "$stale" ] || fail "$stale still there"
+  [ ! -e "$work/results/.x.json.iobench-$dead-0123abcd.partial" ] || fail "stale partial file still there"
+  [ -e "$work/results/.x.json.iobench-$$-0123abcd.partial" ] || fail "a live process's file was removed"
+  [ -e "$work/results/foreign.json.partial" ] || fail "a foreign file was removed"
+  [ -d "$work/dir/iobench-$dead-89abcdef" ] || fail "a directory without a lock was removed"
+  ;;
+keep_files)
+  # --keep-files keeps the working directory, without its lock, so that no
+  # later run takes it for a stale one.
+  "$iobench" --scale 0.001 "--benchmark_filter=^ints_in/ibuf$" --benchmark_min_time=0.001 --dir "$work/dir" \
+    --keep-files >/dev/null 2>err || fail "exit status $?"
+  kept=$(find "$work/dir" -mindepth 1 -maxdepth 1 -name 'iobench-*')
+  [ -n "$kept" ] && [ -n "$(find "$kept" -name 'input-*')" ] || fail "no kept input"
+  [ ! -e "$kept/lock" ] || fail "the kept directory still has its lock"
+  "$iobench" "${quick[@]}" >/dev/null 2>err || fail "second run: exit status $?"
+  [ -d "$kept" ] || fail "the kept directory was removed"
+  ;;
+output_too_large)
+  # A workload whose output exceeds the room for a file (file-size limit
+  # 64 KiB): the benchmark fails with needed vs available bytes before it
+  # writes; the run exits 1; the other benchmark still runs.
+  ( ulimit -f 64 && exec "$iobench" --scale 0.01 "--benchmark_filter=^(ints_out/obuf|console_short/fwrite)$" \
+      --benchmark_min_time=0.001 --benchmark_repetitions=1 --dir "$work/dir" --benchmark_out="$work/out.json" \
+      >out 2>err ); rc=$?
+  [ $rc -eq 1 ] || fail "exit status $rc, expected 1"
+  grep -q "the output needs more than 65536 bytes, .* available (the file-size limit is 65536 bytes)" out \
+    || { cat out >&2; fail "no needed vs available message"; }
+  python3 - "$work/out.json" <<'EOF' || fail "results file"
+import json, sys
+rows = {r["name"]: r for r in json.load(open(sys.argv[1]))["benchmarks"]}
+assert rows["ints_out/obuf"]["error_occurred"] and "needs more than 65536 bytes" in rows["ints_out/obuf"]["error_message"]
+assert not rows["console_short/fwrite"].get("error_occurred")
+EOF
+  nothing_left
+  ;;
+input_too_large)
+  # An explicit --file-size that does not fit (64 KiB limit): refused before
+  # anything is written, with the numbers.
+  ( ulimit -f 64 && exec "$iobench" --file-size 1M "--benchmark_filter=^file_read/fread/cache:warm$" \
+      --dir "$work/dir" >/dev/null 2>err ); rc=$?
+  [ $rc -eq 2 ] || fail "exit status $rc, expected 2"
+  grep -q "^iobench: error: --file-size 1M: the file_read input needs 1048576 bytes, $work/dir has [0-9]* available (the file-size limit is 65536 bytes)$" err \
+    || fail "no needed vs available message"
+  [ -z "$(find "$work/dir" -mindepth 1)" ] || fail "files written"
+  ;;
+interleave)
+  # Repetitions interleaved by default, recorded in the context; --no-interleave turns it off.
+  "$iobench" "${quick[@]}" --benchmark_out="$work/on.json" >/dev/null 2>err || fail "exit status $?"
+  "$iobench" "${quick[@]}" --no-interleave --benchmark_out="$work/off.json" >/dev/null 2>err || fail "exit status $?"
+  "$iobench" "${quick[@]}" --benchmark_enable_random_interleaving=false --benchmark_out="$work/flag.json" \
+    >/dev/null 2>err || fail "exit status $?"
+  python3 - "$work" <<'EOF' || fail "interleaved not recorded"
+import json, sys
+ctx = lambda n: json.load(open(sys.argv[1] + "/" + n))["context"]["interleaved"]
+assert ctx("on.json") == "true", ctx("on.json")
+assert ctx("off.json") == "false", ctx("off.json")
+assert ctx("flag.json") == "false", ctx("flag.json")
+# The display shows aggregates only; the file still has every repetition.
+rows = json.load(open(sys.argv[1] + "/on.json"))["benchmarks"]
+assert sum(r["run_type"] == "iteration" for r in rows) == 4, rows
+EOF
+  ;;
+*)
+  fail "unknown scenario $scenario"
+  ;;
+esac
+echo "PASS: $scenario"
