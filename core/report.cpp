@@ -16,7 +16,10 @@ namespace {
 
 std::vector<benchmark::BenchmarkReporter::Run> without_time_suffix(const std::vector<benchmark::BenchmarkReporter::Run>& runs) {
     auto copy = runs;
-    for (auto& r : copy) r.run_name.time_type.clear();
+    for (auto& r : copy) {
+        r.run_name.time_type.clear();
+        r.run_name.repetitions.clear();  // "/repeats:N": iobench sets every benchmark's repetitions itself
+    }
     return copy;
 }
 
