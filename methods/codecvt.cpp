@@ -139,13 +139,12 @@ void codecvt_transcode(const Source& source, const Sink& sink, Encoding to) {
     }
 }
 
-const MethodRegistrar registrar{
+const MethodRegistrar registrar{{.family = "codecvt"}, {
     {.name = "codecvt",
-     .family = "codecvt",
      .description = "std::codecvt<char16_t|char32_t, char8_t>::in (classic locale); GB18030: then the "
                     "codecvt<wchar_t, char>::out of a zh_CN.GB18030 locale; fread/fwrite, 64 KiB per read",
      .transcode = codecvt_transcode},
-};
+}};
 
 }  // namespace
 }  // namespace iobench

@@ -163,34 +163,28 @@ constexpr const char* unavailable = "Linux only (io_uring); not built on Windows
 constexpr const char* unavailable = "liburing was not found when iobench was built (pkg-config liburing)";
 #endif
 constexpr std::size_t default_size = 64 * 1024;
-constexpr ReadBytes uring_qd1 = not_built::read_bytes, uring_qd4 = not_built::read_bytes,
-                    uring_qd16 = not_built::read_bytes;
+constexpr NotBuilt uring_qd1 = not_built, uring_qd4 = not_built,
+                    uring_qd16 = not_built;
 
 #endif
 
-const MethodRegistrar registrar{
+const MethodRegistrar registrar{{.family = "io_uring", .unavailable = unavailable}, {
     {.name = "io_uring_qd1",
-     .family = "io_uring",
      .description = "io_uring reads of `buf` bytes, one in flight (queue depth 1): read(2) through the ring",
      .default_buffer_size = default_size,
      .sizable_buffer = true,
-     .unavailable = unavailable,
      .read_bytes = uring_qd1},
     {.name = "io_uring_qd4",
-     .family = "io_uring",
      .description = "io_uring reads of `buf` bytes, 4 in flight, folded in file order as they complete",
      .default_buffer_size = default_size,
      .sizable_buffer = true,
-     .unavailable = unavailable,
      .read_bytes = uring_qd4},
     {.name = "io_uring_qd16",
-     .family = "io_uring",
      .description = "io_uring reads of `buf` bytes, 16 in flight, folded in file order as they complete",
      .default_buffer_size = default_size,
      .sizable_buffer = true,
-     .unavailable = unavailable,
      .read_bytes = uring_qd16},
-};
+}};
 
 }  // namespace
 }  // namespace iobench
