@@ -16,6 +16,9 @@
 #include <type_traits>
 #include <vector>
 
+#include "data/byte_fold.hpp"
+#include "data/encoding.hpp"
+
 namespace iobench {
 
 /// Where an output operation writes: a regular file it must create (or
@@ -46,14 +49,7 @@ using PutRepeat = void (*)(const Sink& sink, std::string_view line, std::uint64_
 /// or `parse_error`.
 using GetInts = void (*)(const Source& source, std::vector<std::uint64_t>& values);
 
-/// What a ReadBytes operation read: the number of bytes and their fold
-/// (data/byte_fold.hpp: `ByteFold`, a Fletcher-style sum over 64-bit words,
-/// cheap next to memory bandwidth and sensitive to every byte and its order).
-struct ReadResult {
-    std::uint64_t bytes = 0;  ///< bytes read, end of file included
-    std::uint64_t fold = 0;   ///< ByteFold::digest() of those bytes
-    friend bool operator==(const ReadResult&, const ReadResult&) = default;
-};
+/// What a ReadBytes operation read: `ReadResult` (data/byte_fold.hpp).
 
 /// Reads the whole file from its first byte to its end, through a user-space
 /// buffer of `Source::buffer_size` bytes per call where the method has one,
@@ -127,13 +123,7 @@ enum class ConsoleFormat {
 /// flushes as PutConsole does. Throws `io_error`.
 using PrintConsole = void (*)(const StdoutSink& out, ConsoleFormat format, std::uint64_t count);
 
-/// Target encoding of a Transcode operation (the source is always UTF-8).
-/// Every target is written without a byte-order mark.
-enum class Encoding {
-    utf16le,  ///< UTF-16, little-endian code units (surrogate pairs above U+FFFF)
-    utf32le,  ///< UTF-32, little-endian code units
-    gb18030,  ///< GB 18030-2005 (four bytes for every code point above U+FFFF)
-};
+/// Target encoding of a Transcode operation: `Encoding` (data/encoding.hpp).
 
 /// Converts the whole UTF-8 file `source` to `to`, writing the result to the
 /// file `sink` (created or truncated, closed within the call). Streams
@@ -198,29 +188,29 @@ struct Method {
     /// ranks it as the fastest; other rows are given as multiples of it (x_limit).
     bool reference = false;
 
-    Op<PutInts> put_ints;
-    Op<PutRepeat> put_repeat;
-    Op<GetInts> get_ints;
-    Op<PutLines> put_lines;
-    Op<PutDoubles> put_doubles;
-    Op<PutPrepared> put_prepared;
-    Op<PutConsole> put_console;
-    Op<PrintConsole> print_console;
-    Op<ReadBytes> read_bytes;
-    Op<GetDoubles> get_doubles;
+    Op<PutInts> put_ints{};
+    Op<PutRepeat> put_repeat{};
+    Op<GetInts> get_ints{};
+    Op<PutLines> put_lines{};
+    Op<PutDoubles> put_doubles{};
+    Op<PutPrepared> put_prepared{};
+    Op<PutConsole> put_console{};
+    Op<PrintConsole> print_console{};
+    Op<ReadBytes> read_bytes{};
+    Op<GetDoubles> get_doubles{};
     /// True when read_bytes maps the whole file into the address space (mmap,
     /// MapViewOfFile) instead of streaming it through a bounded buffer: a file
     /// larger than memory still works on a 64-bit system (the mapped pages are
     /// clean and reclaimable), but not one larger than the address space.
     bool maps_file = false;
     /// Converts a UTF-8 file to another encoding (transcode_utf16le, _utf32le, _gb18030).
-    Op<Transcode> transcode;
+    Op<Transcode> transcode{};
     /// put_ints with the user's locale (std::locale(""), setlocale(LC_ALL, "")),
     /// digits grouped as that locale groups them (ints_out_locale).
-    Op<PutInts> put_ints_locale;
+    Op<PutInts> put_ints_locale{};
     /// get_ints with the user's locale, reading digits grouped as that locale
     /// groups them (ints_in_locale).
-    Op<GetInts> get_ints_locale;
+    Op<GetInts> get_ints_locale{};
 };
 
 /// Adds a method to the registry. Throws `std::logic_error` when a method of the

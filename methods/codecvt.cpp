@@ -18,12 +18,13 @@
 #include "core/error.hpp"
 #include "core/method.hpp"
 #include "methods/stdio_stream.hpp"
+#include "methods/buffer_sizes.hpp"
 
 namespace iobench {
 namespace {
 
 /// Bytes read per fread call.
-constexpr std::size_t chunk = 64 * 1024;
+constexpr std::size_t chunk = default_buffer_size;
 
 /// The glibc name of the locale whose wide-character codecvt writes GB18030.
 constexpr const char* gb18030_locale = "zh_CN.GB18030";

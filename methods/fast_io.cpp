@@ -21,6 +21,7 @@
 
 #include "core/error.hpp"
 #include "core/method.hpp"
+#include "methods/buffer_sizes.hpp"
 #include "data/byte_fold.hpp"
 
 #ifdef IOBENCH_HAVE_FAST_IO
@@ -156,7 +157,7 @@ void scan_ints(const Source& source, std::vector<std::uint64_t>& values) {
 }
 
 /// Bytes per read call of fast_io_ibuf_file's read_bytes (its own buffer is fixed).
-constexpr std::size_t read_request = 64 * 1024;
+constexpr std::size_t read_request = default_buffer_size;
 
 /// read(ibf, first, last) of 64 KiB per call until end of file, every byte folded.
 ReadResult ibuf_file_read(const Source& source) {

@@ -13,6 +13,7 @@
 #include "core/error.hpp"
 #include "core/method.hpp"
 #include "methods/stdio_stream.hpp"
+#include "methods/buffer_sizes.hpp"
 
 #if __has_include(<iconv.h>) && !defined(_WIN32)
 #include <iconv.h>
@@ -32,7 +33,7 @@ namespace iobench {
 namespace {
 
 /// Bytes read per fread call.
-constexpr std::size_t chunk = 64 * 1024;
+constexpr std::size_t chunk = default_buffer_size;
 
 /// Writes `n` bytes at `p` to `out`; a short write becomes `io_error`.
 [[maybe_unused]] void put(StdioFile& out, const void* p, std::size_t n) {

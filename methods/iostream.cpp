@@ -20,6 +20,7 @@
 
 #include "core/error.hpp"
 #include "core/method.hpp"
+#include "methods/buffer_sizes.hpp"
 #include "data/byte_fold.hpp"
 
 namespace iobench {
@@ -281,7 +282,7 @@ void wifstream_ints(const Source& source, std::vector<std::uint64_t>& values) {
 // --- reading whole files (file_read) -------------------------------------
 
 /// Bytes per ifstream::read call when a suite sets no `buf`: 64 KiB, as for read(2).
-constexpr std::size_t read_default_request = 64 * 1024;
+constexpr std::size_t read_default_request = default_buffer_size;
 
 /// in.read() of `buf` bytes per call into a buffer of ours (the stream keeps
 /// the library's own buffer, as `fread` does), gcount() bytes folded.

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/method.hpp"
+#include "methods/buffer_sizes.hpp"
 
 #ifndef _WIN32
 #include <limits.h>
@@ -419,12 +420,10 @@ void mmap_doubles(const Sink& sink, std::span<const double> values) {
 // Every call fills a user buffer of `buf` bytes (64 KiB by default), whose
 // bytes are then folded (data/byte_fold.hpp); none keeps more than that buffer.
 
-/// Bytes per call when a suite sets no `buf`: obuf/ibuf's 64 KiB.
-constexpr std::size_t read_default_buffer = 64 * 1024;
 
 /// Bytes per read call for `source` (at most fd_max_io).
 std::size_t read_chunk(const Source& source) {
-    return std::min(source.buffer_size ? source.buffer_size : read_default_buffer, fd_max_io);
+    return std::min(source.buffer_size ? source.buffer_size : default_buffer_size, fd_max_io);
 }
 
 /// read(2) of `buf` bytes per call until end of file. `Sequential`:
@@ -601,7 +600,6 @@ constexpr std::size_t mmap_window = 4 << 20;
 constexpr NotBuilt read_plain = not_built, read_sequential = not_built,
                     pread_file = not_built, readv_file = not_built,
                     read_direct = not_built;
-constexpr std::size_t read_default_buffer = 64 * 1024;
 
 #endif
 
@@ -650,28 +648,28 @@ const MethodRegistrar registrar{{.family = "posix", .unavailable = unavailable},
      .put_lines = write_odsync_lines},
     {.name = "read",
      .description = "read(2) of `buf` bytes (64 KiB) per call into one buffer until end of file",
-     .default_buffer_size = read_default_buffer,
+     .default_buffer_size = default_buffer_size,
      .sizable_buffer = true,
      .read_bytes = read_plain},
     {.name = "pread",
      .description = "pread(2) of `buf` bytes (64 KiB) per call at explicit, increasing offsets",
-     .default_buffer_size = read_default_buffer,
+     .default_buffer_size = default_buffer_size,
      .sizable_buffer = true,
      .read_bytes = pread_file},
     {.name = "readv",
      .description = "readv(2) of `buf` bytes (64 KiB) per call, scattered over 4 buffers of buf/4 bytes",
-     .default_buffer_size = read_default_buffer,
+     .default_buffer_size = default_buffer_size,
      .sizable_buffer = true,
      .read_bytes = readv_file},
     {.name = "read_FADV_SEQUENTIAL",
      .description = "posix_fadvise(POSIX_FADV_SEQUENTIAL), then read(2) of `buf` bytes (64 KiB) per call",
-     .default_buffer_size = read_default_buffer,
+     .default_buffer_size = default_buffer_size,
      .sizable_buffer = true,
      .read_bytes = read_sequential},
     {.name = "read_O_DIRECT",
      .description = "read(2) of `buf` bytes (64 KiB, rounded up to the O_DIRECT alignment) on a descriptor opened "
                     "O_DIRECT into an aligned buffer: no page cache (skipped where the file system refuses O_DIRECT)",
-     .default_buffer_size = read_default_buffer,
+     .default_buffer_size = default_buffer_size,
      .sizable_buffer = true,
      .read_bytes = read_direct},
 }};

@@ -24,6 +24,7 @@
 #include "core/method.hpp"
 #include "data/byte_fold.hpp"
 #include "methods/stdio_stream.hpp"
+#include "methods/buffer_sizes.hpp"
 
 namespace iobench {
 namespace {
@@ -183,7 +184,7 @@ void fscanf_locale_ints(const Source& source, std::vector<std::uint64_t>& values
 // --- reading whole files (file_read) -------------------------------------
 
 /// Bytes per fread call when a suite sets no `buf`: 64 KiB, as for read(2).
-constexpr std::size_t fread_default_request = 64 * 1024;
+constexpr std::size_t fread_default_request = default_buffer_size;
 
 /// Throws `io_error` when the stream saw a read error.
 void check_read(std::FILE* f, const char* call, const std::string& path) {
