@@ -13,7 +13,11 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
+
+#include "data/byte_fold.hpp"
+#include "data/encoding.hpp"
 
 namespace iobench {
 
@@ -45,14 +49,7 @@ using PutRepeat = void (*)(const Sink& sink, std::string_view line, std::uint64_
 /// or `parse_error`.
 using GetInts = void (*)(const Source& source, std::vector<std::uint64_t>& values);
 
-/// What a ReadBytes operation read: the number of bytes and their fold
-/// (data/byte_fold.hpp: `ByteFold`, a Fletcher-style sum over 64-bit words,
-/// cheap next to memory bandwidth and sensitive to every byte and its order).
-struct ReadResult {
-    std::uint64_t bytes = 0;  ///< bytes read, end of file included
-    std::uint64_t fold = 0;   ///< ByteFold::digest() of those bytes
-    friend bool operator==(const ReadResult&, const ReadResult&) = default;
-};
+/// What a ReadBytes operation read: `ReadResult` (data/byte_fold.hpp).
 
 /// Reads the whole file from its first byte to its end, through a user-space
 /// buffer of `Source::buffer_size` bytes per call where the method has one,
@@ -111,7 +108,8 @@ using PutConsole = void (*)(const StdoutSink& out, std::string_view line, std::u
 
 /// The formatted messages of the C console-output benchmark
 /// (shared/seeds/console-output-benchmark-c-linux.md); their arguments and the
-/// exact text each produces are in core/console.hpp.
+/// exact text each produces are in core/console_format.hpp and
+/// workloads/console_messages.hpp.
 enum class ConsoleFormat {
     int_value,    ///< printf("Value: %d\n", 12345)
     float_value,  ///< printf("Value: %.2f\n", 123.45)
@@ -121,17 +119,11 @@ enum class ConsoleFormat {
 };
 
 /// Prints message `format` `count` times to standard output, formatting its
-/// arguments (core/console.hpp) with the method's own call every time, then
+/// arguments (core/console_format.hpp) with the method's own call every time, then
 /// flushes as PutConsole does. Throws `io_error`.
 using PrintConsole = void (*)(const StdoutSink& out, ConsoleFormat format, std::uint64_t count);
 
-/// Target encoding of a Transcode operation (the source is always UTF-8).
-/// Every target is written without a byte-order mark.
-enum class Encoding {
-    utf16le,  ///< UTF-16, little-endian code units (surrogate pairs above U+FFFF)
-    utf32le,  ///< UTF-32, little-endian code units
-    gb18030,  ///< GB 18030-2005 (four bytes for every code point above U+FFFF)
-};
+/// Target encoding of a Transcode operation: `Encoding` (data/encoding.hpp).
 
 /// Converts the whole UTF-8 file `source` to `to`, writing the result to the
 /// file `sink` (created or truncated, closed within the call). Streams
@@ -141,9 +133,42 @@ enum class Encoding {
 /// (a locale or code page not installed).
 using Transcode = void (*)(const Source& source, const Sink& sink, Encoding to);
 
+/// Marks, in a registrar entry, an operation the method has but that is not
+/// built on this platform or configuration (the entry, or its family, sets
+/// `unavailable`): the method is still paired with the workloads that need
+/// the operation, and listed as skipped with its reason. No function is needed.
+struct NotBuilt {};
+/// The one NotBuilt value: `.put_ints = not_built`.
+inline constexpr NotBuilt not_built{};
+
+/// One operation of a Method: its function, `not_built`, or nothing (the
+/// method lacks the operation). Converts to the function pointer (nullptr
+/// unless built), so it is called and tested as one; `present()` says whether
+/// the method has the operation at all, built here or not.
+template <class Fn>
+class Op {
+public:
+    constexpr Op() = default;
+    /// The operation's function (or nullptr: the method lacks it).
+    template <class F>
+        requires std::is_convertible_v<F, Fn>
+    constexpr Op(F f) : fn_(f) {}
+    /// An operation the method has, not built here.
+    constexpr Op(NotBuilt) : not_built_(true) {}
+    /// True when the method has the operation (built here or not).
+    bool present() const { return fn_ != nullptr || not_built_; }
+    /// The function; nullptr when the method lacks the operation or it is not built.
+    constexpr operator Fn() const { return fn_; }
+
+private:
+    Fn fn_ = nullptr;
+    bool not_built_ = false;
+};
+
 /// One I/O method: the function a user calls, and the operations it implements.
-/// Operations it lacks stay null; the runner does not pair it with workloads
-/// that need them.
+/// Operations it lacks stay empty; the runner does not pair it with workloads
+/// that need them. An operation the method has but this build lacks is
+/// `not_built` (with `unavailable` saying why): no stand-in function.
 struct Method {
     std::string name{};       ///< benchmark-name part: the call a user makes ("fprintf", "write", "obuf")
     std::string family{};     ///< the file in methods/ that registers it ("stdio", "posix", ...)
@@ -163,29 +188,29 @@ struct Method {
     /// ranks it as the fastest; other rows are given as multiples of it (x_limit).
     bool reference = false;
 
-    PutInts put_ints = nullptr;
-    PutRepeat put_repeat = nullptr;
-    GetInts get_ints = nullptr;
-    PutLines put_lines = nullptr;
-    PutDoubles put_doubles = nullptr;
-    PutPrepared put_prepared = nullptr;
-    PutConsole put_console = nullptr;
-    PrintConsole print_console = nullptr;
-    ReadBytes read_bytes = nullptr;
-    GetDoubles get_doubles = nullptr;
+    Op<PutInts> put_ints{};
+    Op<PutRepeat> put_repeat{};
+    Op<GetInts> get_ints{};
+    Op<PutLines> put_lines{};
+    Op<PutDoubles> put_doubles{};
+    Op<PutPrepared> put_prepared{};
+    Op<PutConsole> put_console{};
+    Op<PrintConsole> print_console{};
+    Op<ReadBytes> read_bytes{};
+    Op<GetDoubles> get_doubles{};
     /// True when read_bytes maps the whole file into the address space (mmap,
     /// MapViewOfFile) instead of streaming it through a bounded buffer: a file
     /// larger than memory still works on a 64-bit system (the mapped pages are
     /// clean and reclaimable), but not one larger than the address space.
     bool maps_file = false;
     /// Converts a UTF-8 file to another encoding (transcode_utf16le, _utf32le, _gb18030).
-    Transcode transcode = nullptr;
+    Op<Transcode> transcode{};
     /// put_ints with the user's locale (std::locale(""), setlocale(LC_ALL, "")),
     /// digits grouped as that locale groups them (ints_out_locale).
-    PutInts put_ints_locale = nullptr;
+    Op<PutInts> put_ints_locale{};
     /// get_ints with the user's locale, reading digits grouped as that locale
     /// groups them (ints_in_locale).
-    GetInts get_ints_locale = nullptr;
+    Op<GetInts> get_ints_locale{};
 };
 
 /// Adds a method to the registry. Throws `std::logic_error` when a method of the
@@ -198,29 +223,19 @@ const std::vector<Method>& methods();
 /// The method called `name`, or nullptr.
 const Method* find_method(std::string_view name);
 
-/// Stand-ins for the operations of a method that is not built on this
-/// platform or configuration (registered with `Method::unavailable` set, so it
-/// is listed as skipped with its reason and paired with the right workloads).
-/// The runner never calls them; if something does, they throw `std::logic_error`.
-namespace not_built {
-void put_ints(const Sink& sink, std::uint64_t count);
-void put_repeat(const Sink& sink, std::string_view line, std::uint64_t count);
-void get_ints(const Source& source, std::vector<std::uint64_t>& values);
-void put_lines(const Sink& sink, const NumberedLine& line, std::uint64_t count);
-void put_doubles(const Sink& sink, std::span<const double> values);
-void put_console(const StdoutSink& out, std::string_view line, std::uint64_t count);
-void print_console(const StdoutSink& out, ConsoleFormat format, std::uint64_t count);
-ReadResult read_bytes(const Source& source);
-void get_doubles(const Source& source, std::vector<double>& values);
-void transcode(const Source& source, const Sink& sink, Encoding to);
-}  // namespace not_built
+/// What every method of a family shares, given once to its MethodRegistrar.
+struct FamilyDefaults {
+    std::string family;  ///< Method::family of every entry: the file in methods/ ("stdio", "posix", ...)
+    /// Method::unavailable of every entry that sets none: why the whole family
+    /// is not built here ("POSIX only: not built on Windows"); empty when it is.
+    std::string unavailable{};
+};
 
-/// Registers methods from a static initializer:
-/// `const iobench::MethodRegistrar registrar{{ {.name = "fprintf", ...}, ... }};`
+/// Registers a family's methods from a static initializer:
+/// `const iobench::MethodRegistrar registrar{{.family = "stdio"}, { {.name = "fprintf", ...}, ... }};`
+/// Throws `std::logic_error` (at start-up) when an entry names another family.
 struct MethodRegistrar {
-    MethodRegistrar(std::initializer_list<Method> list) {
-        for (const Method& m : list) register_method(m);
-    }
+    MethodRegistrar(const FamilyDefaults& defaults, std::initializer_list<Method> list);
 };
 
 }  // namespace iobench

@@ -54,30 +54,14 @@ const Workload* find_workload(std::string_view name) {
     return nullptr;
 }
 
-namespace not_built {
-void put_ints(const Sink& sink, std::uint64_t) { throw std::logic_error("method not built: " + sink.path); }
-void put_repeat(const Sink& sink, std::string_view, std::uint64_t) {
-    throw std::logic_error("method not built: " + sink.path);
+MethodRegistrar::MethodRegistrar(const FamilyDefaults& defaults, std::initializer_list<Method> list) {
+    for (Method m : list) {
+        if (!m.family.empty() && m.family != defaults.family)
+            throw std::logic_error("method " + m.name + " names family " + m.family + " in family " + defaults.family);
+        m.family = defaults.family;
+        if (m.unavailable.empty()) m.unavailable = defaults.unavailable;
+        register_method(std::move(m));
+    }
 }
-void get_ints(const Source& source, std::vector<std::uint64_t>&) {
-    throw std::logic_error("method not built: " + source.path);
-}
-void put_lines(const Sink& sink, const NumberedLine&, std::uint64_t) {
-    throw std::logic_error("method not built: " + sink.path);
-}
-void put_doubles(const Sink& sink, std::span<const double>) {
-    throw std::logic_error("method not built: " + sink.path);
-}
-void put_console(const StdoutSink&, std::string_view, std::uint64_t) {
-    throw std::logic_error("method not built: console output");
-}
-void print_console(const StdoutSink&, ConsoleFormat, std::uint64_t) {
-    throw std::logic_error("method not built: console output");
-}
-ReadResult read_bytes(const Source& source) { throw std::logic_error("method not built: " + source.path); }
-void get_doubles(const Source& source, std::vector<double>&) {
-    throw std::logic_error("method not built: " + source.path);
-}
-}  // namespace not_built
 
 }  // namespace iobench

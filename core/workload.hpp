@@ -78,7 +78,7 @@ public:
     std::map<std::string, double> counters;
 };
 
-/// A kind of measured work. Registered from a static initializer in core/workload_*.cpp.
+/// A kind of measured work. Registered from a static initializer in workloads/*.cpp.
 class Workload {
 public:
     virtual ~Workload() = default;

@@ -20,9 +20,16 @@
 #include <cstdint>
 #include <cstring>
 
-#include "core/method.hpp"
-
 namespace iobench {
+
+/// What a ReadBytes operation read: the number of bytes and their fold
+/// (`ByteFold` below, a Fletcher-style sum over 64-bit words,
+/// cheap next to memory bandwidth and sensitive to every byte and its order).
+struct ReadResult {
+    std::uint64_t bytes = 0;  ///< bytes read, end of file included
+    std::uint64_t fold = 0;   ///< ByteFold::digest() of those bytes
+    friend bool operator==(const ReadResult&, const ReadResult&) = default;
+};
 
 /// Streaming fold of a byte stream (see the algorithm above). Feed the bytes
 /// in order, in chunks of any sizes: the digest depends only on their

@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "core/method.hpp"
+#include "data/encoding.hpp"
 #include "data/checksum.hpp"
 
 namespace iobench {

@@ -161,43 +161,37 @@ constexpr const char* unavailable = "";
 
 constexpr std::size_t boost_default_buffer = 4096;
 constexpr const char* unavailable = "Boost.Iostreams was not found when iobench was built";
-constexpr PutInts boost_ints = not_built::put_ints;
-constexpr PutRepeat boost_repeat = not_built::put_repeat;
-constexpr PutLines boost_lines = not_built::put_lines;
-constexpr ReadBytes boost_stream_read = not_built::read_bytes, boost_mapped_read = not_built::read_bytes;
-constexpr GetInts boost_stream_ints = not_built::get_ints;
-constexpr GetDoubles boost_stream_doubles = not_built::get_doubles;
+constexpr NotBuilt boost_ints = not_built;
+constexpr NotBuilt boost_repeat = not_built;
+constexpr NotBuilt boost_lines = not_built;
+constexpr NotBuilt boost_stream_read = not_built, boost_mapped_read = not_built;
+constexpr NotBuilt boost_stream_ints = not_built;
+constexpr NotBuilt boost_stream_doubles = not_built;
 constexpr std::size_t boost_read_request = 4096;
 
 #endif
 
-const MethodRegistrar registrar{
+const MethodRegistrar registrar{{.family = "boost", .unavailable = unavailable}, {
     {.name = "boost_iostreams",
-     .family = "boost",
      .description = "boost::iostreams::stream<file_descriptor_sink>: out << i << '\\n', out.write(line)",
      .default_buffer_size = boost_default_buffer,
      .sizable_buffer = true,
-     .unavailable = unavailable,
      .put_ints = boost_ints,
      .put_repeat = boost_repeat,
      .put_lines = boost_lines},
     {.name = "boost_fd_source",
-     .family = "boost",
      .description = "boost::iostreams::stream<file_descriptor_source>: in.read() of `buf` bytes (4 KiB) per call "
                     "(4 KiB stream buffer); in >> v with a stream buffer of `buf` bytes",
      .default_buffer_size = boost_read_request,
      .sizable_buffer = true,
-     .unavailable = unavailable,
      .get_ints = boost_stream_ints,
      .read_bytes = boost_stream_read,
      .get_doubles = boost_stream_doubles},
     {.name = "boost_mapped_file",
-     .family = "boost",
      .description = "boost::iostreams::mapped_file_source: the whole file mapped, one pass over data()",
-     .unavailable = unavailable,
      .read_bytes = boost_mapped_read,
      .maps_file = true},
-};
+}};
 
 }  // namespace
 }  // namespace iobench

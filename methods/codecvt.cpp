@@ -18,12 +18,13 @@
 #include "core/error.hpp"
 #include "core/method.hpp"
 #include "methods/stdio_stream.hpp"
+#include "methods/buffer_sizes.hpp"
 
 namespace iobench {
 namespace {
 
 /// Bytes read per fread call.
-constexpr std::size_t chunk = 64 * 1024;
+constexpr std::size_t chunk = default_buffer_size;
 
 /// The glibc name of the locale whose wide-character codecvt writes GB18030.
 constexpr const char* gb18030_locale = "zh_CN.GB18030";
@@ -139,13 +140,12 @@ void codecvt_transcode(const Source& source, const Sink& sink, Encoding to) {
     }
 }
 
-const MethodRegistrar registrar{
+const MethodRegistrar registrar{{.family = "codecvt"}, {
     {.name = "codecvt",
-     .family = "codecvt",
      .description = "std::codecvt<char16_t|char32_t, char8_t>::in (classic locale); GB18030: then the "
                     "codecvt<wchar_t, char>::out of a zh_CN.GB18030 locale; fread/fwrite, 64 KiB per read",
      .transcode = codecvt_transcode},
-};
+}};
 
 }  // namespace
 }  // namespace iobench

@@ -21,6 +21,7 @@
 
 #include "core/error.hpp"
 #include "core/method.hpp"
+#include "methods/buffer_sizes.hpp"
 #include "data/byte_fold.hpp"
 
 #ifdef IOBENCH_HAVE_FAST_IO
@@ -156,7 +157,7 @@ void scan_ints(const Source& source, std::vector<std::uint64_t>& values) {
 }
 
 /// Bytes per read call of fast_io_ibuf_file's read_bytes (its own buffer is fixed).
-constexpr std::size_t read_request = 64 * 1024;
+constexpr std::size_t read_request = default_buffer_size;
 
 /// read(ibf, first, last) of 64 KiB per call until end of file, every byte folded.
 ReadResult ibuf_file_read(const Source& source) {
@@ -287,25 +288,25 @@ constexpr PutInts l10n_user = l10n_user_ints;
 
 constexpr const char* no_fast_io = IOBENCH_FAST_IO_NOT_BUILT;
 constexpr const char* no_l10n = IOBENCH_FAST_IO_NOT_BUILT;
-constexpr PutInts obuf_file_ints = not_built::put_ints, obuf_file_mutex_ints = not_built::put_ints;
-constexpr PutRepeat obuf_file_repeat = not_built::put_repeat, obuf_file_mutex_repeat = not_built::put_repeat;
-constexpr PutLines obuf_file_lines = not_built::put_lines, obuf_file_mutex_lines = not_built::put_lines;
-constexpr PutDoubles obuf_file_doubles = not_built::put_doubles, obuf_file_mutex_doubles = not_built::put_doubles;
-constexpr GetInts ibuf_file_ints = not_built::get_ints;
-constexpr ReadBytes ibuf_file_bytes = not_built::read_bytes;
-constexpr Transcode ocode_cvt_file = not_built::transcode;
-constexpr PutInts l10n_c = not_built::put_ints, l10n_user = not_built::put_ints;
+constexpr NotBuilt obuf_file_ints = not_built, obuf_file_mutex_ints = not_built;
+constexpr NotBuilt obuf_file_repeat = not_built, obuf_file_mutex_repeat = not_built;
+constexpr NotBuilt obuf_file_lines = not_built, obuf_file_mutex_lines = not_built;
+constexpr NotBuilt obuf_file_doubles = not_built, obuf_file_mutex_doubles = not_built;
+constexpr NotBuilt ibuf_file_ints = not_built;
+constexpr NotBuilt ibuf_file_bytes = not_built;
+constexpr NotBuilt ocode_cvt_file = not_built;
+constexpr NotBuilt l10n_c = not_built, l10n_user = not_built;
 #endif
 
 // --- FILE* and std::filebuf (c_file, c_file_unlocked, filebuf_file) -------
 
 /// The operations of one fast_io wrapper of a standard-library stream.
 struct LegacyOps {
-    PutInts ints;
-    PutRepeat repeat;
-    PutLines lines;
-    PutDoubles doubles;
-    GetInts get;
+    Op<PutInts> ints;
+    Op<PutRepeat> repeat;
+    Op<PutLines> lines;
+    Op<PutDoubles> doubles;
+    Op<GetInts> get;
 };
 
 #if defined(IOBENCH_HAVE_FAST_IO) && defined(IOBENCH_HAVE_FAST_IO_LEGACY)
@@ -322,14 +323,12 @@ constexpr const char* no_legacy = IOBENCH_FAST_IO_LEGACY_NOT_BUILT;
 #else
 constexpr const char* no_legacy = IOBENCH_FAST_IO_NOT_BUILT;
 #endif
-constexpr LegacyOps not_built_ops{not_built::put_ints, not_built::put_repeat, not_built::put_lines,
-                                  not_built::put_doubles, not_built::get_ints};
+constexpr LegacyOps not_built_ops{not_built, not_built, not_built, not_built, not_built};
 constexpr LegacyOps c_file_ops = not_built_ops, c_file_unlocked_ops = not_built_ops, filebuf_file_ops = not_built_ops;
 #endif
 
-const MethodRegistrar registrar{
+const MethodRegistrar registrar{{.family = "fast_io"}, {
     {.name = "fast_io_obuf_file",
-     .family = "fast_io",
      .description = "fast_io::obuf_file: println(obf, i) / print(obf, line) / print(obf, prefix, i, suffix) / "
                     "println(obf, v); ints_out_locale: imbued with the user's locale (native_l10n)",
      .unavailable = no_fast_io,
@@ -339,7 +338,6 @@ const MethodRegistrar registrar{
      .put_doubles = obuf_file_doubles,
      .put_ints_locale = l10n_user},
     {.name = "fast_io_obuf_file_mutex",
-     .family = "fast_io",
      .description = "fast_io::obuf_file_mutex: obuf_file behind a native mutex, locked once per print call",
      .unavailable = no_fast_io,
      .put_ints = obuf_file_mutex_ints,
@@ -347,19 +345,16 @@ const MethodRegistrar registrar{
      .put_lines = obuf_file_mutex_lines,
      .put_doubles = obuf_file_mutex_doubles},
     {.name = "fast_io_obuf_file_imbue_C",
-     .family = "fast_io",
      .description = "fast_io::obuf_file imbued with fast_io's \"C\" locale: println(imbue(native_l10n(\"C\"), obf), i)",
      .unavailable = no_l10n,
      .put_ints = l10n_c},
     {.name = "fast_io_ibuf_file",
-     .family = "fast_io",
      .description = "fast_io::ibuf_file: scan(ibf, v) until end of file; file_read: read(ibf, first, last) of 64 KiB",
      .default_buffer_size = 0,
      .unavailable = no_fast_io,
      .get_ints = ibuf_file_ints,
      .read_bytes = ibuf_file_bytes},
     {.name = "fast_io_c_file",
-     .family = "fast_io",
      .description = "fast_io::c_file: fast_io's print/scan straight into a C FILE*'s buffer, the FILE* locked per call",
      .unavailable = no_legacy,
      .put_ints = c_file_ops.ints,
@@ -368,7 +363,6 @@ const MethodRegistrar registrar{
      .put_lines = c_file_ops.lines,
      .put_doubles = c_file_ops.doubles},
     {.name = "fast_io_c_file_unlocked",
-     .family = "fast_io",
      .description = "fast_io::c_file_unlocked: fast_io's print/scan straight into a C FILE*'s buffer, no lock",
      .unavailable = no_legacy,
      .put_ints = c_file_unlocked_ops.ints,
@@ -377,7 +371,6 @@ const MethodRegistrar registrar{
      .put_lines = c_file_unlocked_ops.lines,
      .put_doubles = c_file_unlocked_ops.doubles},
     {.name = "fast_io_filebuf_file",
-     .family = "fast_io",
      .description = "fast_io::filebuf_file: fast_io's print/scan straight into a std::filebuf's buffer",
      .unavailable = no_legacy,
      .put_ints = filebuf_file_ops.ints,
@@ -386,12 +379,11 @@ const MethodRegistrar registrar{
      .put_lines = filebuf_file_ops.lines,
      .put_doubles = filebuf_file_ops.doubles},
     {.name = "fast_io_ocode_cvt_file",
-     .family = "fast_io",
      .description = "fast_io::basic_ocode_cvt_file<char8_t, char16_t|char32_t, ..., utf_le> / u8ogb18030_file: "
                     "write(out, first, last) of the UTF-8 text, 64 KiB per read",
      .unavailable = no_fast_io,
      .transcode = ocode_cvt_file},
-};
+}};
 
 }  // namespace
 }  // namespace iobench

@@ -14,7 +14,7 @@
 #include <memory>
 #include <string>
 
-#include "core/console.hpp"
+#include "core/console_format.hpp"
 #include "core/error.hpp"
 #include "core/method.hpp"
 #include "methods/obuf_file.hpp"
@@ -220,9 +220,8 @@ void fmt_output_file_doubles(const Sink& sink, std::span<const double> values) {
     out.close();
 }
 
-const MethodRegistrar registrar{
+const MethodRegistrar registrar{{.family = "fmt"}, {
     {.name = "fmt_print",
-     .family = "fmt",
      .description = "fmt::print(f, \"{}\\n\", i) on a FILE* (console: fmt::print(...) to stdout)",
      .sizable_buffer = true,
      .put_ints = fmt_print_ints,
@@ -231,7 +230,6 @@ const MethodRegistrar registrar{
      .put_console = fmt_print_console,
      .print_console = fmt_print_print},
     {.name = "fmt_format_to_obuf",
-     .family = "fmt",
      .description = "fmt::format_to(local buffer, \"{}\\n\", v), then obuf.write()",
      .default_buffer_size = default_buffer_size,
      .sizable_buffer = true,
@@ -239,24 +237,20 @@ const MethodRegistrar registrar{
      .put_lines = fmt_format_to_obuf_lines,
      .put_doubles = fmt_format_to_obuf_doubles},
     {.name = "fmt_format_int_obuf",
-     .family = "fmt",
      .description = "fmt::format_int(i), then obuf.write() and put('\\n')",
      .default_buffer_size = default_buffer_size,
      .sizable_buffer = true,
      .put_ints = fmt_format_int_obuf_ints,
      .put_lines = fmt_format_int_obuf_lines},
     {.name = "fmt_format_int_ofstream",
-     .family = "fmt",
      .description = "fmt::format_int(i), then ofstream::write() and put('\\n')",
      .sizable_buffer = true,
      .put_ints = fmt_format_int_ofstream_ints},
     {.name = "fmt_format_ofstream",
-     .family = "fmt",
      .description = "out << fmt::format(\"{}\\n\", i) on a std::ofstream: a std::string per item",
      .sizable_buffer = true,
      .put_ints = fmt_format_ofstream_ints},
     {.name = "fmt_output_file",
-     .family = "fmt",
      .description = "fmt::output_file(path, fmt::buffer_size = buf): out.print(\"{}\\n\", i), fmt's own buffered file",
      .default_buffer_size = output_file_default,
      .sizable_buffer = true,
@@ -264,7 +258,7 @@ const MethodRegistrar registrar{
      .put_repeat = fmt_output_file_repeat,
      .put_lines = fmt_output_file_lines,
      .put_doubles = fmt_output_file_doubles},
-};
+}};
 
 }  // namespace
 }  // namespace iobench

@@ -22,7 +22,8 @@
 #include <utility>
 
 #include "core/error.hpp"
-#include "methods/obuf.hpp"  // default_buffer_size
+#include "methods/buffer_sizes.hpp"
+#include "methods/hot_path.hpp"
 
 namespace iobench {
 

@@ -13,6 +13,7 @@
 #include "core/error.hpp"
 #include "core/method.hpp"
 #include "methods/stdio_stream.hpp"
+#include "methods/buffer_sizes.hpp"
 
 #if __has_include(<iconv.h>) && !defined(_WIN32)
 #include <iconv.h>
@@ -32,7 +33,7 @@ namespace iobench {
 namespace {
 
 /// Bytes read per fread call.
-constexpr std::size_t chunk = 64 * 1024;
+constexpr std::size_t chunk = default_buffer_size;
 
 /// Writes `n` bytes at `p` to `out`; a short write becomes `io_error`.
 [[maybe_unused]] void put(StdioFile& out, const void* p, std::size_t n) {
@@ -100,7 +101,7 @@ void iconv_transcode(const Source& source, const Sink& sink, Encoding to) {
 constexpr const char* no_iconv = "";
 #else
 constexpr const char* no_iconv = "no iconv(3) in this C library";
-constexpr Transcode iconv_transcode = not_built::transcode;
+constexpr NotBuilt iconv_transcode = not_built;
 #endif
 
 #ifdef _WIN32
@@ -156,22 +157,20 @@ void win32_transcode(const Source& source, const Sink& sink, Encoding to) {
 constexpr const char* no_win32 = "";
 #else
 constexpr const char* no_win32 = "MultiByteToWideChar is a Windows call";
-constexpr Transcode win32_transcode = not_built::transcode;
+constexpr NotBuilt win32_transcode = not_built;
 #endif
 
-const MethodRegistrar registrar{
+const MethodRegistrar registrar{{.family = "iconv"}, {
     {.name = "iconv",
-     .family = "iconv",
      .description = "iconv(iconv_open(\"UTF-16LE|UTF-32LE|GB18030\", \"UTF-8\"), ...) per 64 KiB read",
      .unavailable = no_iconv,
      .transcode = iconv_transcode},
     {.name = "MultiByteToWideChar",
-     .family = "iconv",
      .description = "MultiByteToWideChar(CP_UTF8) per 64 KiB read (UTF-16LE), then WideCharToMultiByte(54936) "
                     "for GB18030; no UTF-32",
      .unavailable = no_win32,
      .transcode = win32_transcode},
-};
+}};
 
 }  // namespace
 }  // namespace iobench

@@ -8,6 +8,7 @@
 // kernel may still refuse io_uring (kernel.io_uring_disabled, seccomp, a
 // kernel before 5.1): the benchmark is then skipped with that reason.
 #include "core/method.hpp"
+#include "methods/buffer_sizes.hpp"
 
 #ifdef IOBENCH_HAVE_LIBURING
 #include <liburing.h>
@@ -22,7 +23,6 @@
 
 #include "core/error.hpp"
 #include "data/byte_fold.hpp"
-#include "methods/obuf.hpp"  // default_buffer_size
 #include "methods/posix_file.hpp"
 #endif
 
@@ -30,9 +30,6 @@ namespace iobench {
 namespace {
 
 #ifdef IOBENCH_HAVE_LIBURING
-
-/// Default bytes per read: obuf/ibuf's 64 KiB, as for read(2).
-constexpr std::size_t uring_default_buffer = default_buffer_size;
 
 /// An initialized ring, torn down when destroyed.
 class Ring {
@@ -101,7 +98,7 @@ ReadResult uring_read(const Source& source) {
     if (::fstat(fd.get(), &st) != 0) throw_errno("fstat", source.path);
     const auto size = static_cast<std::uint64_t>(st.st_size);
     // io_uring_prep_read takes an unsigned length: at most fd_max_io (1 GiB) per read.
-    const std::size_t chunk = std::min(source.buffer_size ? source.buffer_size : uring_default_buffer, fd_max_io);
+    const std::size_t chunk = std::min(source.buffer_size ? source.buffer_size : default_buffer_size, fd_max_io);
     Ring ring(Depth, source.path);
     std::unique_ptr<char[]> buffers(new char[chunk * Depth]);
     struct Slot {
@@ -152,7 +149,6 @@ ReadResult uring_read(const Source& source) {
 }
 
 constexpr const char* unavailable = "";
-constexpr std::size_t default_size = uring_default_buffer;
 constexpr ReadBytes uring_qd1 = uring_read<1>, uring_qd4 = uring_read<4>, uring_qd16 = uring_read<16>;
 
 #else
@@ -162,35 +158,28 @@ constexpr const char* unavailable = "Linux only (io_uring); not built on Windows
 #else
 constexpr const char* unavailable = "liburing was not found when iobench was built (pkg-config liburing)";
 #endif
-constexpr std::size_t default_size = 64 * 1024;
-constexpr ReadBytes uring_qd1 = not_built::read_bytes, uring_qd4 = not_built::read_bytes,
-                    uring_qd16 = not_built::read_bytes;
+constexpr NotBuilt uring_qd1 = not_built, uring_qd4 = not_built,
+                    uring_qd16 = not_built;
 
 #endif
 
-const MethodRegistrar registrar{
+const MethodRegistrar registrar{{.family = "io_uring", .unavailable = unavailable}, {
     {.name = "io_uring_qd1",
-     .family = "io_uring",
      .description = "io_uring reads of `buf` bytes, one in flight (queue depth 1): read(2) through the ring",
-     .default_buffer_size = default_size,
+     .default_buffer_size = default_buffer_size,
      .sizable_buffer = true,
-     .unavailable = unavailable,
      .read_bytes = uring_qd1},
     {.name = "io_uring_qd4",
-     .family = "io_uring",
      .description = "io_uring reads of `buf` bytes, 4 in flight, folded in file order as they complete",
-     .default_buffer_size = default_size,
+     .default_buffer_size = default_buffer_size,
      .sizable_buffer = true,
-     .unavailable = unavailable,
      .read_bytes = uring_qd4},
     {.name = "io_uring_qd16",
-     .family = "io_uring",
      .description = "io_uring reads of `buf` bytes, 16 in flight, folded in file order as they complete",
-     .default_buffer_size = default_size,
+     .default_buffer_size = default_buffer_size,
      .sizable_buffer = true,
-     .unavailable = unavailable,
      .read_bytes = uring_qd16},
-};
+}};
 
 }  // namespace
 }  // namespace iobench

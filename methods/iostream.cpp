@@ -16,10 +16,11 @@
 #include <stdexcept>
 #include <string>
 
-#include "core/console.hpp"
+#include "core/console_format.hpp"
 
 #include "core/error.hpp"
 #include "core/method.hpp"
+#include "methods/buffer_sizes.hpp"
 #include "data/byte_fold.hpp"
 
 namespace iobench {
@@ -281,7 +282,7 @@ void wifstream_ints(const Source& source, std::vector<std::uint64_t>& values) {
 // --- reading whole files (file_read) -------------------------------------
 
 /// Bytes per ifstream::read call when a suite sets no `buf`: 64 KiB, as for read(2).
-constexpr std::size_t read_default_request = 64 * 1024;
+constexpr std::size_t read_default_request = default_buffer_size;
 
 /// in.read() of `buf` bytes per call into a buffer of ours (the stream keeps
 /// the library's own buffer, as `fread` does), gcount() bytes folded.
@@ -401,9 +402,8 @@ void cout_print(const StdoutSink&, ConsoleFormat format, std::uint64_t count) {
     flush_cout();
 }
 
-const MethodRegistrar registrar{
+const MethodRegistrar registrar{{.family = "iostream"}, {
     {.name = "ofstream",
-     .family = "iostream",
      .description = "std::ofstream: out << i << '\\n' (ints), out.write(line) (repeated lines), "
                     "out << prefix << i << suffix (numbered lines), out << setprecision(17) << v << '\\n'; "
                     "ints_out_locale: imbued with std::locale(\"\")",
@@ -414,36 +414,30 @@ const MethodRegistrar registrar{
      .put_doubles = ofstream_doubles,
      .put_ints_locale = ofstream_locale_ints},
     {.name = "ofstream_endl",
-     .family = "iostream",
      .description = "std::ofstream: out << text << std::endl, which flushes the stream: one write per line",
      .sizable_buffer = true,
      .put_repeat = ofstream_endl_repeat,
      .put_lines = ofstream_endl_lines},
     {.name = "ofstream_sputc",
-     .family = "iostream",
      .description = "std::ofstream with the rdbuf() trick: out << i; out.rdbuf()->sputc('\\n') (text: sputn + sputc)",
      .sizable_buffer = true,
      .put_ints = ofstream_sputc_ints,
      .put_repeat = ofstream_sputc_repeat,
      .put_lines = ofstream_sputc_lines},
     {.name = "to_chars_ofstream",
-     .family = "iostream",
      .description = "std::to_chars into a local buffer, then out.write() on a std::ofstream",
      .sizable_buffer = true,
      .put_ints = to_chars_ofstream_ints,
      .put_doubles = to_chars_ofstream_doubles},
     {.name = "cout",
-     .family = "iostream",
      .description = "std::cout << text / << values, synchronized with C stdio (the default)",
      .put_console = cout_console<false>,
      .print_console = cout_print<false>},
     {.name = "cout_unsynced",
-     .family = "iostream",
      .description = "std::cout after std::ios::sync_with_stdio(false) (each run in a process of its own)",
      .put_console = cout_console<true>,
      .print_console = cout_print<true>},
     {.name = "ifstream",
-     .family = "iostream",
      .description = "std::ifstream: in >> v (integers, doubles) until end of file; ints_in_locale: imbued with "
                     "std::locale(\"\")",
      .sizable_buffer = true,
@@ -451,29 +445,25 @@ const MethodRegistrar registrar{
      .get_doubles = ifstream_doubles,
      .get_ints_locale = ifstream_locale_ints},
     {.name = "wofstream",
-     .family = "iostream",
      .description = "std::wofstream: out << i << L'\\n' (wide stream, classic locale: the same bytes as ofstream)",
      .sizable_buffer = true,
      .put_ints = wofstream_ints},
     {.name = "wifstream",
-     .family = "iostream",
      .description = "std::wifstream: in >> v until end of file (wide stream, classic locale)",
      .sizable_buffer = true,
      .get_ints = wifstream_ints},
     {.name = "ifstream_read",
-     .family = "iostream",
      .description = "std::ifstream::read of `buf` bytes (64 KiB) per call, the stream keeping the library's buffer",
      .default_buffer_size = read_default_request,
      .sizable_buffer = true,
      .read_bytes = ifstream_read_file},
     {.name = "getline",
-     .family = "iostream",
      .description = "std::getline(ifstream, std::string) per line (numbers: then std::from_chars)",
      .sizable_buffer = true,
      .get_ints = getline_ints,
      .read_bytes = getline_file,
      .get_doubles = getline_doubles},
-};
+}};
 
 }  // namespace
 }  // namespace iobench

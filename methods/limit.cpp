@@ -81,16 +81,15 @@ ReadResult read_bytes(const Source& source) {
 
 #endif
 
-const MethodRegistrar registrar{
+const MethodRegistrar registrar{{.family = "limit"}, {
     {.name = "limit",
-     .family = "limit",
      .description = "reference: the workload's bytes prepared in memory beforehand, written or read (and folded) "
                     "with one write(2)/read(2) (WriteFile/ReadFile) per 1 MiB",
      .default_buffer_size = limit_chunk,
      .reference = true,
      .put_prepared = put_prepared,
      .read_bytes = read_bytes},
-};
+}};
 
 }  // namespace
 }  // namespace iobench

@@ -176,48 +176,38 @@ constexpr ReadBytes mmap_hugepage = mmap_hugepage_read;
 #else  // _WIN32: the same names, listed as skipped.
 
 constexpr const char* unavailable = "POSIX only (mmap); not built on Windows";
-constexpr ReadBytes mmap_scan = not_built::read_bytes, mmap_populate = not_built::read_bytes,
-                    mmap_sequential = not_built::read_bytes, mmap_hugepage = not_built::read_bytes;
-constexpr GetInts mmap_from_chars_ints = not_built::get_ints;
-constexpr GetDoubles mmap_from_chars_doubles = not_built::get_doubles;
+constexpr NotBuilt mmap_scan = not_built, mmap_populate = not_built,
+                    mmap_sequential = not_built, mmap_hugepage = not_built;
+constexpr NotBuilt mmap_from_chars_ints = not_built;
+constexpr NotBuilt mmap_from_chars_doubles = not_built;
 
 #endif
 
-const MethodRegistrar registrar{
+const MethodRegistrar registrar{{.family = "mmap", .unavailable = unavailable}, {
     {.name = "mmap_scan",
-     .family = "mmap",
      .description = "mmap(PROT_READ, MAP_SHARED) of the whole file, then one pass over the mapping: a page fault "
                     "per page (or fault-around batch) instead of read calls",
-     .unavailable = unavailable,
      .read_bytes = mmap_scan,
      .maps_file = true},
     {.name = "mmap_MAP_POPULATE",
-     .family = "mmap",
      .description = "mmap with MAP_POPULATE: every page read in and mapped inside mmap(), the scan takes no fault",
-     .unavailable = unavailable,
      .read_bytes = mmap_populate,
      .maps_file = true},
     {.name = "mmap_MADV_SEQUENTIAL",
-     .family = "mmap",
      .description = "mmap + madvise(MADV_SEQUENTIAL): aggressive read-ahead, pages dropped behind the scan",
-     .unavailable = unavailable,
      .read_bytes = mmap_sequential,
      .maps_file = true},
     {.name = "mmap_MADV_HUGEPAGE",
-     .family = "mmap",
      .description = "mmap + madvise(MADV_HUGEPAGE): 2 MiB mappings where the page cache holds huge folios "
                     "(skipped where the kernel maps none)",
-     .unavailable = unavailable,
      .read_bytes = mmap_hugepage,
      .maps_file = true},
     {.name = "mmap_from_chars",
-     .family = "mmap",
      .description = "mmap + madvise(MADV_SEQUENTIAL), std::from_chars straight from the mapping",
-     .unavailable = unavailable,
      .get_ints = mmap_from_chars_ints,
      .get_doubles = mmap_from_chars_doubles,
      .maps_file = true},
-};
+}};
 
 }  // namespace
 }  // namespace iobench

@@ -207,9 +207,8 @@ void to_chars_obuf_doubles(const Sink& sink, std::span<const double> values) {
     file.close();
 }
 
-const MethodRegistrar registrar{
+const MethodRegistrar registrar{{.family = "obuf"}, {
     {.name = "obuf",
-     .family = "obuf",
      .description = obuf_description,
      .default_buffer_size = default_buffer_size,
      .sizable_buffer = true,
@@ -218,7 +217,6 @@ const MethodRegistrar registrar{
      .put_lines = obuf_lines,
      .put_console = obuf_console},
     {.name = "obuf_mutex",
-     .family = "obuf",
      .description = "obuf with a std::mutex taken once per call (one item per call): thread-safe obuf",
      .default_buffer_size = default_buffer_size,
      .sizable_buffer = true,
@@ -226,20 +224,18 @@ const MethodRegistrar registrar{
      .put_repeat = obuf_mutex_repeat,
      .put_lines = obuf_mutex_lines},
     {.name = "to_chars_obuf",
-     .family = "obuf",
      .description = "std::to_chars into a local buffer, then obuf.write(): the standard formatter over obuf",
      .default_buffer_size = default_buffer_size,
      .sizable_buffer = true,
      .put_ints = to_chars_obuf_ints,
      .put_doubles = to_chars_obuf_doubles},
     {.name = "ibuf",
-     .family = "obuf",
      .description = ibuf_description,
      .default_buffer_size = default_buffer_size,
      .sizable_buffer = true,
      .get_ints = ibuf_ints,
      .get_doubles = ibuf_doubles},
-};
+}};
 
 }  // namespace
 }  // namespace iobench

@@ -1,7 +1,7 @@
 // obuf: our own buffered writer over any "sink device", plus a fast unsigned
 // integer formatter. Header-only and portable C++20 (no OS headers): the POSIX
-// file-descriptor device lives in fd_device.hpp, a Windows HANDLE device can be
-// added beside it.
+// file-descriptor device lives in fd_device.hpp, the Windows HANDLE device in
+// win32_device.hpp.
 //
 // Purpose: show how close a buffered method can get to the memory-bound limit
 // (DESIGN.md). The hot operations -- put(), a small write(), put_uint() -- are
@@ -19,20 +19,11 @@
 #include <string_view>
 #include <utility>
 
-/// IOBENCH_ALWAYS_INLINE / IOBENCH_NOINLINE: keep hot paths inlined into the
-/// caller's loop and slow paths (flushes, refills, errors) out of it.
-#if defined(_MSC_VER) && !defined(__clang__)
-#define IOBENCH_ALWAYS_INLINE __forceinline
-#define IOBENCH_NOINLINE __declspec(noinline)
-#else
-#define IOBENCH_ALWAYS_INLINE [[gnu::always_inline]] inline
-#define IOBENCH_NOINLINE [[gnu::noinline]]
-#endif
+#include "methods/buffer_sizes.hpp"
+#include "methods/hot_path.hpp"
+
 
 namespace iobench {
-
-/// Default size in bytes of the user-space buffer of obuf and ibuf (64 KiB).
-inline constexpr std::size_t default_buffer_size = 64 * 1024;
 
 /// A sink device: something obuf can hand full buffers to.
 /// `write_all(data, size)` writes all `size` bytes (looping on short writes and

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/method.hpp"
+#include "methods/buffer_sizes.hpp"
 
 #ifndef _WIN32
 #include <limits.h>
@@ -419,12 +420,10 @@ void mmap_doubles(const Sink& sink, std::span<const double> values) {
 // Every call fills a user buffer of `buf` bytes (64 KiB by default), whose
 // bytes are then folded (data/byte_fold.hpp); none keeps more than that buffer.
 
-/// Bytes per call when a suite sets no `buf`: obuf/ibuf's 64 KiB.
-constexpr std::size_t read_default_buffer = 64 * 1024;
 
 /// Bytes per read call for `source` (at most fd_max_io).
 std::size_t read_chunk(const Source& source) {
-    return std::min(source.buffer_size ? source.buffer_size : read_default_buffer, fd_max_io);
+    return std::min(source.buffer_size ? source.buffer_size : default_buffer_size, fd_max_io);
 }
 
 /// read(2) of `buf` bytes per call until end of file. `Sequential`:
@@ -584,125 +583,96 @@ constexpr std::size_t mmap_window = default_window;
 #else  // _WIN32: the same names, listed as skipped.
 
 constexpr const char* unavailable = "POSIX only: not built on Windows";
-constexpr PutInts write_ints = not_built::put_ints, writev_ints = not_built::put_ints,
-                  writev_batch_ints = not_built::put_ints, pwrite_ints = not_built::put_ints,
-                  mmap_ints = not_built::put_ints;
-constexpr PutRepeat write_repeat = not_built::put_repeat, writev_repeat = not_built::put_repeat,
-                    writev_batch_repeat = not_built::put_repeat, pwrite_repeat = not_built::put_repeat,
-                    mmap_repeat = not_built::put_repeat;
-constexpr PutLines write_lines_plain = not_built::put_lines, writev_lines = not_built::put_lines,
-                   writev_batch_lines = not_built::put_lines, pwrite_lines = not_built::put_lines,
-                   mmap_lines = not_built::put_lines, write_fsync_lines = not_built::put_lines,
-                   write_fdatasync_lines = not_built::put_lines, write_osync_lines = not_built::put_lines,
-                   write_odsync_lines = not_built::put_lines;
-constexpr PutDoubles mmap_doubles = not_built::put_doubles;
-constexpr PutConsole write_console = not_built::put_console, writev_console = not_built::put_console;
+constexpr NotBuilt write_ints = not_built, writev_ints = not_built,
+                  writev_batch_ints = not_built, pwrite_ints = not_built,
+                  mmap_ints = not_built;
+constexpr NotBuilt write_repeat = not_built, writev_repeat = not_built,
+                    writev_batch_repeat = not_built, pwrite_repeat = not_built,
+                    mmap_repeat = not_built;
+constexpr NotBuilt write_lines_plain = not_built, writev_lines = not_built,
+                   writev_batch_lines = not_built, pwrite_lines = not_built,
+                   mmap_lines = not_built, write_fsync_lines = not_built,
+                   write_fdatasync_lines = not_built, write_osync_lines = not_built,
+                   write_odsync_lines = not_built;
+constexpr NotBuilt mmap_doubles = not_built;
+constexpr NotBuilt write_console = not_built, writev_console = not_built;
 constexpr std::size_t mmap_window = 4 << 20;
-constexpr ReadBytes read_plain = not_built::read_bytes, read_sequential = not_built::read_bytes,
-                    pread_file = not_built::read_bytes, readv_file = not_built::read_bytes,
-                    read_direct = not_built::read_bytes;
-constexpr std::size_t read_default_buffer = 64 * 1024;
+constexpr NotBuilt read_plain = not_built, read_sequential = not_built,
+                    pread_file = not_built, readv_file = not_built,
+                    read_direct = not_built;
 
 #endif
 
-const MethodRegistrar registrar{
+const MethodRegistrar registrar{{.family = "posix", .unavailable = unavailable}, {
     {.name = "write",
-     .family = "posix",
      .description = "write(2) once per item (std::to_chars for numbers): one syscall per item",
-     .unavailable = unavailable,
      .put_ints = write_ints,
      .put_repeat = write_repeat,
      .put_lines = write_lines_plain,
      .put_console = write_console},
     {.name = "writev",
-     .family = "posix",
      .description = "writev(2) once per item, the item in 2-3 segments (line: prefix, number, suffix)",
-     .unavailable = unavailable,
      .put_ints = writev_ints,
      .put_repeat = writev_repeat,
      .put_lines = writev_lines,
      .put_console = writev_console},
     {.name = "writev_batch",
-     .family = "posix",
      .description = "writev(2) of IOV_MAX segments per call, one (or three) per item: batching without copying",
-     .unavailable = unavailable,
      .put_ints = writev_batch_ints,
      .put_repeat = writev_batch_repeat,
      .put_lines = writev_batch_lines},
     {.name = "pwrite",
-     .family = "posix",
      .description = "pwrite(2) once per item at its offset",
-     .unavailable = unavailable,
      .put_ints = pwrite_ints,
      .put_repeat = pwrite_repeat,
      .put_lines = pwrite_lines},
     {.name = "mmap",
-     .family = "posix",
      .description = "ftruncate + mmap(MAP_SHARED) windows of `buf` bytes (4 MiB) filled with memcpy/to_chars",
      .default_buffer_size = mmap_window,
      .sizable_buffer = true,
-     .unavailable = unavailable,
      .put_ints = mmap_ints,
      .put_repeat = mmap_repeat,
      .put_lines = mmap_lines,
      .put_doubles = mmap_doubles},
     {.name = "write_fsync",
-     .family = "posix",
      .description = "write(2) per line, fsync(2) once before close: durable at the end",
-     .unavailable = unavailable,
      .put_lines = write_fsync_lines},
     {.name = "write_fdatasync_100",
-     .family = "posix",
      .description = "write(2) per line, fdatasync(2) every 100 lines and at the end: at most 100 lines at risk",
-     .unavailable = unavailable,
      .put_lines = write_fdatasync_lines},
     {.name = "write_O_SYNC",
-     .family = "posix",
      .description = "write(2) per line on a descriptor opened O_SYNC: every line durable, metadata included",
-     .unavailable = unavailable,
      .put_lines = write_osync_lines},
     {.name = "write_O_DSYNC",
-     .family = "posix",
      .description = "write(2) per line on a descriptor opened O_DSYNC: every line's data durable",
-     .unavailable = unavailable,
      .put_lines = write_odsync_lines},
     {.name = "read",
-     .family = "posix",
      .description = "read(2) of `buf` bytes (64 KiB) per call into one buffer until end of file",
-     .default_buffer_size = read_default_buffer,
+     .default_buffer_size = default_buffer_size,
      .sizable_buffer = true,
-     .unavailable = unavailable,
      .read_bytes = read_plain},
     {.name = "pread",
-     .family = "posix",
      .description = "pread(2) of `buf` bytes (64 KiB) per call at explicit, increasing offsets",
-     .default_buffer_size = read_default_buffer,
+     .default_buffer_size = default_buffer_size,
      .sizable_buffer = true,
-     .unavailable = unavailable,
      .read_bytes = pread_file},
     {.name = "readv",
-     .family = "posix",
      .description = "readv(2) of `buf` bytes (64 KiB) per call, scattered over 4 buffers of buf/4 bytes",
-     .default_buffer_size = read_default_buffer,
+     .default_buffer_size = default_buffer_size,
      .sizable_buffer = true,
-     .unavailable = unavailable,
      .read_bytes = readv_file},
     {.name = "read_FADV_SEQUENTIAL",
-     .family = "posix",
      .description = "posix_fadvise(POSIX_FADV_SEQUENTIAL), then read(2) of `buf` bytes (64 KiB) per call",
-     .default_buffer_size = read_default_buffer,
+     .default_buffer_size = default_buffer_size,
      .sizable_buffer = true,
-     .unavailable = unavailable,
      .read_bytes = read_sequential},
     {.name = "read_O_DIRECT",
-     .family = "posix",
      .description = "read(2) of `buf` bytes (64 KiB, rounded up to the O_DIRECT alignment) on a descriptor opened "
                     "O_DIRECT into an aligned buffer: no page cache (skipped where the file system refuses O_DIRECT)",
-     .default_buffer_size = read_default_buffer,
+     .default_buffer_size = default_buffer_size,
      .sizable_buffer = true,
-     .unavailable = unavailable,
      .read_bytes = read_direct},
-};
+}};
 
 }  // namespace
 }  // namespace iobench

@@ -19,11 +19,12 @@
 #include <string>
 #include <utility>
 
-#include "core/console.hpp"
+#include "core/console_format.hpp"
 #include "core/error.hpp"
 #include "core/method.hpp"
 #include "data/byte_fold.hpp"
 #include "methods/stdio_stream.hpp"
+#include "methods/buffer_sizes.hpp"
 
 namespace iobench {
 namespace {
@@ -183,7 +184,7 @@ void fscanf_locale_ints(const Source& source, std::vector<std::uint64_t>& values
 // --- reading whole files (file_read) -------------------------------------
 
 /// Bytes per fread call when a suite sets no `buf`: 64 KiB, as for read(2).
-constexpr std::size_t fread_default_request = 64 * 1024;
+constexpr std::size_t fread_default_request = default_buffer_size;
 
 /// Throws `io_error` when the stream saw a read error.
 void check_read(std::FILE* f, const char* call, const std::string& path) {
@@ -339,20 +340,19 @@ void fputs_unlocked_console(const StdoutSink& out, std::string_view line, std::u
 constexpr const char* no_fwrite_unlocked = "";
 #else
 constexpr const char* no_fwrite_unlocked = "fwrite_unlocked is not in this C library";
-constexpr PutRepeat fwrite_unlocked_repeat = not_built::put_repeat;
-constexpr PutConsole fwrite_unlocked_console = not_built::put_console;
+constexpr NotBuilt fwrite_unlocked_repeat = not_built;
+constexpr NotBuilt fwrite_unlocked_console = not_built;
 #endif
 #if defined(IOBENCH_HAVE_FPUTS_UNLOCKED)
 constexpr const char* no_fputs_unlocked = "";
 #else
 constexpr const char* no_fputs_unlocked = "fputs_unlocked is not in this C library";
-constexpr PutRepeat fputs_unlocked_repeat = not_built::put_repeat;
-constexpr PutConsole fputs_unlocked_console = not_built::put_console;
+constexpr NotBuilt fputs_unlocked_repeat = not_built;
+constexpr NotBuilt fputs_unlocked_console = not_built;
 #endif
 
-const MethodRegistrar registrar{
+const MethodRegistrar registrar{{.family = "stdio"}, {
     {.name = "fprintf",
-     .family = "stdio",
      .description = "fprintf(f, \"%llu\\n\", i) / (f, \"Line %llu: ...\\n\", i) / (f, \"%.17g\\n\", v) on a FILE*; "
                     "console: fprintf(stdout, ...); ints_out_locale: fprintf(f, \"%'llu\\n\", i) after "
                     "setlocale(LC_ALL, \"\")",
@@ -363,88 +363,73 @@ const MethodRegistrar registrar{
      .print_console = fprintf_print,
      .put_ints_locale = fprintf_locale_ints},
     {.name = "fprintf_IONBF",
-     .family = "stdio",
      .description = "fprintf on a FILE* made unbuffered with setvbuf(f, NULL, _IONBF, 0)",
      .put_lines = fprintf_lines<_IONBF>},
     {.name = "fprintf_IOLBF",
-     .family = "stdio",
      .description = "fprintf on a FILE* made line buffered with setvbuf(f, buf, _IOLBF, size)",
      .sizable_buffer = true,
      .put_lines = fprintf_lines<_IOLBF>},
     {.name = "fwrite",
-     .family = "stdio",
      .description = "fwrite(line, 1, size, f) per line on a FILE* (console: on stdout)",
      .sizable_buffer = true,
      .put_repeat = fwrite_repeat,
      .put_console = fwrite_console},
     {.name = "fputs",
-     .family = "stdio",
      .description = "fputs(line, f) per line on a FILE* (console: on stdout)",
      .sizable_buffer = true,
      .put_repeat = fputs_repeat,
      .put_console = fputs_console},
     {.name = "fputc",
-     .family = "stdio",
      .description = "fputc(c, f) for every character (console: on stdout)",
      .sizable_buffer = true,
      .put_repeat = fputc_repeat,
      .put_console = fputc_console},
     {.name = "fwrite_unlocked",
-     .family = "stdio",
      .description = "fwrite_unlocked(line, 1, size, f) per line: fwrite without the stream lock",
      .sizable_buffer = true,
      .unavailable = no_fwrite_unlocked,
      .put_repeat = fwrite_unlocked_repeat,
      .put_console = fwrite_unlocked_console},
     {.name = "fputs_unlocked",
-     .family = "stdio",
      .description = "fputs_unlocked(line, f) per line: fputs without the stream lock",
      .sizable_buffer = true,
      .unavailable = no_fputs_unlocked,
      .put_repeat = fputs_unlocked_repeat,
      .put_console = fputs_unlocked_console},
     {.name = "printf",
-     .family = "stdio",
      .description = "printf(\"%s\", line) / printf(format, args...) on stdout as the program has it",
      .sizable_buffer = true,
      .put_console = printf_console<-1, 0>,
      .print_console = printf_print<-1, 0>},
     {.name = "printf_literal",
-     .family = "stdio",
      .description = "printf(line): the line itself as the format string",
      .sizable_buffer = true,
      .put_console = printf_literal_console},
     {.name = "printf_IONBF",
-     .family = "stdio",
      .description = "printf after setvbuf(stdout, NULL, _IONBF, 0): unbuffered",
      .put_console = printf_console<_IONBF, 0>,
      .print_console = printf_print<_IONBF, 0>},
     {.name = "printf_IOLBF",
-     .family = "stdio",
      .description = "printf after setvbuf(stdout, buf, _IOLBF, BUFSIZ): flushed at every '\\n'",
      .default_buffer_size = BUFSIZ,
      .sizable_buffer = true,
      .put_console = printf_console<_IOLBF, BUFSIZ>,
      .print_console = printf_print<_IOLBF, BUFSIZ>},
     {.name = "printf_IOFBF",
-     .family = "stdio",
      .description = "printf after setvbuf(stdout, buf, _IOFBF, BUFSIZ): fully buffered, as in the seed",
      .default_buffer_size = BUFSIZ,
      .sizable_buffer = true,
      .put_console = printf_console<_IOFBF, BUFSIZ>,
      .print_console = printf_print<_IOFBF, BUFSIZ>},
     {.name = "puts",
-     .family = "stdio",
      .description = "puts(text): the line without its '\\n', which puts adds",
      .sizable_buffer = true,
      .put_console = puts_console},
     {.name = "putchar",
-     .family = "stdio",
      .description = "putchar(c) for every character",
      .sizable_buffer = true,
      .put_console = putchar_console},
     {.name = "fscanf",
-     .family = "stdio",
      .description = "fscanf(f, \"%llu\", &v) / fscanf(f, \"%lf\", &v) until end of file; ints_in_locale: "
                     "fscanf(f, \"%'llu\", &v) after setlocale(LC_ALL, \"\")",
      .sizable_buffer = true,
@@ -452,23 +437,20 @@ const MethodRegistrar registrar{
      .get_doubles = fscanf_doubles,
      .get_ints_locale = fscanf_locale_ints},
     {.name = "fread",
-     .family = "stdio",
      .description = "fread of `buf` bytes (64 KiB) per call, the stream keeping the C library's own buffer "
                     "(the seed's fread)",
      .default_buffer_size = fread_default_request,
      .sizable_buffer = true,
      .read_bytes = fread_file},
     {.name = "fread_setvbuf",
-     .family = "stdio",
      .description = "fread of 512 bytes per call on a stream given `buf` bytes with setvbuf",
      .sizable_buffer = true,
      .read_bytes = fread_setvbuf_file},
     {.name = "fgets",
-     .family = "stdio",
      .description = "fgets(line, 4096, f) + strlen per line (stream buffer: `buf` bytes with setvbuf)",
      .sizable_buffer = true,
      .read_bytes = fgets_file},
-};
+}};
 
 }  // namespace
 }  // namespace iobench

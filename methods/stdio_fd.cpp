@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <string>
 
-#include "core/console.hpp"
+#include "core/console_format.hpp"
 #include "core/method.hpp"
 
 #ifndef _WIN32
@@ -118,43 +118,37 @@ constexpr const char* unavailable = "";
 #else  // _WIN32: the same names, listed as skipped.
 
 constexpr const char* unavailable = "POSIX only: not built on Windows";
-constexpr PutInts dprintf_ints = not_built::put_ints;
-constexpr PutLines dprintf_lines = not_built::put_lines;
-constexpr PutConsole dprintf_console = not_built::put_console;
-constexpr PrintConsole dprintf_print = not_built::print_console;
-constexpr PutInts snprintf_write_ints = not_built::put_ints;
-constexpr PutLines snprintf_write_lines = not_built::put_lines;
-constexpr PrintConsole snprintf_write_print = not_built::print_console;
-constexpr PutInts sprintf_write_ints = not_built::put_ints;
-constexpr PutLines sprintf_write_lines = not_built::put_lines;
-constexpr PrintConsole sprintf_write_print = not_built::print_console;
+constexpr NotBuilt dprintf_ints = not_built;
+constexpr NotBuilt dprintf_lines = not_built;
+constexpr NotBuilt dprintf_console = not_built;
+constexpr NotBuilt dprintf_print = not_built;
+constexpr NotBuilt snprintf_write_ints = not_built;
+constexpr NotBuilt snprintf_write_lines = not_built;
+constexpr NotBuilt snprintf_write_print = not_built;
+constexpr NotBuilt sprintf_write_ints = not_built;
+constexpr NotBuilt sprintf_write_lines = not_built;
+constexpr NotBuilt sprintf_write_print = not_built;
 
 #endif
 
-const MethodRegistrar registrar{
+const MethodRegistrar registrar{{.family = "stdio_fd", .unavailable = unavailable}, {
     {.name = "dprintf",
-     .family = "stdio_fd",
      .description = "dprintf(fd, format, ...) per item: printf straight to a descriptor, no FILE* buffer",
-     .unavailable = unavailable,
      .put_ints = dprintf_ints,
      .put_lines = dprintf_lines,
      .put_console = dprintf_console,
      .print_console = dprintf_print},
     {.name = "snprintf_write",
-     .family = "stdio_fd",
      .description = "snprintf into a 256-byte local buffer, then one write(2) per item",
-     .unavailable = unavailable,
      .put_ints = snprintf_write_ints,
      .put_lines = snprintf_write_lines,
      .print_console = snprintf_write_print},
     {.name = "sprintf_write",
-     .family = "stdio_fd",
      .description = "sprintf (no size check) into a 256-byte local buffer, then one write(2) per item",
-     .unavailable = unavailable,
      .put_ints = sprintf_write_ints,
      .put_lines = sprintf_write_lines,
      .print_console = sprintf_write_print},
-};
+}};
 
 }  // namespace
 }  // namespace iobench

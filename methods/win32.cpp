@@ -9,6 +9,7 @@
 // MapViewOfFile (whole file, or windows of `buf` bytes).
 // Listed everywhere; built on Windows only, skipped elsewhere with the reason.
 #include "core/method.hpp"
+#include "methods/buffer_sizes.hpp"
 
 #ifdef _WIN32
 #include <algorithm>
@@ -50,14 +51,12 @@ void writefile_repeat(const Sink& sink, std::string_view line, std::uint64_t cou
 // Every ReadFile fills a user buffer of `buf` bytes (64 KiB by default), whose
 // bytes are then folded (data/byte_fold.hpp), as the POSIX read methods do.
 
-/// Bytes per ReadFile when a suite sets no `buf`: read(2)'s 64 KiB.
-constexpr std::size_t read_default_buffer = 64 * 1024;
 /// View size of CreateFileMapping_window when a suite sets no `buf`: mmap's 4 MiB.
 constexpr std::size_t map_default_window = 4 << 20;
 
 /// Bytes per ReadFile call for `source` (at most handle_max_io).
 std::size_t read_chunk(const Source& source) {
-    return std::min(source.buffer_size ? source.buffer_size : read_default_buffer, handle_max_io);
+    return std::min(source.buffer_size ? source.buffer_size : default_buffer_size, handle_max_io);
 }
 
 /// `n` rounded up to a multiple of `unit` (> 0).
@@ -337,85 +336,64 @@ constexpr ReadBytes readfile_overlapped_2 = readfile_overlapped<2>;
 constexpr ReadBytes readfile_overlapped_4 = readfile_overlapped<4>;
 #else
 constexpr const char* unavailable = "Windows only";
-constexpr auto writefile_ints = not_built::put_ints;
-constexpr auto writefile_repeat = not_built::put_repeat;
-constexpr ReadBytes readfile_plain = not_built::read_bytes, readfile_sequential = not_built::read_bytes,
-                    readfile_overlapped_1 = not_built::read_bytes, readfile_overlapped_2 = not_built::read_bytes,
-                    readfile_overlapped_4 = not_built::read_bytes, readfile_no_buffering = not_built::read_bytes,
-                    filemapping_whole = not_built::read_bytes, filemapping_window = not_built::read_bytes;
-constexpr std::size_t read_default_buffer = 64 * 1024;
+constexpr NotBuilt writefile_ints = not_built, writefile_repeat = not_built, readfile_plain = not_built, readfile_sequential = not_built,
+                    readfile_overlapped_1 = not_built, readfile_overlapped_2 = not_built,
+                    readfile_overlapped_4 = not_built, readfile_no_buffering = not_built,
+                    filemapping_whole = not_built, filemapping_window = not_built;
 constexpr std::size_t map_default_window = 4 << 20;
 #endif
 
-const MethodRegistrar registrar{
+const MethodRegistrar registrar{{.family = "win32", .unavailable = unavailable}, {
     {.name = "WriteFile",
-     .family = "win32",
      .description = "WriteFile once per line on a CreateFileW HANDLE (std::to_chars for integers): one call per item",
-     .unavailable = unavailable,
      .put_ints = writefile_ints,
      .put_repeat = writefile_repeat},
     {.name = "ReadFile",
-     .family = "win32",
      .description = "ReadFile of `buf` bytes (64 KiB) per call into one buffer until end of file",
-     .default_buffer_size = read_default_buffer,
+     .default_buffer_size = default_buffer_size,
      .sizable_buffer = true,
-     .unavailable = unavailable,
      .read_bytes = readfile_plain},
     {.name = "ReadFile_SEQUENTIAL_SCAN",
-     .family = "win32",
      .description = "ReadFile of `buf` bytes (64 KiB) per call on a handle opened FILE_FLAG_SEQUENTIAL_SCAN",
-     .default_buffer_size = read_default_buffer,
+     .default_buffer_size = default_buffer_size,
      .sizable_buffer = true,
-     .unavailable = unavailable,
      .read_bytes = readfile_sequential},
     {.name = "ReadFile_overlapped_1",
-     .family = "win32",
      .description = "overlapped ReadFile (FILE_FLAG_OVERLAPPED, one event per request) of `buf` bytes (64 KiB), "
                     "1 read in flight",
-     .default_buffer_size = read_default_buffer,
+     .default_buffer_size = default_buffer_size,
      .sizable_buffer = true,
-     .unavailable = unavailable,
      .read_bytes = readfile_overlapped_1},
     {.name = "ReadFile_overlapped_2",
-     .family = "win32",
      .description = "overlapped ReadFile of `buf` bytes (64 KiB), 2 reads in flight at consecutive offsets, "
                     "collected in order",
-     .default_buffer_size = read_default_buffer,
+     .default_buffer_size = default_buffer_size,
      .sizable_buffer = true,
-     .unavailable = unavailable,
      .read_bytes = readfile_overlapped_2},
     {.name = "ReadFile_overlapped_4",
-     .family = "win32",
      .description = "overlapped ReadFile of `buf` bytes (64 KiB), 4 reads in flight at consecutive offsets, "
                     "collected in order",
-     .default_buffer_size = read_default_buffer,
+     .default_buffer_size = default_buffer_size,
      .sizable_buffer = true,
-     .unavailable = unavailable,
      .read_bytes = readfile_overlapped_4},
     {.name = "ReadFile_NO_BUFFERING",
-     .family = "win32",
      .description = "ReadFile of `buf` bytes (64 KiB, rounded up to the sector size) on a handle opened "
                     "FILE_FLAG_NO_BUFFERING into a page-aligned buffer: no file cache (skipped where the volume "
                     "refuses it)",
-     .default_buffer_size = read_default_buffer,
+     .default_buffer_size = default_buffer_size,
      .sizable_buffer = true,
-     .unavailable = unavailable,
      .read_bytes = readfile_no_buffering},
     {.name = "CreateFileMapping",
-     .family = "win32",
      .description = "CreateFileMappingW + MapViewOfFile of the whole file, one pass over the view",
-     .unavailable = unavailable,
      .read_bytes = filemapping_whole,
      .maps_file = true},
     {.name = "CreateFileMapping_window",
-     .family = "win32",
      .description = "CreateFileMappingW, then MapViewOfFile views of `buf` bytes (4 MiB, rounded up to the "
                     "allocation granularity) mapped, scanned and unmapped in turn",
      .default_buffer_size = map_default_window,
      .sizable_buffer = true,
-     .unavailable = unavailable,
      .read_bytes = filemapping_window},
-};
+}};
 
 }  // namespace
 }  // namespace iobench

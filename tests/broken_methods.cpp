@@ -100,24 +100,24 @@ void disk_full_ints(const Sink& sink, std::uint64_t) {
     throw io_error("write", sink.path, std::error_code(ENOSPC, std::generic_category()));
 }
 
-const MethodRegistrar registrar{
-    {.name = "broken_extra_line", .family = "zz_broken", .description = "test: one line too many",
+const MethodRegistrar registrar{{.family = "zz_broken"}, {
+    {.name = "broken_extra_line", .description = "test: one line too many",
      .put_ints = extra_line_ints},
-    {.name = "broken_one_byte", .family = "zz_broken", .description = "test: one byte changed",
+    {.name = "broken_one_byte", .description = "test: one byte changed",
      .put_repeat = one_byte_off_repeat},
-    {.name = "broken_drops_first", .family = "zz_broken", .description = "test: drops the first value",
+    {.name = "broken_drops_first", .description = "test: drops the first value",
      .get_ints = drops_first_ints},
-    {.name = "broken_disk_full", .family = "zz_broken", .description = "test: write fails with ENOSPC",
+    {.name = "broken_disk_full", .description = "test: write fails with ENOSPC",
      .put_ints = disk_full_ints},
-    {.name = "broken_skips_block", .family = "zz_broken", .description = "test: leaves a 4 KiB block unread",
+    {.name = "broken_skips_block", .description = "test: leaves a 4 KiB block unread",
      .read_bytes = skips_block_read},
-    {.name = "broken_swaps_words", .family = "zz_broken", .description = "test: two words in the wrong order",
+    {.name = "broken_swaps_words", .description = "test: two words in the wrong order",
      .read_bytes = swaps_words_read},
-    {.name = "broken_unavailable", .family = "zz_broken", .description = "test: refused at run time",
+    {.name = "broken_unavailable", .description = "test: refused at run time",
      .read_bytes = unavailable_read},
-    {.name = "broken_float_doubles", .family = "zz_broken", .description = "test: doubles parsed as floats",
+    {.name = "broken_float_doubles", .description = "test: doubles parsed as floats",
      .get_doubles = float_precision_doubles},
-};
+}};
 
 }  // namespace
 }  // namespace iobench

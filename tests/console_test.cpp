@@ -1,4 +1,4 @@
-// The console workloads (core/workload_console.cpp): standard output is
+// The console workloads (workloads/console.cpp): standard output is
 // redirected for the measured call only, in a child process. The target gets
 // exactly the expected bytes, iobench's own stdout never sees them, each
 // target verifies what it can, and no run changes iobench's own streams.

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "core/error.hpp"
-#include "core/page_cache.hpp"
+#include "workloads/page_cache.hpp"
 #include "core/session.hpp"
 #include "core/suite.hpp"
 #include "data/byte_fold.hpp"

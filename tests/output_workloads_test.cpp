@@ -10,7 +10,8 @@
 #include <cstdio>
 #include <string>
 
-#include "core/console.hpp"
+#include "core/console_format.hpp"
+#include "workloads/console_messages.hpp"
 #include "core/session.hpp"
 #include "core/suite.hpp"
 #include "core/workload.hpp"

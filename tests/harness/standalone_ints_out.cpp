@@ -41,7 +41,7 @@ void obuf_ints(const std::string& path, std::uint64_t count) {
     fd.close();
 }
 
-/// What iobench does before every output run (core/page_cache.cpp: remove_and_settle).
+/// What iobench does before every output run (workloads/page_cache.cpp: remove_and_settle).
 void remove_and_settle(const std::string& path, const std::string& dir) {
     ::unlink(path.c_str());
     const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);

@@ -15,8 +15,8 @@
 
 #include "core/cleanup.hpp"
 #include "core/error.hpp"
-#include "core/page_cache.hpp"
-#include "core/reference_trial.hpp"
+#include "workloads/page_cache.hpp"
+#include "workloads/reference_trial.hpp"
 #include "core/session.hpp"
 #include "core/workload.hpp"
 #include "data/doubles.hpp"
@@ -134,7 +134,7 @@ public:
                "every value parsed back and compared bit for bit (N = 10M)";
     }
     std::uint64_t default_count() const override { return published_count; }
-    bool supports(const Method& m) const override { return m.put_doubles != nullptr || is_output_reference(m); }
+    bool supports(const Method& m) const override { return m.put_doubles.present() || is_output_reference(m); }
     std::unique_ptr<Trial> make_trial(const Method& m, const Params& p, Session& s) const override {
         const std::uint64_t count = s.scaled(published_count);
         if (is_output_reference(m)) {

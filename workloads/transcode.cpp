@@ -8,17 +8,11 @@
 
 #include <stdexcept>
 
-#include "core/output_trial.hpp"
+#include "workloads/output_trial.hpp"
 #include "core/session.hpp"
 #include "data/transcode.hpp"
 
 namespace iobench {
-
-namespace not_built {
-void transcode(const Source& source, const Sink&, Encoding) {
-    throw std::logic_error("method not built: " + source.path);
-}
-}  // namespace not_built
 
 namespace {
 
@@ -58,7 +52,7 @@ public:
     std::string_view name() const override { return name_; }
     std::string_view description() const override { return description_; }
     std::uint64_t default_count() const override { return published_count; }
-    bool supports(const Method& m) const override { return m.transcode != nullptr; }
+    bool supports(const Method& m) const override { return m.transcode.present(); }
     std::unique_ptr<Trial> make_trial(const Method& m, const Params& p, Session& s) const override {
         return std::make_unique<TranscodeTrial>(s, name_, m, p, to_, s.scaled(published_count));
     }

@@ -6,8 +6,8 @@
 #include <cstdio>
 
 #include "core/error.hpp"
-#include "core/output_trial.hpp"
-#include "core/reference_trial.hpp"
+#include "workloads/output_trial.hpp"
+#include "workloads/reference_trial.hpp"
 #include "core/session.hpp"
 #include "data/text.hpp"
 
@@ -38,7 +38,7 @@ public:
         return "write the integers 0..N-1 in decimal, one per line (N = 10M, 78,888,890 bytes)";
     }
     std::uint64_t default_count() const override { return published_count; }
-    bool supports(const Method& m) const override { return m.put_ints != nullptr || is_output_reference(m); }
+    bool supports(const Method& m) const override { return m.put_ints.present() || is_output_reference(m); }
     std::unique_ptr<Trial> make_trial(const Method& m, const Params& p, Session& s) const override {
         const std::uint64_t count = s.scaled(published_count);
         if (is_output_reference(m))
@@ -95,7 +95,7 @@ public:
         return "read the ints_out file back into a std::vector<uint64_t> (page cache warm)";
     }
     std::uint64_t default_count() const override { return published_count; }
-    bool supports(const Method& m) const override { return m.get_ints != nullptr || is_input_reference(m); }
+    bool supports(const Method& m) const override { return m.get_ints.present() || is_input_reference(m); }
     std::unique_ptr<Trial> make_trial(const Method& m, const Params& p, Session& s) const override {
         const std::uint64_t count = s.scaled(published_count);
         if (is_input_reference(m)) return make_input_reference_trial(ints_input(s, count), m, p, ints_text(count), count);

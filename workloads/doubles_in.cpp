@@ -11,7 +11,7 @@
 #include <system_error>
 
 #include "core/error.hpp"
-#include "core/reference_trial.hpp"
+#include "workloads/reference_trial.hpp"
 #include "core/session.hpp"
 #include "core/workload.hpp"
 #include "data/doubles.hpp"
@@ -86,7 +86,7 @@ public:
                "std::vector<double>, bit for bit (N = 10M; page cache warm)";
     }
     std::uint64_t default_count() const override { return published_count; }
-    bool supports(const Method& m) const override { return m.get_doubles != nullptr || is_input_reference(m); }
+    bool supports(const Method& m) const override { return m.get_doubles.present() || is_input_reference(m); }
     std::unique_ptr<Trial> make_trial(const Method& m, const Params& p, Session& s) const override {
         const std::uint64_t count = s.scaled(published_count);
         if (is_input_reference(m)) {

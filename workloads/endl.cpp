@@ -2,7 +2,7 @@
 // (shared/seeds/cpp-endl-vs-newline-io-benchmark.md): N strings of 175 bytes,
 // newline included, written to a file; N = 10,000,000 (1,750 MB). The seed
 // reports bandwidth in MB/s (10^6 bytes), here the bytes_per_second counter.
-#include "core/repeat_workload.hpp"
+#include "workloads/repeat_workload.hpp"
 
 namespace iobench {
 namespace {

@@ -14,7 +14,7 @@
 #include <stdexcept>
 
 #include "core/error.hpp"
-#include "core/output_trial.hpp"
+#include "workloads/output_trial.hpp"
 #include "core/session.hpp"
 #include "data/grouped_text.hpp"
 
@@ -78,7 +78,7 @@ public:
         return "ints_out with the user's locale: 0..N-1, digits grouped as that locale groups them (N = 10M)";
     }
     std::uint64_t default_count() const override { return published_count; }
-    bool supports(const Method& m) const override { return m.put_ints_locale != nullptr; }
+    bool supports(const Method& m) const override { return m.put_ints_locale.present(); }
     std::unique_ptr<Trial> make_trial(const Method& m, const Params& p, Session& s) const override {
         return std::make_unique<IntsOutLocaleTrial>(s, m, p, s.scaled(published_count), user_grouping());
     }
@@ -132,7 +132,7 @@ public:
         return "ints_in with the user's locale: read 0..N-1 written with that locale's digit grouping (N = 10M)";
     }
     std::uint64_t default_count() const override { return published_count; }
-    bool supports(const Method& m) const override { return m.get_ints_locale != nullptr; }
+    bool supports(const Method& m) const override { return m.get_ints_locale.present(); }
     std::unique_ptr<Trial> make_trial(const Method& m, const Params& p, Session& s) const override {
         return std::make_unique<IntsInLocaleTrial>(s, m, p, s.scaled(published_count), user_grouping());
     }

@@ -1,28 +1,19 @@
-// The messages of the C console-output benchmark
-// (shared/seeds/console-output-benchmark-c-linux.md, strings and printf calls
-// as in its source): what the console workloads print and what each method's
-// formatted output must be, byte for byte.
+// The print_console operation's messages as a method formats them: the
+// printf format and arguments of each ConsoleFormat (the C console-output
+// benchmark, shared/seeds/console-output-benchmark-c-linux.md, strings and
+// printf calls as in its source). Part of the method contract
+// (core/method.hpp); the text each message must produce is the workloads'
+// business (workloads/console_messages.hpp).
 #pragma once
 
 #include <cstdint>
-#include <string_view>
 
 #include "core/method.hpp"
 
 namespace iobench {
 
-/// The seed's three test strings, as written (13, 62 and 142 bytes). The
-/// seed's table headings say 14, 63 and 142 B: its fwrite/write rows passed
-/// sizeof, so the short and medium rows also wrote the C string's '\0'.
-inline constexpr std::string_view console_short_text = "Hello, C!!!!\n";
-inline constexpr std::string_view console_medium_text =
-    "Hello, C!!!! This is a medium length string for benchmarking.\n";
-inline constexpr std::string_view console_long_text =
-    "Hello, C!!!! This is a much longer string that contains more data for testing console output performance "
-    "with various methods available in C.\n";
-
 /// The arguments of the formatted messages (the seed's values). Defined in
-/// core/workload_console.cpp rather than here, so that no compiler can format
+/// workloads/console.cpp rather than here, so that no compiler can format
 /// them at compile time: every method formats them at run time.
 struct ConsoleArgs {
     int int_value;         ///< 12345, "Value: %d\n"
@@ -40,14 +31,6 @@ struct ConsoleArgs {
 
 /// The one instance of the arguments.
 extern const ConsoleArgs console_args;
-
-/// The exact text message `format` produces (one line, ending with '\n'):
-/// "Value: 12345\n", "Value: 123.45\n", "Message: Hello, Count: 42\n",
-/// "Value: 42, String: test\n", "[2024-01-15 10:30:45] Status: 100 (99.50%)\n".
-std::string_view console_text(ConsoleFormat format);
-
-/// Short name of a message for workload names: "int", "float", "str_int", "int_str", "datetime".
-std::string_view console_format_name(ConsoleFormat format);
 
 /// Calls `print(printf_format, args...)` `count` times with the seed's printf
 /// format and arguments of message `format`. `print` is a generic lambda

@@ -5,8 +5,8 @@
 // variants (fsync, fdatasync, O_SYNC, O_DSYNC).
 #include <fmt/format.h>
 
-#include "core/output_trial.hpp"
-#include "core/reference_trial.hpp"
+#include "workloads/output_trial.hpp"
+#include "workloads/reference_trial.hpp"
 #include "data/text.hpp"
 
 namespace iobench {
@@ -39,7 +39,7 @@ public:
         return "write \"Line <i>: This is buffered write data\\n\" for i = 0..N-1 (N = 100,000, 3,988,890 bytes)";
     }
     std::uint64_t default_count() const override { return published_count; }
-    bool supports(const Method& m) const override { return m.put_lines != nullptr || is_output_reference(m); }
+    bool supports(const Method& m) const override { return m.put_lines.present() || is_output_reference(m); }
     std::unique_ptr<Trial> make_trial(const Method& m, const Params& p, Session& s) const override {
         const std::uint64_t count = s.scaled(published_count);
         if (is_output_reference(m))

@@ -1,11 +1,11 @@
-#include "core/output_trial.hpp"
+#include "workloads/output_trial.hpp"
 
 #include <fmt/format.h>
 
 #include <system_error>
 
 #include "core/cleanup.hpp"
-#include "core/page_cache.hpp"
+#include "workloads/page_cache.hpp"
 
 namespace iobench {
 

@@ -7,8 +7,8 @@
 #include <string>
 #include <string_view>
 
-#include "core/output_trial.hpp"
-#include "core/reference_trial.hpp"
+#include "workloads/output_trial.hpp"
+#include "workloads/reference_trial.hpp"
 #include "data/text.hpp"
 
 namespace iobench {
@@ -24,7 +24,7 @@ public:
     std::string_view name() const override { return name_; }
     std::string_view description() const override { return description_; }
     std::uint64_t default_count() const override { return published_count_; }
-    bool supports(const Method& m) const override { return m.put_repeat != nullptr || is_output_reference(m); }
+    bool supports(const Method& m) const override { return m.put_repeat.present() || is_output_reference(m); }
     std::unique_ptr<Trial> make_trial(const Method& m, const Params& p, Session& s) const override {
         const std::uint64_t count = s.scaled(published_count_);
         if (is_output_reference(m))

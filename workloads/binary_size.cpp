@@ -14,7 +14,7 @@
 #include <system_error>
 
 #include "core/error.hpp"
-#include "core/output_trial.hpp"
+#include "workloads/output_trial.hpp"
 #include "data/text.hpp"
 
 #ifdef _WIN32
@@ -148,7 +148,7 @@ public:
     std::uint64_t default_count() const override { return published_count; }
     bool supports(const Method& m) const override {
         for (std::string_view p : programs)
-            if (m.name == p && m.put_repeat != nullptr) return true;
+            if (m.name == p && m.put_repeat.present()) return true;
         return false;
     }
     std::unique_ptr<Trial> make_trial(const Method& m, const Params& p, Session& s) const override {

@@ -1,4 +1,4 @@
-#include "core/page_cache.hpp"
+#include "workloads/page_cache.hpp"
 
 #include <cstdio>
 #include <memory>

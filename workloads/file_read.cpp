@@ -20,7 +20,7 @@
 #include <system_error>
 
 #include "core/error.hpp"
-#include "core/page_cache.hpp"
+#include "workloads/page_cache.hpp"
 #include "core/session.hpp"
 #include "core/workload.hpp"
 #include "data/byte_fold.hpp"
@@ -116,7 +116,7 @@ public:
     }
     /// Bytes, not items: the file size at scale 1.
     std::uint64_t default_count() const override { return Session::default_file_size; }
-    bool supports(const Method& m) const override { return m.read_bytes != nullptr; }
+    bool supports(const Method& m) const override { return m.read_bytes.present(); }
     bool has_cache_state() const override { return true; }
     std::unique_ptr<Trial> make_trial(const Method& m, const Params& p, Session& s) const override {
 #ifdef _WIN32

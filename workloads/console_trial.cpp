@@ -1,7 +1,4 @@
-// console_*: the C console-output benchmark
-// (shared/seeds/console-output-benchmark-c-linux.md): 10,000 messages (the
-// seed's ITERATIONS) written to standard output, which points at the run's
-// target (--stdout-target: /dev/null as in the seed, a file, or a pipe).
+// The harness of the console workloads (workloads/console.cpp).
 //
 // Each measured call runs in a child process forked for the run (POSIX):
 //  - the child gives C's stdout the state a program started with that stdout
@@ -17,6 +14,8 @@
 //    Linux) and the operating system's counters of the call (the same ones the
 //    runner takes around every other run: core/os_counters.hpp) through a
 //    pipe; fork and exit stay outside the measurement.
+#include "workloads/console_trial.hpp"
+
 #include <fmt/format.h>
 
 #include <cstdio>
@@ -26,11 +25,9 @@
 #include <system_error>
 
 #include "core/cleanup.hpp"
-#include "core/console.hpp"
 #include "core/error.hpp"
 #include "core/os_counters.hpp"
 #include "core/session.hpp"
-#include "core/workload.hpp"
 #include "data/checksum.hpp"
 #include "data/text.hpp"
 
@@ -49,44 +46,8 @@
 
 namespace iobench {
 
-const ConsoleArgs console_args = {12345, 123.45, "Hello", 42, 42,       "test", 2024, 1,
-                                  15,    10,     30,      45, "Status", 100,    99.5};
-
-std::string_view console_text(ConsoleFormat format) {
-    switch (format) {
-    case ConsoleFormat::int_value: return "Value: 12345\n";
-    case ConsoleFormat::float_value: return "Value: 123.45\n";
-    case ConsoleFormat::string_int: return "Message: Hello, Count: 42\n";
-    case ConsoleFormat::int_string: return "Value: 42, String: test\n";
-    case ConsoleFormat::datetime: return "[2024-01-15 10:30:45] Status: 100 (99.50%)\n";
-    }
-    return "";
-}
-
-std::string_view console_format_name(ConsoleFormat format) {
-    switch (format) {
-    case ConsoleFormat::int_value: return "int";
-    case ConsoleFormat::float_value: return "float";
-    case ConsoleFormat::string_int: return "str_int";
-    case ConsoleFormat::int_string: return "int_str";
-    case ConsoleFormat::datetime: return "datetime";
-    }
-    return "";
-}
-
-namespace {
-
-constexpr std::uint64_t published_count = 10'000;
-
-/// What the method is asked to print: a line of text or a formatted message.
-struct Message {
-    PutConsole put = nullptr;    ///< set for text messages
-    PrintConsole print = nullptr;  ///< set for formatted messages
-    std::string_view line;       ///< the text, or the text the format produces
-    ConsoleFormat format = ConsoleFormat::int_value;
-};
-
 #ifndef _WIN32
+namespace {
 
 /// The kernel's view of the bytes a process wrote: "wchar" of /proc/self/io
 /// (bytes passed to write-family calls). Unknown where /proc/self/io is not.
@@ -154,14 +115,14 @@ void write_fully(int fd, const void* data, std::size_t size) {
 }
 
 /// The method's operation for the message, `count` times.
-void call(const Message& msg, const StdoutSink& out, std::uint64_t count) {
+void call(const ConsoleMessage& msg, const StdoutSink& out, std::uint64_t count) {
     if (msg.put) msg.put(out, msg.line, count);
     else msg.print(out, msg.format, count);
 }
 
 /// In the forked child: fd 1 to `target`, fresh stdout, a warm-up, the timed
 /// call, the report to `report_fd`. Never returns.
-[[noreturn]] void child_main(int target, int report_fd, const Message& msg, const StdoutSink& out,
+[[noreturn]] void child_main(int target, int report_fd, const ConsoleMessage& msg, const StdoutSink& out,
                              std::uint64_t count) {
     ChildReport r;
     // os_counters checks its counters once per process with a write and a
@@ -225,7 +186,7 @@ void call(const Message& msg, const StdoutSink& out, std::uint64_t count) {
 
 class ConsoleTrial final : public Trial {
 public:
-    ConsoleTrial(Session& s, const Method& m, const Params& p, std::string_view workload, const Message& msg,
+    ConsoleTrial(Session& s, const Method& m, const Params& p, std::string_view workload, const ConsoleMessage& msg,
                  std::uint64_t count)
         : msg_(msg),
           out_{p.buffer_size},
@@ -409,7 +370,7 @@ private:
         pipe_read_ = -1;
     }
 
-    Message msg_;
+    ConsoleMessage msg_;
     StdoutSink out_;
     std::uint64_t count_;
     StdoutTarget target_kind_;
@@ -428,14 +389,17 @@ private:
     ChildReport report_;
 };
 
+}  // namespace
+
 std::unique_ptr<Trial> make_console_trial(Session& s, const Method& m, const Params& p, std::string_view workload,
-                                          const Message& msg) {
-    return std::make_unique<ConsoleTrial>(s, m, p, workload, msg, s.scaled(published_count));
+                                          const ConsoleMessage& msg, std::uint64_t count) {
+    return std::make_unique<ConsoleTrial>(s, m, p, workload, msg, count);
 }
 
 #else  // _WIN32
 
-std::unique_ptr<Trial> make_console_trial(Session&, const Method&, const Params&, std::string_view, const Message&) {
+std::unique_ptr<Trial> make_console_trial(Session&, const Method&, const Params&, std::string_view, const ConsoleMessage&,
+                                          std::uint64_t) {
     throw unavailable_error(
         "the console workloads are not built on Windows yet: they run each measured call in a child process "
         "created with fork(2)");
@@ -443,60 +407,4 @@ std::unique_ptr<Trial> make_console_trial(Session&, const Method&, const Params&
 
 #endif
 
-/// console_short, console_medium, console_long: a line of text.
-class ConsoleText final : public Workload {
-public:
-    ConsoleText(std::string name, std::string description, std::string_view line)
-        : name_(std::move(name)), description_(std::move(description)), line_(line) {}
-    std::string_view name() const override { return name_; }
-    std::string_view description() const override { return description_; }
-    std::uint64_t default_count() const override { return published_count; }
-    bool supports(const Method& m) const override { return m.put_console != nullptr; }
-    std::unique_ptr<Trial> make_trial(const Method& m, const Params& p, Session& s) const override {
-        return make_console_trial(s, m, p, name_, Message{m.put_console, nullptr, line_, ConsoleFormat::int_value});
-    }
-
-private:
-    std::string name_;
-    std::string description_;
-    std::string_view line_;
-};
-
-/// console_int, console_float, console_str_int, console_int_str, console_datetime: a formatted message.
-class ConsoleFormatted final : public Workload {
-public:
-    explicit ConsoleFormatted(ConsoleFormat format)
-        : format_(format),
-          name_(fmt::format("console_{}", console_format_name(format))),
-          description_(fmt::format("print \"{}\\n\" to stdout N times (N = 10,000)",
-                                   console_text(format).substr(0, console_text(format).size() - 1))) {}
-    std::string_view name() const override { return name_; }
-    std::string_view description() const override { return description_; }
-    std::uint64_t default_count() const override { return published_count; }
-    bool supports(const Method& m) const override { return m.print_console != nullptr; }
-    std::unique_ptr<Trial> make_trial(const Method& m, const Params& p, Session& s) const override {
-        return make_console_trial(s, m, p, name_, Message{nullptr, m.print_console, console_text(format_), format_});
-    }
-
-private:
-    ConsoleFormat format_;
-    std::string name_;
-    std::string description_;
-};
-
-[[maybe_unused]] const bool registered = [] {
-    register_workload(std::make_unique<ConsoleText>(
-        "console_short", "write \"Hello, C!!!!\\n\" (13 bytes) to stdout N times (N = 10,000)", console_short_text));
-    register_workload(std::make_unique<ConsoleText>(
-        "console_medium", "write the seed's medium string (62 bytes) to stdout N times (N = 10,000)",
-        console_medium_text));
-    register_workload(std::make_unique<ConsoleText>(
-        "console_long", "write the seed's long string (142 bytes) to stdout N times (N = 10,000)", console_long_text));
-    for (ConsoleFormat f : {ConsoleFormat::int_value, ConsoleFormat::float_value, ConsoleFormat::string_int,
-                            ConsoleFormat::int_string, ConsoleFormat::datetime})
-        register_workload(std::make_unique<ConsoleFormatted>(f));
-    return true;
-}();
-
-}  // namespace
 }  // namespace iobench

@@ -1,6 +1,6 @@
 // hello: fast_io's "Output 100000000x Hello World" table
 // (shared/seeds/fast_io-readme.md): 100,000,000 lines of "Hello World\n", 1.2 GB.
-#include "core/repeat_workload.hpp"
+#include "workloads/repeat_workload.hpp"
 
 namespace iobench {
 namespace {

@@ -1,4 +1,4 @@
-#include "core/reference_trial.hpp"
+#include "workloads/reference_trial.hpp"
 
 #include <fmt/format.h>
 
@@ -6,7 +6,7 @@
 #include <span>
 #include <system_error>
 
-#include "core/output_trial.hpp"
+#include "workloads/output_trial.hpp"
 #include "data/byte_fold.hpp"
 
 namespace iobench {
@@ -66,9 +66,9 @@ private:
 
 }  // namespace
 
-bool is_output_reference(const Method& method) { return method.reference && method.put_prepared != nullptr; }
+bool is_output_reference(const Method& method) { return method.reference && method.put_prepared.present(); }
 
-bool is_input_reference(const Method& method) { return method.reference && method.read_bytes != nullptr; }
+bool is_input_reference(const Method& method) { return method.reference && method.read_bytes.present(); }
 
 std::unique_ptr<Trial> make_output_reference_trial(Session& session, std::string_view workload, const Method& method,
                                                    const Params& params, const std::string& expected_key,

@@ -1,0 +1,31 @@
+// The harness of the console workloads (workloads/console.cpp): each measured
+// call runs in a child process whose stdout points at the run's target; the
+// child times the call and reports back through a pipe
+// (workloads/console_trial.cpp says how, and why).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string_view>
+
+#include "core/method.hpp"
+#include "core/workload.hpp"
+
+namespace iobench {
+
+/// What a console trial asks the method to print: a line of text
+/// (`put` set) or a formatted message (`print` set).
+struct ConsoleMessage {
+    PutConsole put = nullptr;      ///< set for text messages
+    PrintConsole print = nullptr;  ///< set for formatted messages
+    std::string_view line;         ///< the text, or the text the format produces
+    ConsoleFormat format = ConsoleFormat::int_value;
+};
+
+/// The trial of console workload `workload` for method `m`: `count` messages
+/// per run to the session's stdout target. Throws `unavailable_error` where
+/// the harness is not built (Windows: it needs fork(2)).
+std::unique_ptr<Trial> make_console_trial(Session& s, const Method& m, const Params& p, std::string_view workload,
+                                          const ConsoleMessage& msg, std::uint64_t count);
+
+}  // namespace iobench
