@@ -6,7 +6,11 @@
 #   cmake --preset linux-release && cmake --build --preset linux-release
 #   tests/harness/harness-overhead.sh build/linux-release /dev/shm [ROUNDS [RUNS]]
 # iobench runs one iteration per repetition (--benchmark_min_time=0.000001),
-# so both sides time single runs.
+# so both sides time single runs. Both run with address-space layout
+# randomization off (setarch -R, where there is one; IOBENCH_ASLR=1 keeps it
+# on): with it, this loop's time depends on where a process's heap and
+# tables land, and jumps between processes (55 vs 80 ms here), which would
+# drown a difference of a few per cent (docs/methodology.md).
 set -euo pipefail
 build=${1:?usage: $0 BUILD_DIR DIR [ROUNDS [RUNS]]}
 dir=${2:?usage: $0 BUILD_DIR DIR [ROUNDS [RUNS]]}
@@ -14,11 +18,13 @@ rounds=${3:-3}
 runs=${4:-5}
 work=$(mktemp -d "$dir/harness-check.XXXXXX")
 trap 'rm -rf "$work"' EXIT
+fixed=()
+if [ -z "${IOBENCH_ASLR:-}" ] && command -v setarch >/dev/null 2>&1; then fixed=(setarch "$(uname -m)" -R); fi
 standalone=()
 harness=()
 for ((r = 1; r <= rounds; r++)); do
-  while read -r t; do standalone+=("$t"); done < <("$build/tests/harness/iobench_standalone_ints_out" "$work" "$runs" | grep -v median)
-  "$build/iobench" --benchmark_filter='^ints_out/obuf$' --dir "$work" --benchmark_repetitions="$runs" \
+  while read -r t; do standalone+=("$t"); done < <("${fixed[@]}" "$build/tests/harness/iobench_standalone_ints_out" "$work" "$runs" | grep -v median)
+  "${fixed[@]}" "$build/iobench" --benchmark_filter='^ints_out/obuf$' --dir "$work" --benchmark_repetitions="$runs" \
     --benchmark_min_time=0.000001 --benchmark_out="$work/out.json" >/dev/null 2>&1
   while read -r t; do harness+=("$t"); done < <(python3 -c '
 import json, sys
