@@ -210,8 +210,13 @@ void run_case(benchmark::State& state, const Case& c, Session& session) {
 int failed_benchmarks() { return static_cast<int>(failed_names.size()); }
 
 void register_benchmarks(const std::vector<Case>& cases, Session& session, int repetitions) {
-    // Which of the operating system's counters the rows can carry here.
-    benchmark::AddCustomContext("counters", available_os_counters());
+    // Which of the operating system's counters the rows can carry here (once
+    // per process: Google Benchmark refuses a second value for a key).
+    static const bool context_added = [] {
+        benchmark::AddCustomContext("counters", available_os_counters());
+        return true;
+    }();
+    (void)context_added;
     auto progress = std::make_shared<Progress>(cases.size(), repetitions);
     for (std::size_t i = 0; i < cases.size(); ++i) {
         const Case* c = &cases[i];

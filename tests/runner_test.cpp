@@ -212,8 +212,11 @@ TEST(OsCounters, IbufReadsOneBufferPerCallPlusTheFinalEmptyRead) {
 
 TEST(OsCounters, LimitWritesAndReadsOneMebibytePerCall) {
     const auto out = run_cases({make_case("hello", "limit")}, 1e-2);  // 1,000,000 lines, 12,000,000 bytes
-    EXPECT_EQ(counter_of(out, "write_calls"), std::ceil(12e6 / 1048576));
     EXPECT_EQ(counter_of(out, "verified"), 1.0);
+    // Wine's GetProcessIoCounters counts no operation: there the call counts are left out.
+    if (available_os_counters().find("write_calls") == std::string::npos)
+        GTEST_SKIP() << "no call counters on this platform: " << available_os_counters();
+    EXPECT_EQ(counter_of(out, "write_calls"), std::ceil(12e6 / 1048576));
     const auto in = run_cases({make_case("ints_in", "limit")}, 1e-2);  // 588,890 bytes
     EXPECT_EQ(counter_of(in, "read_calls"), 2.0);  // one full read, then end of file
 }
