@@ -70,8 +70,13 @@ def _bytes(value: float) -> str:
     """Binary units, as buffer sizes are given: "512 B", "4 KiB", "1 MiB"."""
     for scale, unit in ((1 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB")):
         if value >= scale:
-            return f"{value / scale:.3g} {unit}"
-    return f"{value:.3g} B"
+            return f"{_three_digits(value / scale)} {unit}"
+    return f"{_three_digits(value)} B"
+
+
+def _three_digits(value: float) -> str:
+    """Three significant digits, never in exponent form: "7.89", "64", "1014"."""
+    return f"{value:.0f}" if value >= 100 else f"{value:.3g}"
 
 
 def _storage(value: float) -> str:
