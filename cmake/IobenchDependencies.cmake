@@ -30,7 +30,8 @@ if(NOT IOBENCH_XXHASH_INCLUDE_DIR)
   FetchContent_Declare(xxhash
     GIT_REPOSITORY https://github.com/Cyan4973/xxHash.git
     GIT_TAG v0.8.2)
-  FetchContent_Populate(xxhash)
+  # No CMakeLists.txt at its top: MakeAvailable only populates it.
+  FetchContent_MakeAvailable(xxhash)
   set(IOBENCH_XXHASH_INCLUDE_DIR ${xxhash_SOURCE_DIR})
 endif()
 add_library(iobench_xxhash INTERFACE)

@@ -10,14 +10,19 @@
 set(IOBENCH_MAIN_JOB_ARGS "" CACHE STRING "Further iobench arguments of the main job (a ;-list, e.g. --scale;0.1)")
 set(IOBENCH_RESULTS_DIR "${PROJECT_SOURCE_DIR}/results" CACHE PATH "Where the main job writes its results")
 
+# Lists (the wine emulator's command, the arguments) cross the command line
+# with "|" between their items: a ";" would split the argument.
+string(REPLACE ";" "|" _iobench_emulator "${CMAKE_CROSSCOMPILING_EMULATOR}")
+string(REPLACE ";" "|" _iobench_main_job_args "${IOBENCH_MAIN_JOB_ARGS}")
 add_custom_target(main-job
   COMMAND ${CMAKE_COMMAND}
           "-DIOBENCH=$<TARGET_FILE:iobench>"
-          "-DEMULATOR=${CMAKE_CROSSCOMPILING_EMULATOR}"
+          "-DEMULATOR=${_iobench_emulator}"
           "-DRESULTS_DIR=${IOBENCH_RESULTS_DIR}"
-          "-DARGS=${IOBENCH_MAIN_JOB_ARGS}"
+          "-DARGS=${_iobench_main_job_args}"
           "-DTOOLS_DIR=${PROJECT_SOURCE_DIR}/tools"
           -P ${PROJECT_SOURCE_DIR}/cmake/main-job.cmake
   DEPENDS iobench
   USES_TERMINAL
+  VERBATIM
   COMMENT "The main job: iobench --suite default")

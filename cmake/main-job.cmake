@@ -7,6 +7,9 @@
 # Fails (non-zero exit) when iobench does.
 cmake_minimum_required(VERSION 3.25)
 
+# EMULATOR and ARGS arrive with "|" between their items (cmake/IobenchMainJob.cmake).
+string(REPLACE "|" ";" EMULATOR "${EMULATOR}")
+string(REPLACE "|" ";" ARGS "${ARGS}")
 file(GLOB before "${RESULTS_DIR}/*.json")
 set(command ${EMULATOR} ${IOBENCH} --suite default --results-dir ${RESULTS_DIR} ${ARGS})
 execute_process(COMMAND ${command} RESULT_VARIABLE status)

@@ -179,7 +179,7 @@ void SummaryConsoleReporter::Finalize() {
         for (const Row& r : list) width = std::max(width, r.method.size());
         out << fmt::format("\n{}\n  {:<{}}  {:>9}  {:>7}  {:>11}  {:>8}  {:>7}  {:>11}  {:>10}  {:>5}  {:>6}\n", workload,
                            "method", width, "time", "95% CI", "throughput", "x fastest", "x limit",
-                           input ? "read calls" : "write calls", "bytes/call", "sys", "cv");
+                           input ? "read calls" : writes > 0 ? "write calls" : "calls", "bytes/call", "sys", "cv");
         for (const Row& r : list) {
             if (r.error.rfind("skipped: ", 0) == 0) {  // unavailable here, found at run time
                 out << fmt::format("  {:<{}}  {}\n", r.method, width, r.error);
