@@ -50,9 +50,9 @@ std::string method_of(const std::string& name) {
     return name.substr(first + 1, second == std::string::npos ? std::string::npos : second - first - 1);
 }
 
-/// A count per run: "1,205", "12.3 k", "100.0 M".
+/// A count per run: "1,205", "123.4 k", "10.0 M".
 std::string format_count(double n) {
-    if (n >= 1e7) return fmt::format("{:.1f} M", n / 1e6);
+    if (n >= 1e6) return fmt::format("{:.1f} M", n / 1e6);
     if (n >= 1e5) return fmt::format("{:.1f} k", n / 1e3);
     const auto whole = static_cast<long long>(std::llround(n));
     if (whole >= 1000) return fmt::format("{},{:03}", whole / 1000, whole % 1000);
