@@ -8,7 +8,6 @@
 // allows gets close to it; the summary gives every row as a multiple of it
 // (x_limit).
 #include <algorithm>
-#include <memory>
 #include <span>
 
 #include "core/method.hpp"
@@ -38,19 +37,9 @@ void put_prepared(const Sink& sink, std::span<const char> bytes) {
 
 ReadResult read_bytes(const Source& source) {
     unique_handle file = open_file_handle(source.path, 0);
-    std::unique_ptr<char[]> buf(new char[limit_chunk]);
-    ByteFold fold;
-    for (;;) {
-        DWORD got = 0;
-        if (!ReadFile(file.get(), buf.get(), static_cast<DWORD>(limit_chunk), &got, nullptr)) {
-            if (GetLastError() == ERROR_HANDLE_EOF) break;
-            throw_last_error("ReadFile", source.path);
-        }
-        if (got == 0) break;
-        fold.update(buf.get(), got);
-    }
+    const ReadResult result = read_folded(file.get(), limit_chunk, source.path);
     file.close();
-    return fold.result();
+    return result;
 }
 
 #else
@@ -64,19 +53,9 @@ void put_prepared(const Sink& sink, std::span<const char> bytes) {
 
 ReadResult read_bytes(const Source& source) {
     unique_fd fd = open_file(source.path);
-    std::unique_ptr<char[]> buf(new char[limit_chunk]);
-    ByteFold fold;
-    for (;;) {
-        const ssize_t n = ::read(fd.get(), buf.get(), limit_chunk);
-        if (n < 0) {
-            if (errno == EINTR) continue;
-            throw_errno("read", source.path);
-        }
-        if (n == 0) break;
-        fold.update(buf.get(), static_cast<std::size_t>(n));
-    }
+    const ReadResult result = read_folded(fd.get(), limit_chunk, source.path);
     fd.close();
-    return fold.result();
+    return result;
 }
 
 #endif

@@ -435,20 +435,9 @@ ReadResult read_file(const Source& source) {
         if (const int rc = ::posix_fadvise(fd.get(), 0, 0, POSIX_FADV_SEQUENTIAL); rc != 0)
             throw io_error("posix_fadvise", source.path, std::error_code(rc, std::generic_category()));
     }
-    const std::size_t chunk = read_chunk(source);
-    std::unique_ptr<char[]> buf(new char[chunk]);
-    ByteFold fold;
-    for (;;) {
-        const ssize_t n = ::read(fd.get(), buf.get(), chunk);
-        if (n < 0) {
-            if (errno == EINTR) continue;
-            throw_errno("read", source.path);
-        }
-        if (n == 0) break;
-        fold.update(buf.get(), static_cast<std::size_t>(n));
-    }
+    const ReadResult result = read_folded(fd.get(), read_chunk(source), source.path);
     fd.close();
-    return fold.result();
+    return result;
 }
 
 /// pread(2) of `buf` bytes per call at explicit, increasing offsets.

@@ -5,9 +5,11 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <memory>
 #include <string>
 
 #include "core/error.hpp"
+#include "data/byte_fold.hpp"
 
 namespace iobench {
 
@@ -71,6 +73,26 @@ inline void write_all(int fd, const char* data, std::size_t size, const std::str
         data += n;
         size -= static_cast<std::size_t>(n);
     }
+}
+
+/// Reads the open descriptor `fd` to its end with read(2) of `chunk` bytes
+/// (at most fd_max_io) into one buffer, folding every byte in file order
+/// (data/byte_fold.hpp); retries on EINTR. Returns the byte count and the
+/// fold. Throws `io_error("read", path)`.
+inline ReadResult read_folded(int fd, std::size_t chunk, const std::string& path) {
+    chunk = chunk < fd_max_io ? chunk : fd_max_io;
+    std::unique_ptr<char[]> buf(new char[chunk]);
+    ByteFold fold;
+    for (;;) {
+        const ssize_t n = ::read(fd, buf.get(), chunk);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            throw_errno("read", path);
+        }
+        if (n == 0) break;
+        fold.update(buf.get(), static_cast<std::size_t>(n));
+    }
+    return fold.result();
 }
 
 }  // namespace iobench

@@ -74,20 +74,9 @@ std::uint64_t file_size(const unique_handle& file) {
 template <DWORD Flags>
 ReadResult readfile_sync(const Source& source) {
     unique_handle file = open_file_handle(source.path, Flags);
-    const std::size_t chunk = read_chunk(source);
-    std::unique_ptr<char[]> buf(new char[chunk]);
-    ByteFold fold;
-    for (;;) {
-        DWORD got = 0;
-        if (!ReadFile(file.get(), buf.get(), static_cast<DWORD>(chunk), &got, nullptr)) {
-            if (GetLastError() == ERROR_HANDLE_EOF) break;
-            throw_last_error("ReadFile", source.path);
-        }
-        if (got == 0) break;
-        fold.update(buf.get(), got);
-    }
+    const ReadResult result = read_folded(file.get(), read_chunk(source), source.path);
     file.close();
-    return fold.result();
+    return result;
 }
 
 /// One overlapped read request: its buffer, OVERLAPPED and event.

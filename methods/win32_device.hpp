@@ -19,10 +19,12 @@
 #include <windows.h>
 
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <system_error>
 
 #include "core/error.hpp"
+#include "data/byte_fold.hpp"
 #include "methods/ibuf.hpp"
 #include "methods/obuf.hpp"
 
@@ -142,5 +144,25 @@ struct handle_source_device {
 using handle_obuf = basic_obuf<handle_sink_device>;
 /// Buffered integer reader over a file HANDLE.
 using handle_ibuf = basic_ibuf<handle_source_device>;
+
+/// Reads the open handle `h` to its end with synchronous ReadFile of
+/// `chunk` bytes (at most handle_max_io) into one buffer, folding every byte
+/// in file order (data/byte_fold.hpp). Returns the byte count and the fold.
+/// Throws `io_error("ReadFile", path)`.
+inline ReadResult read_folded(HANDLE h, std::size_t chunk, const std::string& path) {
+    chunk = chunk < handle_max_io ? chunk : handle_max_io;
+    std::unique_ptr<char[]> buf(new char[chunk]);
+    ByteFold fold;
+    for (;;) {
+        DWORD got = 0;
+        if (!ReadFile(h, buf.get(), static_cast<DWORD>(chunk), &got, nullptr)) {
+            if (GetLastError() == ERROR_HANDLE_EOF) break;
+            throw_last_error("ReadFile", path);
+        }
+        if (got == 0) break;
+        fold.update(buf.get(), got);
+    }
+    return fold.result();
+}
 
 }  // namespace iobench
