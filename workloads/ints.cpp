@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "core/error.hpp"
+#include "workloads/ints_in_trial.hpp"
 #include "workloads/output_trial.hpp"
 #include "workloads/reference_trial.hpp"
 #include "core/session.hpp"
@@ -54,40 +55,6 @@ const std::filesystem::path& ints_input(Session& s, std::uint64_t count) {
                    [count](const std::filesystem::path& path) { write_generated_file(path, ints_text(count)); });
 }
 
-class IntsInTrial final : public Trial {
-public:
-    IntsInTrial(Session& s, const Method& m, const Params& p, std::uint64_t count)
-        : source_{ints_input(s, count).string(), p.buffer_size}, get_(m.get_ints), count_(count) {
-        input = true;
-        items = count;
-        bytes = ints_text_size(count);
-        buffer_size = p.buffer_size ? p.buffer_size : m.default_buffer_size;
-        values_.reserve(count);
-    }
-    void reset() override { values_.clear(); }
-    void run() override { get_(source_, values_); }
-    std::string verify() override {
-        // The file holds 0 .. count-1 in order: every value must equal its index.
-        std::uint64_t sum = 0;
-        std::string first;
-        for (std::size_t i = 0; i < values_.size(); ++i) {
-            sum += values_[i];
-            if (first.empty() && values_[i] != i)
-                first = fmt::format("; first difference at index {}: got {}, expected {}", i, values_[i], i);
-        }
-        const std::uint64_t expected_sum = count_ % 2 == 0 ? (count_ / 2) * (count_ - 1) : count_ * ((count_ - 1) / 2);
-        if (values_.size() == count_ && sum == expected_sum && first.empty()) return "";
-        return fmt::format("parsed values differ: {} integers with sum {}, expected {} with sum {}{}", values_.size(),
-                           sum, count_, expected_sum, first);
-    }
-
-private:
-    Source source_;
-    GetInts get_;
-    std::uint64_t count_;
-    std::vector<std::uint64_t> values_;
-};
-
 class IntsIn final : public Workload {
 public:
     std::string_view name() const override { return "ints_in"; }
@@ -99,7 +66,7 @@ public:
     std::unique_ptr<Trial> make_trial(const Method& m, const Params& p, Session& s) const override {
         const std::uint64_t count = s.scaled(published_count);
         if (is_input_reference(m)) return make_input_reference_trial(ints_input(s, count), m, p, ints_text(count), count);
-        return std::make_unique<IntsInTrial>(s, m, p, count);
+        return std::make_unique<IntsInTrial>(ints_input(s, count), ints_text_size(count), m.get_ints, m, p, count);
     }
 };
 
@@ -107,4 +74,29 @@ const WorkloadRegistrar<IntsOut> ints_out_registrar;
 const WorkloadRegistrar<IntsIn> ints_in_registrar;
 
 }  // namespace
+IntsInTrial::IntsInTrial(const std::filesystem::path& file, std::uint64_t file_bytes, GetInts get, const Method& m,
+                         const Params& p, std::uint64_t count)
+    : source_{file.string(), p.buffer_size}, get_(get), count_(count) {
+    input = true;
+    items = count;
+    bytes = file_bytes;
+    buffer_size = p.buffer_size ? p.buffer_size : m.default_buffer_size;
+    values_.reserve(count);
+}
+
+std::string IntsInTrial::verify() {
+    // The file holds 0 .. count-1 in order: every value must equal its index.
+    std::uint64_t sum = 0;
+    std::string first;
+    for (std::size_t i = 0; i < values_.size(); ++i) {
+        sum += values_[i];
+        if (first.empty() && values_[i] != i)
+            first = fmt::format("; first difference at index {}: got {}, expected {}", i, values_[i], i);
+    }
+    const std::uint64_t expected_sum = count_ % 2 == 0 ? (count_ / 2) * (count_ - 1) : count_ * ((count_ - 1) / 2);
+    if (values_.size() == count_ && sum == expected_sum && first.empty()) return "";
+    return fmt::format("parsed values differ: {} integers with sum {}, expected {} with sum {}{}", values_.size(), sum,
+                       count_, expected_sum, first);
+}
+
 }  // namespace iobench

@@ -14,6 +14,7 @@
 #include <stdexcept>
 
 #include "core/error.hpp"
+#include "workloads/ints_in_trial.hpp"
 #include "workloads/output_trial.hpp"
 #include "core/session.hpp"
 #include "data/grouped_text.hpp"
@@ -84,46 +85,20 @@ public:
     }
 };
 
-class IntsInLocaleTrial final : public Trial {
-public:
-    IntsInLocaleTrial(Session& s, const Method& m, const Params& p, std::uint64_t count, const DigitGrouping& g)
-        : get_(m.get_ints_locale), count_(count) {
-        const std::string name = fmt::format("ints-grouped-{}-{}.txt", count, std::hash<std::string>{}(grouping_key(g)));
-        const std::filesystem::path& file = s.input(
-            name, [&](const std::filesystem::path& path) { write_generated_file(path, grouped_ints_text(count, g)); });
-        source_ = {file.string(), p.buffer_size};
-        std::error_code ec;
-        const auto size = std::filesystem::file_size(file, ec);
-        if (ec) throw io_error("stat", source_.path, ec);
-        input = true;
-        items = count;
-        bytes = size;
-        buffer_size = p.buffer_size ? p.buffer_size : m.default_buffer_size;
-        values_.reserve(count);
-    }
-    void reset() override { values_.clear(); }
-    void run() override { get_(source_, values_); }
-    std::string verify() override {
-        // The file holds 0 .. count-1 in order: every value must equal its index.
-        std::uint64_t sum = 0;
-        std::string first;
-        for (std::size_t i = 0; i < values_.size(); ++i) {
-            sum += values_[i];
-            if (first.empty() && values_[i] != i)
-                first = fmt::format("; first difference at index {}: got {}, expected {}", i, values_[i], i);
-        }
-        const std::uint64_t expected_sum = count_ % 2 == 0 ? (count_ / 2) * (count_ - 1) : count_ * ((count_ - 1) / 2);
-        if (values_.size() == count_ && sum == expected_sum && first.empty()) return "";
-        return fmt::format("parsed values differ: {} integers with sum {}, expected {} with sum {}{}", values_.size(),
-                           sum, count_, expected_sum, first);
-    }
+/// The ints_in_locale input: 0 .. count-1 grouped as `g` groups digits, written once per session.
+const std::filesystem::path& grouped_ints_input(Session& s, std::uint64_t count, const DigitGrouping& g) {
+    const std::string name = fmt::format("ints-grouped-{}-{}.txt", count, std::hash<std::string>{}(grouping_key(g)));
+    return s.input(name,
+                   [&](const std::filesystem::path& path) { write_generated_file(path, grouped_ints_text(count, g)); });
+}
 
-private:
-    Source source_;
-    GetInts get_;
-    std::uint64_t count_;
-    std::vector<std::uint64_t> values_;
-};
+/// Size in bytes of the file at `path`. Throws `io_error`.
+std::uint64_t size_of(const std::filesystem::path& path) {
+    std::error_code ec;
+    const auto size = std::filesystem::file_size(path, ec);
+    if (ec) throw io_error("stat", path.string(), ec);
+    return size;
+}
 
 class IntsInLocale final : public Workload {
 public:
@@ -134,7 +109,9 @@ public:
     std::uint64_t default_count() const override { return published_count; }
     bool supports(const Method& m) const override { return m.get_ints_locale.present(); }
     std::unique_ptr<Trial> make_trial(const Method& m, const Params& p, Session& s) const override {
-        return std::make_unique<IntsInLocaleTrial>(s, m, p, s.scaled(published_count), user_grouping());
+        const std::uint64_t count = s.scaled(published_count);
+        const std::filesystem::path& file = grouped_ints_input(s, count, user_grouping());
+        return std::make_unique<IntsInTrial>(file, size_of(file), m.get_ints_locale, m, p, count);
     }
 };
 
