@@ -49,10 +49,15 @@ if ! server_runs; then
       # (Neither the server nor wine's background processes may inherit the
       # lock's descriptor 9: they would hold the lock as long as they live.)
       setsid wineserver --foreground --persistent </dev/null >/dev/null 2>&1 9>&- &
-      echo $! >"$prefix.server"
+      server=$!
       # The first program creates the prefix (once, ~10 s) and starts wine's
       # background processes, all with their output on /dev/null.
       "$wine" cmd /c exit </dev/null >/dev/null 2>&1 9>&-
+      # Only now is the server announced: a program that saw it earlier
+      # (the check above takes no lock) could start the background processes
+      # itself, and they would hold its output pipe open, so that ctest waits
+      # for that test until its timeout.
+      echo "$server" >"$prefix.server"
     fi
   ) 9>"$prefix.lock"
 fi
