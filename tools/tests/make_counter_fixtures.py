@@ -10,10 +10,11 @@ context key "counters", the limit rows and x_limit are iobench's own:
   scale 0.01, its repetitions, its limit rows).
 - quick-clang-tenth.json: the same suite built with Clang at `--scale 0.001`: a
   tenth of the integers and lines, so a comparison must go per item.
-- file-read-shm.json: `--suite file-read --file-size 2M`, warm cache, on /dev/shm,
-  five methods: a buffer-size sweep, and mmap_MADV_HUGEPAGE, which tmpfs refuses
-  (a skipped row, "skipped: madvise(MADV_HUGEPAGE) ...") where transparent huge
-  pages are off for shmem, as on the machine that made them.
+- file-read-shm.json: FILE_READ_SUITE below with `--file-size 2M`, warm cache, on
+  /dev/shm: fread and read at four buffer sizes, mmap_scan, and
+  mmap_MADV_HUGEPAGE, which tmpfs refuses (a skipped row, "skipped:
+  madvise(MADV_HUGEPAGE) ...") where transparent huge pages are off for shmem,
+  as on the machine that made them.
 
 Derived, not run: all-errors.json (failed.json's hello rows only: every row an
 error) and invalid-times.json (gcc.json with a NaN, an infinite and a zero
