@@ -75,7 +75,7 @@ def _parser() -> argparse.ArgumentParser:
                         "sys (system time %% of the wall time), x_limit, user_time, system_time, page_faults, "
                         "context_switches, read_bytes, write_bytes or any other counter of the files; "
                         "'all' or 'none' (default: write_calls,read_calls,bytes_per_call,sys,x_limit, each "
-                        "where the rows carry it)")
+                        "where the rows carry it and it is not 0 in every row)")
     p.add_argument("--label", action="append", default=[], metavar="[FILE=]TEXT",
                    help="label instead of \"compiler version / OS\" from the context; FILE is a path as "
                         "given, its file name (with or without .json) or a 1-based index; without FILE=, "

@@ -389,11 +389,18 @@ def _no_common_benchmark(files: list[ResultFile]) -> InputError:
     return InputError(f"{listed} have no benchmark in common")
 
 
-def _columns(table: Workload, keys: list[str]) -> list[counter_columns.Column]:
-    """The counter columns of a table: those asked for that at least one result of the table carries."""
+def _columns(table: Workload, keys: list[str], asked: bool) -> list[counter_columns.Column]:
+    """The counter columns of a table: those asked for that at least one result of the table carries.
+
+    iobench writes every counter the platform measures, zeros included (read_calls
+    of an output workload, read_bytes on tmpfs); a default column (`asked` False)
+    that is 0 in every result of the table explains nothing and is left out. A
+    column asked for with --counters is shown wherever a result carries it.
+    """
     cells = [c for r in table.rows for c in r.cells if c.ok]
     columns = [counter_columns.column(k) for k in keys]
-    return [col for col in columns if any(col.value(c) is not None for c in cells)]
+    values = {col.key: [v for v in (col.value(c) for c in cells) if v is not None] for col in columns}
+    return [col for col in columns if values[col.key] and (asked or any(values[col.key]))]
 
 
 def available_counters(files: list[ResultFile]) -> list[str]:
@@ -491,7 +498,7 @@ def compare(files: list[ResultFile], baseline_file: int = 0, baseline_methods: l
         _fastest(table, files)
         if baseline_methods and all(row.baseline is None for row in table.rows):
             table.note = f"no baseline method ({', '.join(baseline_methods)}) in this workload"
-        table.columns = _columns(table, counter_keys)
+        table.columns = _columns(table, counter_keys, counters is not None)
         workloads.append(table)
 
     if baseline_methods and not found_baseline:

@@ -47,7 +47,8 @@ KNOWN = [
 ]
 BY_KEY = {c.key: c for c in KNOWN}
 
-# What the tables show unless --counters says otherwise (each only where a row carries it).
+# What the tables show unless --counters says otherwise (each only where a row carries it and
+# it is not 0 in every row of the table: see compare._columns).
 DEFAULT = ["write_calls", "read_calls", "bytes_per_call", "sys", "x_limit"]
 
 

@@ -8,7 +8,8 @@
 - github-action-benchmark's customSmallerIsBetter
   (https://github.com/benchmark-action/github-action-benchmark): a list of
   {"name", "unit", "value", "range", "extra"}, value = median ns per run,
-  range = "± <standard deviation of the repetitions>".
+  range = "± <standard deviation of the repetitions>", extra = repetitions, cv,
+  throughput and the counters the workload's table shows (--counters).
 
 Only benchmarks with a result are exported: skipped, failed and invalid ones are
 left out (the caller reports the failed and invalid ones). The output carries no
@@ -21,15 +22,15 @@ import json
 
 import numpy
 
-from .compare import BYTE_WORKLOADS, Cell, Comparison, Row, item_word
+from .compare import BYTE_WORKLOADS, Cell, Comparison, Row, Workload, item_word
 from . import counters as counter_columns
 from .render import format_throughput, format_time
 
 NS = 1e9
 
 
-def _rows(comparison: Comparison) -> list[tuple[str, Row, Cell]]:
-    return [(w.name, r, r.cells[0]) for w in comparison.workloads for r in w.rows if r.cells[0].ok]
+def _rows(comparison: Comparison) -> list[tuple[Workload, Row, Cell]]:
+    return [(w, r, r.cells[0]) for w in comparison.workloads for r in w.rows if r.cells[0].ok]
 
 
 def _per_second(workload: str, cell: Cell) -> tuple[list[float], float | None, str]:
@@ -52,7 +53,7 @@ def to_bencher(comparison: Comparison) -> str:
     out = {}
     for workload, row, cell in _rows(comparison):
         measures = {"latency": _metric(cell.time, cell.samples, NS)}
-        samples, rate, _ = _per_second(workload, cell)
+        samples, rate, _ = _per_second(workload.name, cell)
         if rate is not None:
             measures["throughput"] = _metric(rate, samples)
         if "binary_size" in cell.counters:
@@ -61,7 +62,8 @@ def to_bencher(comparison: Comparison) -> str:
     return json.dumps(out, indent=2) + "\n"
 
 
-def _extra(comparison: Comparison, workload: str, cell: Cell) -> str:
+def _extra(comparison: Comparison, workload: Workload, cell: Cell) -> str:
+    """Repetitions, cv, throughput, the counters the workload's table shows, and the build and platform."""
     f = comparison.files[0]
     n = len(cell.samples)
     parts = [f"median of {n} repetitions" if n > 1 else ("one repetition" if n == 1 else "median row")]
@@ -69,11 +71,10 @@ def _extra(comparison: Comparison, workload: str, cell: Cell) -> str:
         parts.append(f"cv {cell.cv * 100:.1f}%")
     if cell.bytes_per_second is not None:
         parts.append(format_throughput(cell.bytes_per_second))
-    _, rate, what = _per_second(workload, cell)
+    _, rate, what = _per_second(workload.name, cell)
     if rate is not None and what != "bytes":
         parts.append(f"{rate:,.0f} {what}/s")
-    for key in counter_columns.DEFAULT:
-        col = counter_columns.column(key)
+    for col in workload.columns:
         value = col.value(cell)
         if value is not None:
             parts.append(f"{col.header.rstrip(' %')} {counter_columns.format_value(col, value, format_time)}")

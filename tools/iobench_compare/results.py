@@ -13,6 +13,12 @@ counter: iobench's bytes_per_second, items_per_second, verified, buffer_size, an
 (issue 10) read_calls, write_calls, bytes_per_call, user_time, system_time,
 page_faults, context_switches, read_bytes, write_bytes and x_limit, each per run.
 A platform that does not provide a counter leaves it out.
+
+With interleaved repetitions (iobench's default, Google Benchmark's
+--benchmark_enable_random_interleaving) the benchmarks come in the file in a
+random order; they are read back in the order they were registered (the suite's
+order: family_index, per_family_instance_index), so that the same suite always
+gives its tables in the same order.
 """
 
 from __future__ import annotations
@@ -76,7 +82,8 @@ class Benchmark:
 
 @dataclass
 class ResultFile:
-    """A result file: where it came from, its context and its benchmarks by name (file order)."""
+    """A result file: where it came from, its context and its benchmarks by name, in the order
+    they were registered (the suite's; file order for rows without family_index)."""
 
     path: str
     context: dict
@@ -140,6 +147,15 @@ def _run_key(row: dict) -> str:
     return name
 
 
+def _registration(row: dict) -> tuple[int, int] | None:
+    """Where the row's benchmark was registered: (family_index, per_family_instance_index), if the row says."""
+    family, instance = row.get("family_index"), row.get("per_family_instance_index")
+    if isinstance(family, int) and not isinstance(family, bool) and isinstance(instance, int) \
+            and not isinstance(instance, bool):
+        return family, instance
+    return None
+
+
 def _not_a_result(path: str, why: str) -> InputError:
     return InputError(f"{path}: not a Google Benchmark result ({why})")
 
@@ -187,9 +203,11 @@ def parse(path: str, data) -> ResultFile:
         raise InputError(f"{path}: contains no benchmark")
 
     benchmarks: dict[str, Benchmark] = {}
+    registered: dict[str, tuple[int, int] | None] = {}
     for row in rows:
         key = _run_key(row)
         bench = benchmarks.setdefault(key, Benchmark(key))
+        registered.setdefault(key, _registration(row))
         if _is_number(row.get("repetitions")):
             bench.repetitions = max(bench.repetitions, int(row["repetitions"]))
         if row.get("error_occurred") is True:
@@ -218,6 +236,8 @@ def parse(path: str, data) -> ResultFile:
                 bench.cv = real_time
     for bench in benchmarks.values():
         bench.repetitions = max(bench.repetitions, len(bench.real_times))
+    if all(r is not None for r in registered.values()):  # interleaved runs: the file's order is random
+        benchmarks = dict(sorted(benchmarks.items(), key=lambda item: registered[item[0]]))
 
     if not any(b.has_result for b in benchmarks.values()):
         first = next(iter(benchmarks.values()))

@@ -11,8 +11,9 @@ issue-10 counters; gcc-2reps.json (2 repetitions), gcc-aggregates.json (aggregat
 rows only), failed.json (hello failed: no space left on device; 3 repetitions),
 sweep-gcc.json and sweep-clang.json (buffer sizes 512/4096/65536, 1 repetition),
 ints-in.json (another suite: no benchmark in common), quick-gcc.json (the quick
-suite, scale 0.01, with counters and limit rows) and quick-clang-tenth.json (the
-same built with Clang at scale 0.001: a tenth of the counts), file-read-shm.json
+suite, scale 0.01, 6 interleaved repetitions, with iobench's counters and limit
+rows) and quick-clang-tenth.json (the same built with Clang at scale 0.001: a
+tenth of the counts), file-read-shm.json
 (a file_read buffer sweep on tmpfs with a skipped method), invalid-times.json
 (gcc.json with a NaN, an infinite and a zero time), all-errors.json (every row an
 error), truncated.json (cut short), suite-not-result.json (a suite file).
@@ -26,10 +27,11 @@ import tempfile
 import unittest
 
 from support import (EXPECTED, FIXTURES, TOOLS, check_golden, csv_rows, fixture, iteration_rows, iteration_times,
-                     main, run, run_ok)
+                     main, rows_of, run, run_ok)
 
 from iobench_compare import compare as cmp  # noqa: E402
 from iobench_compare import results  # noqa: E402
+from iobench_compare.render import format_throughput  # noqa: E402
 
 
 def write_json(directory, name, data):
@@ -105,6 +107,20 @@ class ColumnsTest(unittest.TestCase):
         self.assertTrue(table[2].lstrip().startswith("fprintf   GNU 12.2.0 / Linux"), table[2])
         self.assertTrue(table[3].lstrip().startswith("Clang 14.0.6 / Linux"), table[3])  # the method once
         self.assertIn("baseline", table[2])
+
+    def test_suite_order_of_an_interleaved_run(self):
+        # Interleaved repetitions: the file lists the benchmarks at random; the tables keep the suite's order.
+        rows = rows_of("quick-gcc.json")
+        in_file = list(dict.fromkeys(r["run_name"] for r in rows))
+        registered = [name for _, name in sorted({(r["family_index"], r["run_name"]) for r in rows})]
+        self.assertNotEqual(in_file, registered)  # else this test would prove nothing
+        out = run_ok(self, fixture("quick-gcc.json"))
+        for workload in ("ints_out", "ints_in", "hello"):
+            table = out.split(f"{workload}: time per run\n", 1)[1].split("\n\n", 1)[0].splitlines()[2:]
+            methods = [line.split()[0] for line in table]
+            self.assertEqual(methods, [n.split("/", 1)[1] for n in registered if n.startswith(workload + "/")])
+        csv_order = [bench for bench, _ in csv_rows(self, fixture("quick-gcc.json"))]
+        self.assertEqual(csv_order, registered)
 
     def test_median_of_the_repetitions(self):
         rows = csv_rows(self, fixture("gcc.json"), fixture("clang.json"))
@@ -272,7 +288,9 @@ class CountersTest(unittest.TestCase):
         ints_in = out.split("ints_in: time per run\n", 1)[1].split("\n\n", 1)[0]
         for header in ("write calls", "bytes/call", "sys %", "x limit"):
             self.assertIn(header, ints_out)
-        self.assertNotIn("read calls", ints_out)  # a write workload carries no read calls
+        self.assertNotIn("read calls", ints_out)  # 0 in every row of a write workload: explains nothing
+        self.assertTrue(all(r["read_calls"] == 0 for r in rows_of("quick-gcc.json")
+                            if r["name"].startswith("ints_out/") and r["run_type"] == "iteration"))
         self.assertIn("read calls", ints_in)
         self.assertNotIn("write calls", ints_in)
         self.assertNotIn("page faults", out)  # not by default
@@ -303,6 +321,13 @@ class CountersTest(unittest.TestCase):
         header = [x for x in out.splitlines() if x.strip().startswith("method")][0]
         self.assertLess(header.index("sys %"), header.index("x limit"))  # in the order asked for
         self.assertLess(header.index("x limit"), header.index("write calls"))
+
+    def test_a_zero_column_asked_for_is_shown(self):
+        out = run_ok(self, fixture("quick-gcc.json"), "--counters", "read_calls")
+        ints_out = out.split("ints_out: time per run\n", 1)[1].split("\n\n", 1)[0].splitlines()
+        self.assertEqual(ints_out[0].split()[-2:], ["read", "calls"])
+        for line in ints_out[2:]:
+            self.assertEqual(line.split()[-1], "0", line)  # measured: no read call at all
 
     def test_choose_all_or_none(self):
         self.assertNotIn("write calls", run_ok(self, fixture("quick-gcc.json"), "--counters", "none"))
@@ -548,7 +573,9 @@ class PlotTest(unittest.TestCase):
             run_ok(self, fixture("quick-gcc.json"), "--plot", tmp)
             with open(os.path.join(tmp, "ints_out.svg"), encoding="utf-8") as f:
                 svg = f.read()
-            self.assertIn("limit: 1.13 GB/s", svg)
+            # The dashed line is labelled with the limit row's median throughput, read from the fixture here.
+            rate = statistics.median(r["bytes_per_second"] for r in iteration_rows("quick-gcc.json", "ints_out/limit"))
+            self.assertIn(f"limit: {format_throughput(rate)}", svg)
             self.assertNotIn("<!-- limit -->", svg)  # no bar (tick label) named limit
 
     def test_svg_is_reproducible(self):
