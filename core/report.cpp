@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <ostream>
@@ -101,10 +102,20 @@ void SummaryConsoleReporter::Finalize() {
         std::vector<double> samples;  // wall time per run of each repetition, ms
         std::string error;
     };
-    // Rows by benchmark name, grouped by workload in the order benchmarks ran.
+    // Rows by benchmark name, grouped by workload in the suite's order (the
+    // lowest family_index, i.e. registration order, of the workload's
+    // benchmarks): interleaved repetitions report benchmarks in random order.
     std::map<std::string, Row> rows;
     std::vector<std::string> workload_order;
     std::map<std::string, std::vector<std::string>> names_by_workload;
+    std::map<std::string, std::int64_t> first_family;
+    for (const Run& r : runs_) {
+        const std::string name = r.run_name.str();
+        const std::string workload = name.substr(0, name.find('/'));
+        const auto family = static_cast<std::int64_t>(r.family_index);
+        const auto [it, added] = first_family.emplace(workload, family);
+        if (!added && family < it->second) it->second = family;
+    }
     for (const Run& r : runs_) {
         const std::string name = r.run_name.str();
         if (rows.count(name)) continue;
@@ -118,6 +129,8 @@ void SummaryConsoleReporter::Finalize() {
         if (!names_by_workload.count(workload)) workload_order.push_back(workload);
         names_by_workload[workload].push_back(name);
     }
+    std::stable_sort(workload_order.begin(), workload_order.end(),
+                     [&](const std::string& a, const std::string& b) { return first_family[a] < first_family[b]; });
     auto take_counters = [](Row& row, const Run& r) {
         row.bytes_ps = counter(r, "bytes_per_second");
         row.read_calls = optional_counter(r, "read_calls");

@@ -142,6 +142,36 @@ TEST(Report, SkippedPairsAreListedWithTheirReason) {
     EXPECT_EQ(skipped_context({}), "");
 }
 
+TEST(Report, WorkloadsAreListedInTheSuitesOrderWhateverOrderTheyRan) {
+    // Interleaved repetitions report benchmarks in random order: the summary
+    // must still follow the suite (family_index = registration order).
+    auto run = [](const std::string& name, int family) {
+        benchmark::BenchmarkReporter::Run r;
+        r.run_name.function_name = name;
+        r.family_index = family;
+        r.iterations = 1;
+        r.repetitions = 1;
+        r.time_unit = benchmark::kMillisecond;
+        r.real_accumulated_time = 0.01;
+        return r;
+    };
+    std::ostringstream out;
+    SummaryConsoleReporter reporter(benchmark::ConsoleReporter::OO_None);
+    reporter.SetOutputStream(&out);
+    reporter.SetErrorStream(&out);
+    reporter.ReportRuns({run("hello/obuf", 2)});
+    reporter.ReportRuns({run("ints_in/ibuf", 1)});
+    reporter.ReportRuns({run("ints_out/obuf", 0)});
+    reporter.Finalize();
+    const std::string text = out.str();
+    const auto ints_out = text.find("\nints_out\n"), ints_in = text.find("\nints_in\n"), hello = text.find("\nhello\n");
+    ASSERT_NE(ints_out, std::string::npos) << text;
+    ASSERT_NE(ints_in, std::string::npos) << text;
+    ASSERT_NE(hello, std::string::npos) << text;
+    EXPECT_LT(ints_out, ints_in) << text;
+    EXPECT_LT(ints_in, hello) << text;
+}
+
 #ifndef _WIN32  // the console workloads fork a child per run
 TEST(Runner, ConsoleRunsReportTheChildsTimeAndWriteCalls) {
     // At the published 10,000 messages a run is long enough (milliseconds)
