@@ -18,6 +18,7 @@
 #include "data/doubles.hpp"
 #include "data/text.hpp"
 #include "test_dir.hpp"
+#include "workloads/page_cache.hpp"
 
 namespace iobench {
 namespace {
@@ -38,6 +39,21 @@ std::string run_once(const char* workload, const char* method, double scale = 1e
     std::string verdict = trial->verify();
     trial->finish();
     return verdict;
+}
+
+TEST(PageCache, EveryOutputRunStartsWithThePreviousOutputRemoved) {
+    test::TempDir dir;
+    const std::filesystem::path out = dir.path() / "output";
+    {
+        std::FILE* f = std::fopen(out.string().c_str(), "wb");
+        ASSERT_NE(f, nullptr);
+        std::fputs("earlier run\n", f);
+        std::fclose(f);
+    }
+    // 32 MiB: memory for the next run made resident too (best effort, never an error).
+    EXPECT_NO_THROW(iobench::remove_and_settle(out, std::uint64_t{32} << 20));
+    EXPECT_FALSE(std::filesystem::exists(out));
+    EXPECT_NO_THROW(iobench::remove_and_settle(out, 0));  // nothing left to remove
 }
 
 TEST(Lines, NumberedTextIsTheGoExperimentsLines) {

@@ -111,7 +111,9 @@ public:
         items = count;
         buffer_size = p.buffer_size ? p.buffer_size : m.default_buffer_size;
     }
-    void reset() override { remove_and_settle(sink_.path); }
+    // The output's size is known after the first run (verify sets bytes);
+    // before it, 25 bytes a value bound it ("-1.2345678901234567e-308\n").
+    void reset() override { remove_and_settle(sink_.path, bytes ? bytes : values_->size() * 25); }
     void run() override { put_(sink_, *values_); }
     std::string verify() override { return check_doubles_file(sink_.path, *values_, bytes); }
     void finish() override {

@@ -18,7 +18,7 @@ OutputTrial::OutputTrial(Session& session, std::string_view workload, const Meth
     buffer_size = params.buffer_size ? params.buffer_size : method.default_buffer_size;
 }
 
-void OutputTrial::reset() { remove_and_settle(sink_.path); }
+void OutputTrial::reset() { remove_and_settle(sink_.path, expected_.size); }
 
 std::string OutputTrial::verify() {
     Digest got;

@@ -1,5 +1,7 @@
 #include "workloads/page_cache.hpp"
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -86,7 +88,35 @@ void read_through(const std::filesystem::path& path) {
     if (failed) throw io_error("fread", p, std::error_code(err, std::generic_category()));
 }
 
-void remove_and_settle(const std::filesystem::path& path) {
+void make_memory_resident(std::uint64_t bytes) {
+#ifdef __linux__
+    constexpr std::uint64_t huge_page = 2u << 20;
+    if (bytes < (16u << 20)) return;
+    std::uint64_t available = 0;
+    if (std::FILE* f = std::fopen("/proc/meminfo", "re")) {
+        char line[256];
+        unsigned long long kib = 0;
+        while (std::fgets(line, sizeof line, f))
+            if (std::sscanf(line, "MemAvailable: %llu kB", &kib) == 1) available = kib * 1024;
+        std::fclose(f);
+    }
+    std::uint64_t size = (bytes + huge_page - 1) / huge_page * huge_page + huge_page;
+    // At most half the available memory, and 4 GiB (the largest output, endl's, is 1.75 GB).
+    const std::uint64_t cap = std::min<std::uint64_t>(available / 2, std::uint64_t{4} << 30);
+    if (size > cap) size = cap / huge_page * huge_page;
+    if (size == 0) return;
+    void* p = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) return;
+    ::madvise(p, size, MADV_HUGEPAGE);  // refused where THP is off: 4 KiB pages then
+    auto* bytes_p = static_cast<volatile char*>(p);
+    for (std::uint64_t off = 0; off < size; off += 4096) bytes_p[off] = 1;
+    ::munmap(p, size);
+#else
+    (void)bytes;
+#endif
+}
+
+void remove_and_settle(const std::filesystem::path& path, std::uint64_t output_bytes) {
     std::error_code ec;
     std::filesystem::remove(path, ec);
 #ifndef _WIN32
@@ -98,6 +128,7 @@ void remove_and_settle(const std::filesystem::path& path) {
     ::close(fd);
     if (rc != 0) throw io_error("syncfs", dir, std::error_code(err, std::generic_category()));
 #endif
+    make_memory_resident(output_bytes);
 }
 
 }  // namespace iobench

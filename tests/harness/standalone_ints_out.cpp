@@ -3,8 +3,9 @@
 // (methods/obuf.cpp: open, N x put_uint(i) + put('\n') into iobench's obuf
 // over a file descriptor, flush, close), from the same headers, in a program
 // of its own that times it with the same clock (steady_clock) and starts every
-// run from the same state as iobench does (the previous output removed and the
-// file system written back: syncfs). Prints one time per run in milliseconds
+// run from the same state as iobench does (workloads/page_cache.cpp: the
+// previous output removed, the file system written back, memory for the output
+// made resident). Prints one time per run in milliseconds
 // and then the median. tests/harness/harness-overhead.sh alternates it with
 // `iobench --benchmark_filter=^ints_out/obuf$`.
 //
@@ -24,6 +25,7 @@
 
 #include "methods/fd_device.hpp"
 #include "methods/posix_file.hpp"
+#include "workloads/page_cache.hpp"
 
 namespace {
 
@@ -41,14 +43,12 @@ void obuf_ints(const std::string& path, std::uint64_t count) {
     fd.close();
 }
 
-/// What iobench does before every output run (workloads/page_cache.cpp: remove_and_settle).
-void remove_and_settle(const std::string& path, const std::string& dir) {
-    ::unlink(path.c_str());
-    const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd >= 0) {
-        ::syncfs(fd);
-        ::close(fd);
-    }
+/// Bytes of 0 .. count-1 in decimal, one per line.
+std::uint64_t output_bytes(std::uint64_t count) {
+    std::uint64_t total = 0;
+    for (std::uint64_t digits = 1, low = 0, high = 10; low < count; ++digits, low = high, high *= 10)
+        total += (std::min(count, high) - low) * (digits + 1);
+    return total;
 }
 
 }  // namespace
@@ -69,7 +69,7 @@ int main(int argc, char** argv) {
     std::vector<double> ms;
     try {
         for (int r = 0; r < runs; ++r) {
-            remove_and_settle(path, dir);
+            iobench::remove_and_settle(path, output_bytes(count));  // what iobench does before every output run
             const auto start = std::chrono::steady_clock::now();
             obuf_ints(path, count);
             const auto stop = std::chrono::steady_clock::now();
