@@ -38,17 +38,7 @@ struct Outcome {
     /// JSON, which tools/ reads: the reason of a failure; "skipped: <reason>"
     /// for a skip (Google Benchmark 1.7 cannot skip without an error, so a
     /// skipped row has error_occurred too); "" when ok.
-    std::string error_message() const {
-        switch (status) {
-        case Status::ok:
-            return "";
-        case Status::skipped:
-            return "skipped: " + reason;
-        case Status::failed:
-            break;
-        }
-        return reason;
-    }
+    std::string error_message() const { return status == Status::skipped ? "skipped: " + reason : reason; }
 };
 
 /// Calls `step()` and says how it ended: ok when it returns; skipped with

@@ -2,8 +2,9 @@
 // the same on every platform but for the calls: a file descriptor with
 // open(2)/write(2)/read(2) on POSIX (posix_file.hpp, fd_device.hpp), a HANDLE
 // with CreateFileW/WriteFile/ReadFile on Windows (win32_device.hpp). Used by
-// obuf/ibuf over a file (obuf_file.hpp) and by the unbuffered baseline, one
-// call per item (posix.cpp's `write`, win32.cpp's `WriteFile`).
+// obuf/ibuf over a file (obuf_file.hpp), the `limit` reference, and the
+// unbuffered baseline, one call per item (posix.cpp's `write`, win32.cpp's
+// `WriteFile`).
 #pragma once
 
 #include <charconv>
