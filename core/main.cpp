@@ -374,21 +374,22 @@ int run(int argc, char** argv) {
     session.set_stdout_target(stdout_target);
     if (file_size != 0) session.set_file_size(file_size);
 
-    std::vector<std::pair<std::string, std::string>> skipped_pairs;
-    for (const auto& s : skipped) skipped_pairs.emplace_back(s.name, s.reason);
     for (const auto& [key, value] : iobench::describe_environment(dir)) benchmark::AddCustomContext(key, value);
     benchmark::AddCustomContext("suite", suite.name);
     benchmark::AddCustomContext("scale", fmt::format("{}", scale));
     benchmark::AddCustomContext("stdout_target", std::string(iobench::to_string(stdout_target)));
     benchmark::AddCustomContext("file_size", std::to_string(session.file_size()));
-    benchmark::AddCustomContext("skipped", iobench::skipped_context(skipped_pairs));
+    benchmark::AddCustomContext("skipped", iobench::skipped_context(skipped));
     benchmark::AddCustomContext("interleaved", interleave ? "true" : "false");
     // Every benchmark gets the repetitions explicitly, so the progress lines can count them.
-    iobench::register_benchmarks(cases, session, harness.repetitions.value_or(suite.repetitions.value_or(1)));
+    iobench::Outcomes outcomes;  // how each benchmark ended: the summary, the exit status
+    iobench::register_benchmarks(cases, session, outcomes,
+                                 harness.repetitions.value_or(suite.repetitions.value_or(1)));
 
     iobench::SummaryConsoleReporter display(
+        outcomes,
         IOBENCH_ISATTY(1) ? benchmark::ConsoleReporter::OO_ColorTabular : benchmark::ConsoleReporter::OO_Tabular);
-    display.set_skipped(skipped_pairs);
+    display.set_skipped(skipped);
     StdoutBuffer stdout_buffer;
     std::ostream stdout_stream(&stdout_buffer);
     std::cout.flush();
@@ -407,7 +408,7 @@ int run(int argc, char** argv) {
     benchmark::RunSpecifiedBenchmarks(&tee);
     benchmark::Shutdown();
 
-    const int failed = iobench::failed_benchmarks();
+    const int failed = outcomes.failed();
     int status = failed > 0 ? exit_failed : 0;
     stdout_stream.flush();
     std::string stdout_failed = stdout_buffer.failure();

@@ -74,6 +74,12 @@ struct NumberedLine {
     std::string_view suffix;  ///< text after the number, ending with '\n'
 };
 
+/// `line` as a printf format: prefix, "%llu", suffix, for the methods that
+/// print line i with printf-family calls (the argument: i as unsigned long long).
+inline std::string printf_format(const NumberedLine& line) {
+    return std::string(line.prefix) + "%llu" + std::string(line.suffix);
+}
+
 /// Writes lines 0 .. count-1 of `line` (the Go buffering experiment's
 /// `fmt.Sprintf("Line %d: ...\n", i)`). Throws `io_error` when a call fails.
 using PutLines = void (*)(const Sink& sink, const NumberedLine& line, std::uint64_t count);

@@ -100,7 +100,7 @@ void SummaryConsoleReporter::Finalize() {
         std::optional<double> read_calls, write_calls, bytes_per_call, system_time;
         std::optional<double> cv;  // coefficient of variation across repetitions
         std::vector<double> samples;  // wall time per run of each repetition, ms
-        std::string error;
+        Outcome outcome;
     };
     // Rows by benchmark name, grouped by workload in the suite's order (the
     // lowest family_index, i.e. registration order, of the workload's
@@ -123,6 +123,7 @@ void SummaryConsoleReporter::Finalize() {
         const std::string workload = name.substr(0, slash);
         Row& row = rows[name];
         row.name = name;
+        if (const Outcome* o = outcomes_.find(name)) row.outcome = *o;
         row.method = slash == std::string::npos ? name : name.substr(slash + 1);
         const Method* m = find_method(method_of(name));
         row.reference = m != nullptr && m->reference;
@@ -141,7 +142,7 @@ void SummaryConsoleReporter::Finalize() {
     for (const Run& r : runs_) {
         Row& row = rows[r.run_name.str()];
         if (r.error_occurred) {
-            row.error = r.error_message;
+            if (row.outcome.ok()) row.outcome = Outcome::failed(r.error_message);  // no outcome recorded
             continue;
         }
         const double ms = milliseconds(r);
@@ -163,26 +164,25 @@ void SummaryConsoleReporter::Finalize() {
     // The median of the limit row of each reference key.
     std::map<std::string, double> limit_ms;
     for (const auto& [name, row] : rows)
-        if (row.reference && row.error.empty() && row.ms > 0) limit_ms[reference_key(name)] = row.ms;
+        if (row.reference && row.outcome.ok() && row.ms > 0) limit_ms[reference_key(name)] = row.ms;
 
     std::ostream& out = GetOutputStream();
     out << "\nSummary: median wall time per run, every run verified\n";
     bool unstable = false;
     bool wide = false;
     bool no_interval = false;
-    int failed = 0;
     for (const std::string& workload : workload_order) {
         std::vector<Row> list;
         for (const std::string& name : names_by_workload[workload]) list.push_back(rows[name]);
         std::stable_sort(list.begin(), list.end(), [](const Row& a, const Row& b) {
-            if (a.error.empty() != b.error.empty()) return a.error.empty();
+            if (a.outcome.ok() != b.outcome.ok()) return a.outcome.ok();
             if (a.reference != b.reference) return !a.reference;
             return a.ms < b.ms;
         });
         double fastest = 0;
         double reads = 0, writes = 0;
         for (const Row& r : list) {
-            if (!r.error.empty()) continue;
+            if (!r.outcome.ok()) continue;
             if (!r.reference && (fastest == 0 || r.ms < fastest)) fastest = r.ms;
             reads += r.read_calls.value_or(0);
             writes += r.write_calls.value_or(0);
@@ -194,13 +194,12 @@ void SummaryConsoleReporter::Finalize() {
                            "method", width, "time", "95% CI", "throughput", "x fastest", "x limit",
                            input ? "read calls" : writes > 0 ? "write calls" : "calls", "bytes/call", "sys", "cv");
         for (const Row& r : list) {
-            if (r.error.rfind("skipped: ", 0) == 0) {  // unavailable here, found at run time
-                out << fmt::format("  {:<{}}  {}\n", r.method, width, r.error);
+            if (r.outcome.status == Status::skipped) {  // unavailable here, found at run time
+                out << fmt::format("  {:<{}}  skipped: {}\n", r.method, width, r.outcome.reason);
                 continue;
             }
-            if (!r.error.empty()) {
-                ++failed;
-                out << fmt::format("  {:<{}}  FAILED: {}\n", r.method, width, r.error);
+            if (r.outcome.status == Status::failed) {
+                out << fmt::format("  {:<{}}  FAILED: {}\n", r.method, width, r.outcome.reason);
                 continue;
             }
             std::string interval = "-";
@@ -246,17 +245,18 @@ void SummaryConsoleReporter::Finalize() {
                    "\n! cv >= 5% or an interval wider than ±5%: the repetitions disagree (a busy machine, page-cache "
                    "writeback), so close rankings are not to be trusted. Rerun with more --benchmark_repetitions, on "
                    "an idle machine or a tmpfs --dir.\n");
-    if (failed > 0) out << fmt::format("\n{} benchmark(s) FAILED; their rows carry the reason.\n", failed);
+    if (const int failed = outcomes_.failed(); failed > 0)
+        out << fmt::format("\n{} benchmark(s) FAILED; their rows carry the reason.\n", failed);
     if (!skipped_.empty()) {
         out << fmt::format("\nSkipped: {} benchmark(s) whose method is not built here\n", skipped_.size());
-        for (const auto& [name, reason] : skipped_) out << fmt::format("  {}: {}\n", name, reason);
+        for (const Skipped& s : skipped_) out << fmt::format("  {}: {}\n", s.name, s.reason);
     }
     out.flush();
 }
 
-std::string skipped_context(const std::vector<std::pair<std::string, std::string>>& skipped) {
+std::string skipped_context(const std::vector<Skipped>& skipped) {
     std::string text;
-    for (const auto& [name, reason] : skipped) text += fmt::format("{}{}: {}", text.empty() ? "" : "; ", name, reason);
+    for (const Skipped& s : skipped) text += fmt::format("{}{}: {}", text.empty() ? "" : "; ", s.name, s.reason);
     return text;
 }
 

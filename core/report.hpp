@@ -6,8 +6,10 @@
 #include <benchmark/benchmark.h>
 
 #include <string>
-#include <utility>
 #include <vector>
+
+#include "core/outcome.hpp"
+#include "core/suite.hpp"
 
 namespace iobench {
 
@@ -18,30 +20,36 @@ namespace iobench {
 /// distribution-free; needs 6 repetitions or more), throughput, ratio to the
 /// fastest method and to the workload's `limit` reference row, the read or
 /// write system calls per run and bytes per call, system CPU time as a share
-/// of wall time, the coefficient of variation across repetitions, failures
-/// with their reason, and the pairs skipped because their method is not built
-/// here. Reference rows (Method::reference) are listed last and never ranked.
-/// Google Benchmark's context block (and its "Library was built as DEBUG"
-/// warning, which describes the library, not iobench's build: iobench's own
-/// build type is in the JSON context) is not printed.
+/// of wall time, the coefficient of variation across repetitions; a row that
+/// failed or was skipped at run time says so with the reason, from the
+/// benchmark's Outcome (a row without a recorded outcome that reports an
+/// error counts as failed); then the number of failed benchmarks
+/// (Outcomes::failed) and the pairs skipped because their method is not
+/// built here. Reference rows (Method::reference) are listed last and never
+/// ranked. Google Benchmark's context block (and its "Library was built as
+/// DEBUG" warning, which describes the library, not iobench's build:
+/// iobench's own build type is in the JSON context) is not printed.
 class SummaryConsoleReporter : public benchmark::ConsoleReporter {
 public:
-    using benchmark::ConsoleReporter::ConsoleReporter;
+    /// `outcomes`: the runner's record of the run (register_benchmarks); it must outlive the reporter.
+    SummaryConsoleReporter(const Outcomes& outcomes, OutputOptions options)
+        : benchmark::ConsoleReporter(options), outcomes_(outcomes) {}
     bool ReportContext(const Context& context) override;
     void ReportRuns(const std::vector<Run>& runs) override;
     void Finalize() override;
     /// Benchmarks of the suite that did not run because their method is not
-    /// built on this platform or configuration: (name, reason), listed last.
-    void set_skipped(std::vector<std::pair<std::string, std::string>> skipped) { skipped_ = std::move(skipped); }
+    /// built on this platform or configuration, listed last.
+    void set_skipped(std::vector<Skipped> skipped) { skipped_ = std::move(skipped); }
 
 private:
+    const Outcomes& outcomes_;
     std::vector<Run> runs_;
-    std::vector<std::pair<std::string, std::string>> skipped_;
+    std::vector<Skipped> skipped_;
 };
 
 /// The skipped pairs as one line for the JSON context key "skipped":
 /// "name: reason; name: reason" ("" when none).
-std::string skipped_context(const std::vector<std::pair<std::string, std::string>>& skipped);
+std::string skipped_context(const std::vector<Skipped>& skipped);
 
 /// JSON reporter (Google Benchmark's own format) without the "/manual_time"
 /// suffix. It holds every row until Finalize, then adds `x_limit` (time per

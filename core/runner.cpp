@@ -10,11 +10,9 @@
 #include <exception>
 #include <memory>
 #include <optional>
-#include <set>
 #include <string>
 #include <vector>
 
-#include "core/error.hpp"
 #include "core/os_counters.hpp"
 
 namespace iobench {
@@ -106,22 +104,6 @@ private:
     clock_type::time_point call_start_{};
 };
 
-std::set<std::string> failed_names;
-
-/// Ends the benchmark with an error (Google Benchmark then reports no time).
-void fail(benchmark::State& state, const Case& c, const std::string& message) {
-    state.SkipWithError(message.c_str());
-    failed_names.insert(c.name);
-}
-
-/// Ends the benchmark as skipped: the method cannot run here, for a reason
-/// found at run time (`unavailable_error`). Reported as an error row whose
-/// message starts with "skipped: " (Google Benchmark 1.7 has no skip without
-/// an error); it does not count as a failure.
-void skip(benchmark::State& state, const std::string& reason) {
-    state.SkipWithError(("skipped: " + reason).c_str());
-}
-
 /// Sets the operating system's counters of the run as Google Benchmark
 /// counters, per run (averaged over the iterations), and bytes_per_call.
 void report_os_counters(benchmark::State& state, const Trial& trial, const OsCounters& total) {
@@ -137,46 +119,57 @@ void report_os_counters(benchmark::State& state, const Trial& trial, const OsCou
     }
 }
 
-void run_case(benchmark::State& state, const Case& c, Session& session) {
+// The stages of a benchmark's call, each ending in an Outcome (run_case and
+// run_once go through the same ones).
+
+Outcome make_trial(const Case& c, Session& session, std::unique_ptr<Trial>& trial) {
+    return outcome_of([&] { trial = c.workload->make_trial(*c.method, c.params, session); },
+                      "preparing the input failed: ");
+}
+
+Outcome reset_trial(Trial& trial) {
+    return outcome_of([&] { trial.reset(); }, "preparing the run failed: ");
+}
+
+/// The measured call. `stop` gets the time it returned, before anything else happens.
+Outcome run_trial(Trial& trial, clock_type::time_point& stop) {
+    return outcome_of([&] {
+        trial.run();
+        stop = clock_type::now();
+    });
+}
+
+Outcome verify_trial(Trial& trial) {
+    const std::string mismatch = trial.verify();
+    return mismatch.empty() ? Outcome{} : Outcome::failed("verification failed: " + mismatch);
+}
+
+/// One call of benchmark `c` by Google Benchmark: as many runs as it asks
+/// for, each reset, timed and verified, until one fails. Returns how the
+/// call ended; an outcome other than ok has also ended the benchmark with
+/// its error_message (Google Benchmark then reports no time).
+Outcome run_case(benchmark::State& state, const Case& c, Session& session) {
     std::unique_ptr<Trial> trial;
+    Outcome outcome = make_trial(c, session, trial);
+    if (!outcome.ok()) {
+        state.SkipWithError(outcome.error_message().c_str());
+        return outcome;
+    }
     OsCounters os_total;  // summed over the iterations
     std::int64_t runs = 0;
-    try {
-        trial = c.workload->make_trial(*c.method, c.params, session);
-    } catch (const unavailable_error& e) {
-        skip(state, e.what());
-        return;
-    } catch (const std::exception& e) {
-        fail(state, c, fmt::format("preparing the input failed: {}", e.what()));
-        return;
-    }
     for (auto _ : state) {
         state.PauseTiming();
-        try {
-            trial->reset();
-        } catch (const unavailable_error& e) {
-            skip(state, e.what());
-            break;
-        } catch (const std::exception& e) {
-            fail(state, c, fmt::format("preparing the run failed: {}", e.what()));
-            break;
-        }
+        outcome = reset_trial(*trial);
+        if (!outcome.ok()) break;
         state.ResumeTiming();
 
         // The snapshots sit outside the clock's interval and take nothing
         // from it; what they cost themselves is subtracted from the counts.
         const OsCounters before = take_os_snapshot();
         const auto start = clock_type::now();
-        try {
-            trial->run();
-        } catch (const unavailable_error& e) {
-            skip(state, e.what());
-            break;
-        } catch (const std::exception& e) {
-            fail(state, c, e.what());
-            break;
-        }
-        const auto stop = clock_type::now();
+        clock_type::time_point stop;
+        outcome = run_trial(*trial, stop);
+        if (!outcome.ok()) break;
         const OsCounters after = take_os_snapshot();
         const std::optional<double> own = trial->measured_seconds();
         state.SetIterationTime(own ? *own : std::chrono::duration<double>(stop - start).count());
@@ -185,15 +178,13 @@ void run_case(benchmark::State& state, const Case& c, Session& session) {
         else os_total += counted;
 
         state.PauseTiming();
-        const std::string mismatch = trial->verify();
-        if (!mismatch.empty()) {
-            fail(state, c, fmt::format("verification failed: {}", mismatch));
-            break;
-        }
+        outcome = verify_trial(*trial);
+        if (!outcome.ok()) break;
         state.ResumeTiming();
     }
+    if (!outcome.ok()) state.SkipWithError(outcome.error_message().c_str());
     trial->finish();
-    if (state.error_occurred()) return;
+    if (!outcome.ok()) return outcome;
     state.SetBytesProcessed(static_cast<std::int64_t>(trial->bytes) * state.iterations());
     state.SetItemsProcessed(static_cast<std::int64_t>(trial->items) * state.iterations());
     state.counters["verified"] = 1;
@@ -203,13 +194,23 @@ void run_case(benchmark::State& state, const Case& c, Session& session) {
     for (const auto& [name, value] : trial->counters)
         if (value != 0) state.counters[name] = value;
     report_os_counters(state, *trial, os_total);
+    return outcome;
 }
 
 }  // namespace
 
-int failed_benchmarks() { return static_cast<int>(failed_names.size()); }
+Outcome run_once(const Case& c, Session& session) {
+    std::unique_ptr<Trial> trial;
+    Outcome outcome = make_trial(c, session, trial);
+    if (outcome.ok()) outcome = reset_trial(*trial);
+    clock_type::time_point stop;
+    if (outcome.ok()) outcome = run_trial(*trial, stop);
+    if (outcome.ok()) outcome = verify_trial(*trial);
+    if (trial) trial->finish();
+    return outcome;
+}
 
-void register_benchmarks(const std::vector<Case>& cases, Session& session, int repetitions) {
+void register_benchmarks(const std::vector<Case>& cases, Session& session, Outcomes& outcomes, int repetitions) {
     // Which of the operating system's counters the rows can carry here (once
     // per process: Google Benchmark refuses a second value for a key).
     static const bool context_added = [] {
@@ -220,11 +221,12 @@ void register_benchmarks(const std::vector<Case>& cases, Session& session, int r
     auto progress = std::make_shared<Progress>(cases.size(), repetitions);
     for (std::size_t i = 0; i < cases.size(); ++i) {
         const Case* c = &cases[i];
-        auto* b = benchmark::RegisterBenchmark(c->name.c_str(), [c, i, progress, &session](benchmark::State& state) {
-            progress->starting(i, c->name, state.max_iterations);
-            run_case(state, *c, session);
-            progress->finished(i);
-        });
+        auto* b = benchmark::RegisterBenchmark(
+            c->name.c_str(), [c, i, progress, &session, &outcomes](benchmark::State& state) {
+                progress->starting(i, c->name, state.max_iterations);
+                outcomes.record(c->name, run_case(state, *c, session));
+                progress->finished(i);
+            });
         b->UseManualTime()->Unit(benchmark::kMillisecond);
         if (repetitions > 0) b->Repetitions(repetitions);
     }

@@ -5,6 +5,7 @@
 
 #include <vector>
 
+#include "core/outcome.hpp"
 #include "core/session.hpp"
 #include "core/suite.hpp"
 
@@ -26,16 +27,21 @@ namespace iobench {
 /// write_bytes (storage traffic), and bytes_per_call = bytes of the run /
 /// read_calls (input workloads) or write_calls (output workloads). A counter
 /// the platform does not provide is left out.
-/// A method that turns out to be unavailable at run time (`unavailable_error`)
-/// ends its benchmark with the message "skipped: <reason>", not a failure.
+/// How each benchmark ended goes to `outcomes` under its name: ok; failed,
+/// with the reason; or skipped, when the method turns out to be unavailable
+/// at run time (`unavailable_error`), which is not a failure. A benchmark
+/// that did not end ok also carries Outcome::error_message() as Google
+/// Benchmark's error ("skipped: <reason>" for a skip).
 /// `repetitions` > 0 sets every benchmark's repetitions (and lets the progress
 /// lines count them); 0 leaves them to --benchmark_repetitions.
-/// `cases` and `session` must outlive the run. Progress goes to stderr: one
+/// `cases`, `session` and `outcomes` must outlive the run. Progress goes to stderr: one
 /// line per repetition started, with the repetitions done and an estimate of
 /// the time left.
-void register_benchmarks(const std::vector<Case>& cases, Session& session, int repetitions = 0);
+void register_benchmarks(const std::vector<Case>& cases, Session& session, Outcomes& outcomes, int repetitions = 0);
 
-/// Number of registered benchmarks that reported an error so far.
-int failed_benchmarks();
+/// One run of `c` outside Google Benchmark, through the same stages as a
+/// benchmark's: the trial made, reset, run, verified and finished. Returns
+/// the outcome the runner would record (for tests).
+Outcome run_once(const Case& c, Session& session);
 
 }  // namespace iobench

@@ -39,6 +39,17 @@
 namespace iobench {
 namespace {
 
+/// The operations of one fast_io file type: print/println for the output
+/// workloads, scan for ints_in where the type reads too, the locale variant.
+struct FileOps {
+    Op<PutInts> ints;
+    Op<PutRepeat> repeat;
+    Op<PutLines> lines;
+    Op<PutDoubles> doubles;
+    Op<GetInts> get{};
+    Op<PutInts> ints_locale{};
+};
+
 #ifdef IOBENCH_HAVE_FAST_IO
 
 /// Throws fast_io's error `e` again as io_error (`call` on `path`) or parse_error.
@@ -258,92 +269,87 @@ void l10n_user_ints(const Sink& sink, std::uint64_t count) {
         throw unavailable_error("the user's locale mixes categories (" + name + "); fast_io takes one locale name");
     l10n_ints(sink, count, name);
 }
-constexpr const char* no_l10n = "";
 #else
 [[noreturn]] void l10n_missing() { throw unavailable_error(IOBENCH_FAST_IO_I18N_NOT_BUILT); }
 void l10n_c_ints(const Sink&, std::uint64_t) { l10n_missing(); }
 void l10n_user_ints(const Sink&, std::uint64_t) { l10n_missing(); }
-constexpr const char* no_l10n = IOBENCH_FAST_IO_I18N_NOT_BUILT;
 #endif
 
 constexpr const char* no_fast_io = "";
-using obuf_file = fast_io::obuf_file;
-using obuf_file_mutex = fast_io::obuf_file_mutex;
-using ibuf_file = fast_io::ibuf_file;
-constexpr PutInts obuf_file_ints = print_ints<obuf_file>;
-constexpr PutRepeat obuf_file_repeat = print_repeat<obuf_file>;
-constexpr PutLines obuf_file_lines = print_lines<obuf_file>;
-constexpr PutDoubles obuf_file_doubles = print_doubles<obuf_file>;
-constexpr PutInts obuf_file_mutex_ints = print_ints<obuf_file_mutex>;
-constexpr PutRepeat obuf_file_mutex_repeat = print_repeat<obuf_file_mutex>;
-constexpr PutLines obuf_file_mutex_lines = print_lines<obuf_file_mutex>;
-constexpr PutDoubles obuf_file_mutex_doubles = print_doubles<obuf_file_mutex>;
-constexpr GetInts ibuf_file_ints = scan_ints<ibuf_file>;
+#ifdef IOBENCH_HAVE_FAST_IO_I18N
+constexpr const char* no_l10n = "";
+#else
+constexpr const char* no_l10n = IOBENCH_FAST_IO_I18N_NOT_BUILT;
+#endif
+
+/// print/println through `File` for every output workload; with `Scans`,
+/// scan through it for ints_in.
+template <class File, bool Scans = false>
+constexpr FileOps file_ops = [] {
+    FileOps ops{print_ints<File>, print_repeat<File>, print_lines<File>, print_doubles<File>};
+    if constexpr (Scans) ops.get = scan_ints<File>;
+    return ops;
+}();
+
+constexpr FileOps obuf_file_ops = [] {
+    FileOps ops = file_ops<fast_io::obuf_file>;
+    ops.ints_locale = l10n_user_ints;
+    return ops;
+}();
+constexpr FileOps obuf_file_mutex_ops = file_ops<fast_io::obuf_file_mutex>;
+constexpr GetInts ibuf_file_ints = scan_ints<fast_io::ibuf_file>;
 constexpr ReadBytes ibuf_file_bytes = ibuf_file_read;
 constexpr Transcode ocode_cvt_file = ocode_cvt_file_transcode;
 constexpr PutInts l10n_c = l10n_c_ints;
-constexpr PutInts l10n_user = l10n_user_ints;
 
 #else  // no fast_io: every method listed as skipped with the reason
 
 constexpr const char* no_fast_io = IOBENCH_FAST_IO_NOT_BUILT;
 constexpr const char* no_l10n = IOBENCH_FAST_IO_NOT_BUILT;
-constexpr NotBuilt obuf_file_ints = not_built, obuf_file_mutex_ints = not_built;
-constexpr NotBuilt obuf_file_repeat = not_built, obuf_file_mutex_repeat = not_built;
-constexpr NotBuilt obuf_file_lines = not_built, obuf_file_mutex_lines = not_built;
-constexpr NotBuilt obuf_file_doubles = not_built, obuf_file_mutex_doubles = not_built;
-constexpr NotBuilt ibuf_file_ints = not_built;
-constexpr NotBuilt ibuf_file_bytes = not_built;
-constexpr NotBuilt ocode_cvt_file = not_built;
-constexpr NotBuilt l10n_c = not_built, l10n_user = not_built;
+constexpr FileOps obuf_file_ops{not_built, not_built, not_built, not_built, {}, not_built};
+constexpr FileOps obuf_file_mutex_ops{not_built, not_built, not_built, not_built};
+constexpr NotBuilt ibuf_file_ints = not_built, ibuf_file_bytes = not_built, ocode_cvt_file = not_built,
+                   l10n_c = not_built;
 #endif
 
 // --- FILE* and std::filebuf (c_file, c_file_unlocked, filebuf_file) -------
 
-/// The operations of one fast_io wrapper of a standard-library stream.
-struct LegacyOps {
-    Op<PutInts> ints;
-    Op<PutRepeat> repeat;
-    Op<PutLines> lines;
-    Op<PutDoubles> doubles;
-    Op<GetInts> get;
-};
-
 #if defined(IOBENCH_HAVE_FAST_IO) && defined(IOBENCH_HAVE_FAST_IO_LEGACY)
 constexpr const char* no_legacy = "";
-template <class File>
-constexpr LegacyOps legacy_ops{print_ints<File>, print_repeat<File>, print_lines<File>, print_doubles<File>,
-                               scan_ints<File>};
-constexpr LegacyOps c_file_ops = legacy_ops<fast_io::c_file>;
-constexpr LegacyOps c_file_unlocked_ops = legacy_ops<fast_io::c_file_unlocked>;
-constexpr LegacyOps filebuf_file_ops = legacy_ops<fast_io::filebuf_file>;
+constexpr FileOps c_file_ops = file_ops<fast_io::c_file, true>;
+constexpr FileOps c_file_unlocked_ops = file_ops<fast_io::c_file_unlocked, true>;
+constexpr FileOps filebuf_file_ops = file_ops<fast_io::filebuf_file, true>;
 #else
 #if defined(IOBENCH_HAVE_FAST_IO)
 constexpr const char* no_legacy = IOBENCH_FAST_IO_LEGACY_NOT_BUILT;
 #else
 constexpr const char* no_legacy = IOBENCH_FAST_IO_NOT_BUILT;
 #endif
-constexpr LegacyOps not_built_ops{not_built, not_built, not_built, not_built, not_built};
-constexpr LegacyOps c_file_ops = not_built_ops, c_file_unlocked_ops = not_built_ops, filebuf_file_ops = not_built_ops;
+constexpr FileOps not_built_ops{not_built, not_built, not_built, not_built, not_built};
+constexpr FileOps c_file_ops = not_built_ops, c_file_unlocked_ops = not_built_ops, filebuf_file_ops = not_built_ops;
 #endif
 
+/// The registrar entry of a fast_io file type that has `ops`.
+Method file_method(const char* name, const char* description, const char* unavailable, const FileOps& ops) {
+    return {.name = name,
+            .description = description,
+            .unavailable = unavailable,
+            .put_ints = ops.ints,
+            .put_repeat = ops.repeat,
+            .get_ints = ops.get,
+            .put_lines = ops.lines,
+            .put_doubles = ops.doubles,
+            .put_ints_locale = ops.ints_locale};
+}
+
 const MethodRegistrar registrar{{.family = "fast_io"}, {
-    {.name = "fast_io_obuf_file",
-     .description = "fast_io::obuf_file: println(obf, i) / print(obf, line) / print(obf, prefix, i, suffix) / "
-                    "println(obf, v); ints_out_locale: imbued with the user's locale (native_l10n)",
-     .unavailable = no_fast_io,
-     .put_ints = obuf_file_ints,
-     .put_repeat = obuf_file_repeat,
-     .put_lines = obuf_file_lines,
-     .put_doubles = obuf_file_doubles,
-     .put_ints_locale = l10n_user},
-    {.name = "fast_io_obuf_file_mutex",
-     .description = "fast_io::obuf_file_mutex: obuf_file behind a native mutex, locked once per print call",
-     .unavailable = no_fast_io,
-     .put_ints = obuf_file_mutex_ints,
-     .put_repeat = obuf_file_mutex_repeat,
-     .put_lines = obuf_file_mutex_lines,
-     .put_doubles = obuf_file_mutex_doubles},
+    file_method("fast_io_obuf_file",
+                "fast_io::obuf_file: println(obf, i) / print(obf, line) / print(obf, prefix, i, suffix) / "
+                "println(obf, v); ints_out_locale: imbued with the user's locale (native_l10n)",
+                no_fast_io, obuf_file_ops),
+    file_method("fast_io_obuf_file_mutex",
+                "fast_io::obuf_file_mutex: obuf_file behind a native mutex, locked once per print call", no_fast_io,
+                obuf_file_mutex_ops),
     {.name = "fast_io_obuf_file_imbue_C",
      .description = "fast_io::obuf_file imbued with fast_io's \"C\" locale: println(imbue(native_l10n(\"C\"), obf), i)",
      .unavailable = no_l10n,
@@ -354,30 +360,15 @@ const MethodRegistrar registrar{{.family = "fast_io"}, {
      .unavailable = no_fast_io,
      .get_ints = ibuf_file_ints,
      .read_bytes = ibuf_file_bytes},
-    {.name = "fast_io_c_file",
-     .description = "fast_io::c_file: fast_io's print/scan straight into a C FILE*'s buffer, the FILE* locked per call",
-     .unavailable = no_legacy,
-     .put_ints = c_file_ops.ints,
-     .put_repeat = c_file_ops.repeat,
-     .get_ints = c_file_ops.get,
-     .put_lines = c_file_ops.lines,
-     .put_doubles = c_file_ops.doubles},
-    {.name = "fast_io_c_file_unlocked",
-     .description = "fast_io::c_file_unlocked: fast_io's print/scan straight into a C FILE*'s buffer, no lock",
-     .unavailable = no_legacy,
-     .put_ints = c_file_unlocked_ops.ints,
-     .put_repeat = c_file_unlocked_ops.repeat,
-     .get_ints = c_file_unlocked_ops.get,
-     .put_lines = c_file_unlocked_ops.lines,
-     .put_doubles = c_file_unlocked_ops.doubles},
-    {.name = "fast_io_filebuf_file",
-     .description = "fast_io::filebuf_file: fast_io's print/scan straight into a std::filebuf's buffer",
-     .unavailable = no_legacy,
-     .put_ints = filebuf_file_ops.ints,
-     .put_repeat = filebuf_file_ops.repeat,
-     .get_ints = filebuf_file_ops.get,
-     .put_lines = filebuf_file_ops.lines,
-     .put_doubles = filebuf_file_ops.doubles},
+    file_method("fast_io_c_file",
+                "fast_io::c_file: fast_io's print/scan straight into a C FILE*'s buffer, the FILE* locked per call",
+                no_legacy, c_file_ops),
+    file_method("fast_io_c_file_unlocked",
+                "fast_io::c_file_unlocked: fast_io's print/scan straight into a C FILE*'s buffer, no lock", no_legacy,
+                c_file_unlocked_ops),
+    file_method("fast_io_filebuf_file",
+                "fast_io::filebuf_file: fast_io's print/scan straight into a std::filebuf's buffer", no_legacy,
+                filebuf_file_ops),
     {.name = "fast_io_ocode_cvt_file",
      .description = "fast_io::basic_ocode_cvt_file<char8_t, char16_t|char32_t, ..., utf_le> / u8ogb18030_file: "
                     "write(out, first, last) of the UTF-8 text, 64 KiB per read",

@@ -32,64 +32,91 @@ void check(const std::basic_ios<Char>& stream, const char* what, const std::stri
     if (stream.fail()) throw io_error(what, path, std::error_code(errno ? errno : EIO, std::generic_category()));
 }
 
-/// A file stream of type S opened on `path`, buffered with `buffer_size` bytes
-/// of `storage` when non-zero.
-template <class S>
-void open_stream(S& stream, const std::string& path, std::size_t buffer_size, std::unique_ptr<char[]>& storage,
-                 std::ios::openmode mode) {
-    if (buffer_size != 0) {
-        storage = std::make_unique<char[]>(buffer_size);
-        stream.rdbuf()->pubsetbuf(storage.get(), static_cast<std::streamsize>(buffer_size));
+/// std::locale(""): the user's locale. Throws `unavailable_error` when the
+/// locale the environment names is not installed.
+std::locale user_locale() {
+    try {
+        return std::locale("");
+    } catch (const std::runtime_error& e) {
+        throw unavailable_error(std::string("std::locale(\"\"): the user's locale is not installed: ") + e.what());
     }
-    errno = 0;
-    stream.open(path, mode);
-    check(stream, "open", path);
 }
 
-void ofstream_ints(const Sink& sink, std::uint64_t count) {
-    std::unique_ptr<char[]> storage;
-    std::ofstream out;
-    open_stream(out, sink.path, sink.buffer_size, storage, std::ios::out | std::ios::trunc | std::ios::binary);
-    for (std::uint64_t i = 0; i < count; ++i) out << i << '\n';
-    out.close();
-    check(out, "ofstream::operator<<", sink.path);
+/// The stream's name in errors ("ofstream::operator<<").
+template <class S>
+constexpr const char* stream_name = std::is_same_v<S, std::ofstream>    ? "ofstream"
+                                    : std::is_same_v<S, std::ifstream>  ? "ifstream"
+                                    : std::is_same_v<S, std::wofstream> ? "wofstream"
+                                                                        : "wifstream";
+
+/// A file stream of type S (std::ofstream, std::wifstream, ...) opened on
+/// `path` in binary mode, so that '\n' stays one byte everywhere: output
+/// streams are created or truncated. Buffered with `buffer_size` characters
+/// of its own storage when non-zero (pubsetbuf before open), imbued with
+/// the user's locale first when `UserLocale` (before open, so that the
+/// file's codecvt is the locale's too). Throws `io_error`, and
+/// `unavailable_error` when the user's locale is not installed.
+template <class S, bool UserLocale = false>
+struct OpenStream {
+    std::unique_ptr<typename S::char_type[]> storage;  // outlives the stream
+    S stream;
+
+    OpenStream(const std::string& path, std::size_t buffer_size) {
+        if constexpr (UserLocale) stream.imbue(user_locale());
+        if (buffer_size != 0) {
+            storage = std::make_unique<typename S::char_type[]>(buffer_size);
+            stream.rdbuf()->pubsetbuf(storage.get(), static_cast<std::streamsize>(buffer_size));
+        }
+        constexpr bool output = std::is_base_of_v<std::basic_ostream<typename S::char_type>, S>;
+        errno = 0;
+        stream.open(path, output ? std::ios::out | std::ios::trunc | std::ios::binary : std::ios::in | std::ios::binary);
+        check(stream, "open", path);
+    }
+    explicit OpenStream(const Sink& sink) : OpenStream(sink.path, sink.buffer_size) {}
+    explicit OpenStream(const Source& source) : OpenStream(source.path, source.buffer_size) {}
+
+    /// Closes the file; a failed write or close becomes `io_error` naming `what`.
+    void close(const char* what, const std::string& path) {
+        stream.close();
+        check(stream, what, path);
+    }
+};
+
+/// An ofstream opened for output on `sink`.
+using Output = OpenStream<std::ofstream>;
+
+/// `out << i << '\n'` for 0 .. count-1 on a stream of type S (see OpenStream).
+template <class S, bool UserLocale = false>
+void stream_ints(const Sink& sink, std::uint64_t count) {
+    OpenStream<S, UserLocale> o(sink);
+    constexpr auto newline = static_cast<typename S::char_type>('\n');
+    for (std::uint64_t i = 0; i < count; ++i) o.stream << i << newline;
+    o.close((std::string(stream_name<S>) + "::operator<<").c_str(), sink.path);
+}
+
+/// `in >> v` until it fails on a stream of type S (see OpenStream), which
+/// must be at end of file.
+template <class S, class T, bool UserLocale = false>
+void stream_values(const Source& source, std::vector<T>& values) {
+    OpenStream<S, UserLocale> o(source);
+    S& in = o.stream;
+    T v = 0;
+    while (in >> v) values.push_back(v);
+    if (in.bad())
+        throw io_error(std::string(stream_name<S>) + "::operator>>", source.path,
+                       std::error_code(EIO, std::generic_category()));
+    if (!in.eof())
+        throw parse_error(std::string(stream_name<S>) + "(" + source.path + "): not " +
+                          (std::is_integral_v<T> ? "an integer" : "a number") + " after " +
+                          std::to_string(values.size()) + " values");
 }
 
 void ofstream_repeat(const Sink& sink, std::string_view line, std::uint64_t count) {
-    std::unique_ptr<char[]> storage;
-    std::ofstream out;
-    open_stream(out, sink.path, sink.buffer_size, storage, std::ios::out | std::ios::trunc | std::ios::binary);
+    Output o(sink);
     const auto size = static_cast<std::streamsize>(line.size());
-    for (std::uint64_t i = 0; i < count; ++i) out.write(line.data(), size);
-    out.close();
-    check(out, "ofstream::write", sink.path);
+    for (std::uint64_t i = 0; i < count; ++i) o.stream.write(line.data(), size);
+    o.close("ofstream::write", sink.path);
 }
-
-void ifstream_ints(const Source& source, std::vector<std::uint64_t>& values) {
-    std::unique_ptr<char[]> storage;
-    std::ifstream in;
-    open_stream(in, source.path, source.buffer_size, storage, std::ios::in | std::ios::binary);
-    std::uint64_t v = 0;
-    while (in >> v) values.push_back(v);
-    if (in.bad()) throw io_error("ifstream::operator>>", source.path, std::error_code(EIO, std::generic_category()));
-    if (!in.eof())
-        throw parse_error("ifstream(" + source.path + "): not an integer after " + std::to_string(values.size()) +
-                          " values");
-}
-
-/// An ofstream opened for output on `sink` (binary: '\n' stays one byte everywhere).
-struct Output {
-    std::unique_ptr<char[]> storage;
-    std::ofstream out;
-    explicit Output(const Sink& sink) {
-        open_stream(out, sink.path, sink.buffer_size, storage, std::ios::out | std::ios::trunc | std::ios::binary);
-    }
-    /// Closes the file; a failed write or close becomes `io_error` naming `what`.
-    void close(const char* what, const std::string& path) {
-        out.close();
-        check(out, what, path);
-    }
-};
 
 /// Throws unless every streambuf call of a run succeeded.
 void check_streambuf(bool ok, const std::string& path) {
@@ -101,37 +128,37 @@ std::string_view body_of(std::string_view line) { return line.substr(0, line.siz
 
 void ofstream_lines(const Sink& sink, const NumberedLine& line, std::uint64_t count) {
     Output o(sink);
-    for (std::uint64_t i = 0; i < count; ++i) o.out << line.prefix << i << line.suffix;
+    for (std::uint64_t i = 0; i < count; ++i) o.stream << line.prefix << i << line.suffix;
     o.close("ofstream::operator<<", sink.path);
 }
 
 void ofstream_doubles(const Sink& sink, std::span<const double> values) {
     Output o(sink);
-    o.out << std::setprecision(17);  // %.17g: exact, not the shortest form
-    for (double v : values) o.out << v << '\n';
+    o.stream << std::setprecision(17);  // %.17g: exact, not the shortest form
+    for (double v : values) o.stream << v << '\n';
     o.close("ofstream::operator<<", sink.path);
 }
 
 void ofstream_endl_repeat(const Sink& sink, std::string_view line, std::uint64_t count) {
     Output o(sink);
     const std::string_view body = body_of(line);
-    for (std::uint64_t i = 0; i < count; ++i) o.out << body << std::endl;
+    for (std::uint64_t i = 0; i < count; ++i) o.stream << body << std::endl;
     o.close("ofstream::operator<<", sink.path);
 }
 
 void ofstream_endl_lines(const Sink& sink, const NumberedLine& line, std::uint64_t count) {
     Output o(sink);
     const std::string_view suffix = body_of(line.suffix);
-    for (std::uint64_t i = 0; i < count; ++i) o.out << line.prefix << i << suffix << std::endl;
+    for (std::uint64_t i = 0; i < count; ++i) o.stream << line.prefix << i << suffix << std::endl;
     o.close("ofstream::operator<<", sink.path);
 }
 
 void ofstream_sputc_ints(const Sink& sink, std::uint64_t count) {
     Output o(sink);
-    std::streambuf* buf = o.out.rdbuf();
+    std::streambuf* buf = o.stream.rdbuf();
     bool ok = true;
     for (std::uint64_t i = 0; i < count; ++i) {
-        o.out << i;
+        o.stream << i;
         ok &= buf->sputc('\n') != std::char_traits<char>::eof();
     }
     check_streambuf(ok, sink.path);
@@ -140,7 +167,7 @@ void ofstream_sputc_ints(const Sink& sink, std::uint64_t count) {
 
 void ofstream_sputc_repeat(const Sink& sink, std::string_view line, std::uint64_t count) {
     Output o(sink);
-    std::streambuf* buf = o.out.rdbuf();
+    std::streambuf* buf = o.stream.rdbuf();
     const std::string_view body = body_of(line);
     const auto size = static_cast<std::streamsize>(body.size());
     bool ok = true;
@@ -154,13 +181,13 @@ void ofstream_sputc_repeat(const Sink& sink, std::string_view line, std::uint64_
 
 void ofstream_sputc_lines(const Sink& sink, const NumberedLine& line, std::uint64_t count) {
     Output o(sink);
-    std::streambuf* buf = o.out.rdbuf();
+    std::streambuf* buf = o.stream.rdbuf();
     const auto prefix = static_cast<std::streamsize>(line.prefix.size());
     const auto suffix = static_cast<std::streamsize>(line.suffix.size());
     bool ok = true;
     for (std::uint64_t i = 0; i < count; ++i) {
         ok &= buf->sputn(line.prefix.data(), prefix) == prefix;
-        o.out << i;
+        o.stream << i;
         ok &= buf->sputn(line.suffix.data(), suffix) == suffix;
     }
     check_streambuf(ok, sink.path);
@@ -173,7 +200,7 @@ void to_chars_ofstream_ints(const Sink& sink, std::uint64_t count) {
     for (std::uint64_t i = 0; i < count; ++i) {
         char* end = std::to_chars(text, text + 20, i).ptr;
         *end++ = '\n';
-        o.out.write(text, end - text);
+        o.stream.write(text, end - text);
     }
     o.close("ofstream::write", sink.path);
 }
@@ -184,99 +211,9 @@ void to_chars_ofstream_doubles(const Sink& sink, std::span<const double> values)
     for (double v : values) {
         char* end = std::to_chars(text, text + 39, v).ptr;  // shortest round-trip form
         *end++ = '\n';
-        o.out.write(text, end - text);
+        o.stream.write(text, end - text);
     }
     o.close("ofstream::write", sink.path);
-}
-
-void ifstream_doubles(const Source& source, std::vector<double>& values) {
-    std::unique_ptr<char[]> storage;
-    std::ifstream in;
-    open_stream(in, source.path, source.buffer_size, storage, std::ios::in | std::ios::binary);
-    double v = 0;
-    while (in >> v) values.push_back(v);
-    if (in.bad()) throw io_error("ifstream::operator>>", source.path, std::error_code(EIO, std::generic_category()));
-    if (!in.eof())
-        throw parse_error("ifstream(" + source.path + "): not a number after " + std::to_string(values.size()) +
-                          " values");
-}
-
-// --- the user's locale (ints_out_locale, ints_in_locale) ----------------
-
-/// std::locale(""): the user's locale. Throws `unavailable_error` when the
-/// locale the environment names is not installed.
-std::locale user_locale() {
-    try {
-        return std::locale("");
-    } catch (const std::runtime_error& e) {
-        throw unavailable_error(std::string("std::locale(\"\"): the user's locale is not installed: ") + e.what());
-    }
-}
-
-/// out << i << '\n' on an ofstream imbued with the user's locale (before
-/// open, so that the file's codecvt is the locale's too).
-void ofstream_locale_ints(const Sink& sink, std::uint64_t count) {
-    std::unique_ptr<char[]> storage;
-    std::ofstream out;
-    out.imbue(user_locale());
-    open_stream(out, sink.path, sink.buffer_size, storage, std::ios::out | std::ios::trunc | std::ios::binary);
-    for (std::uint64_t i = 0; i < count; ++i) out << i << '\n';
-    out.close();
-    check(out, "ofstream::operator<<", sink.path);
-}
-
-/// in >> v on an ifstream imbued with the user's locale: its num_get reads
-/// the locale's digit grouping.
-void ifstream_locale_ints(const Source& source, std::vector<std::uint64_t>& values) {
-    std::unique_ptr<char[]> storage;
-    std::ifstream in;
-    in.imbue(user_locale());
-    open_stream(in, source.path, source.buffer_size, storage, std::ios::in | std::ios::binary);
-    std::uint64_t v = 0;
-    while (in >> v) values.push_back(v);
-    if (in.bad()) throw io_error("ifstream::operator>>", source.path, std::error_code(EIO, std::generic_category()));
-    if (!in.eof())
-        throw parse_error("ifstream(" + source.path + "): not an integer after " + std::to_string(values.size()) +
-                          " values");
-}
-
-// --- wide streams (the seed's "extremely slow" wofstream row) -------------
-
-/// A wide file stream of type S opened on `path` in the classic locale, whose
-/// codecvt<wchar_t, char> narrows the ASCII digits to the same bytes as ofstream.
-template <class S>
-void open_wide(S& stream, const std::string& path, std::size_t buffer_size, std::unique_ptr<wchar_t[]>& storage,
-               std::ios::openmode mode) {
-    if (buffer_size != 0) {
-        storage = std::make_unique<wchar_t[]>(buffer_size);
-        stream.rdbuf()->pubsetbuf(storage.get(), static_cast<std::streamsize>(buffer_size));
-    }
-    errno = 0;
-    stream.open(path, mode);
-    check(stream, "open", path);
-}
-
-/// out << i << L'\n' on a std::wofstream.
-void wofstream_ints(const Sink& sink, std::uint64_t count) {
-    std::unique_ptr<wchar_t[]> storage;
-    std::wofstream out;
-    open_wide(out, sink.path, sink.buffer_size, storage, std::ios::out | std::ios::trunc | std::ios::binary);
-    for (std::uint64_t i = 0; i < count; ++i) out << i << L'\n';
-    out.close();
-    check(out, "wofstream::operator<<", sink.path);
-}
-
-/// in >> v on a std::wifstream until end of file.
-void wifstream_ints(const Source& source, std::vector<std::uint64_t>& values) {
-    std::unique_ptr<wchar_t[]> storage;
-    std::wifstream in;
-    open_wide(in, source.path, source.buffer_size, storage, std::ios::in | std::ios::binary);
-    std::uint64_t v = 0;
-    while (in >> v) values.push_back(v);
-    if (in.bad()) throw io_error("wifstream::operator>>", source.path, std::error_code(EIO, std::generic_category()));
-    if (!in.eof())
-        throw parse_error("wifstream(" + source.path + "): not an integer after " + std::to_string(values.size()) +
-                          " values");
 }
 
 // --- reading whole files (file_read) -------------------------------------
@@ -287,9 +224,8 @@ constexpr std::size_t read_default_request = default_buffer_size;
 /// in.read() of `buf` bytes per call into a buffer of ours (the stream keeps
 /// the library's own buffer, as `fread` does), gcount() bytes folded.
 ReadResult ifstream_read_file(const Source& source) {
-    std::unique_ptr<char[]> storage;
-    std::ifstream in;
-    open_stream(in, source.path, 0, storage, std::ios::in | std::ios::binary);
+    OpenStream<std::ifstream> o(source.path, 0);
+    std::ifstream& in = o.stream;
     const std::size_t request = source.buffer_size ? source.buffer_size : read_default_request;
     std::unique_ptr<char[]> buf(new char[request]);
     ByteFold fold;
@@ -304,9 +240,8 @@ ReadResult ifstream_read_file(const Source& source) {
 /// std::getline(in, line) into one std::string (stream buffer: `buf` bytes
 /// with pubsetbuf, or the library's), each line and its '\n' folded.
 ReadResult getline_file(const Source& source) {
-    std::unique_ptr<char[]> storage;
-    std::ifstream in;
-    open_stream(in, source.path, source.buffer_size, storage, std::ios::in | std::ios::binary);
+    OpenStream<std::ifstream> o(source);
+    std::ifstream& in = o.stream;
     std::string line;
     ByteFold fold;
     while (std::getline(in, line)) {
@@ -320,9 +255,8 @@ ReadResult getline_file(const Source& source) {
 /// std::getline, then std::from_chars for every white-space separated number of the line.
 template <class T>
 void getline_parse(const Source& source, std::vector<T>& values) {
-    std::unique_ptr<char[]> storage;
-    std::ifstream in;
-    open_stream(in, source.path, source.buffer_size, storage, std::ios::in | std::ios::binary);
+    OpenStream<std::ifstream> o(source);
+    std::ifstream& in = o.stream;
     std::string line;
     std::uint64_t number = 0;
     while (std::getline(in, line)) {
@@ -408,11 +342,11 @@ const MethodRegistrar registrar{{.family = "iostream"}, {
                     "out << prefix << i << suffix (numbered lines), out << setprecision(17) << v << '\\n'; "
                     "ints_out_locale: imbued with std::locale(\"\")",
      .sizable_buffer = true,
-     .put_ints = ofstream_ints,
+     .put_ints = stream_ints<std::ofstream>,
      .put_repeat = ofstream_repeat,
      .put_lines = ofstream_lines,
      .put_doubles = ofstream_doubles,
-     .put_ints_locale = ofstream_locale_ints},
+     .put_ints_locale = stream_ints<std::ofstream, true>},
     {.name = "ofstream_endl",
      .description = "std::ofstream: out << text << std::endl, which flushes the stream: one write per line",
      .sizable_buffer = true,
@@ -441,17 +375,17 @@ const MethodRegistrar registrar{{.family = "iostream"}, {
      .description = "std::ifstream: in >> v (integers, doubles) until end of file; ints_in_locale: imbued with "
                     "std::locale(\"\")",
      .sizable_buffer = true,
-     .get_ints = ifstream_ints,
-     .get_doubles = ifstream_doubles,
-     .get_ints_locale = ifstream_locale_ints},
+     .get_ints = stream_values<std::ifstream, std::uint64_t>,
+     .get_doubles = stream_values<std::ifstream, double>,
+     .get_ints_locale = stream_values<std::ifstream, std::uint64_t, true>},
     {.name = "wofstream",
      .description = "std::wofstream: out << i << L'\\n' (wide stream, classic locale: the same bytes as ofstream)",
      .sizable_buffer = true,
-     .put_ints = wofstream_ints},
+     .put_ints = stream_ints<std::wofstream>},
     {.name = "wifstream",
      .description = "std::wifstream: in >> v until end of file (wide stream, classic locale)",
      .sizable_buffer = true,
-     .get_ints = wifstream_ints},
+     .get_ints = stream_values<std::wifstream, std::uint64_t>},
     {.name = "ifstream_read",
      .description = "std::ifstream::read of `buf` bytes (64 KiB) per call, the stream keeping the library's buffer",
      .default_buffer_size = read_default_request,

@@ -12,12 +12,7 @@
 
 #include "core/method.hpp"
 #include "data/byte_fold.hpp"
-
-#ifdef _WIN32
-#include "methods/win32_device.hpp"
-#else
-#include "methods/posix_file.hpp"
-#endif
+#include "methods/native_file.hpp"
 
 namespace iobench {
 namespace {
@@ -26,39 +21,19 @@ namespace {
 /// to the copy into or out of the page cache.
 constexpr std::size_t limit_chunk = std::size_t{1} << 20;
 
-#ifdef _WIN32
-
 void put_prepared(const Sink& sink, std::span<const char> bytes) {
-    unique_handle file = create_file_handle(sink.path);
+    native_file file = create_native_file(sink.path);
     for (std::size_t at = 0; at < bytes.size(); at += limit_chunk)
         write_all(file.get(), bytes.data() + at, std::min(limit_chunk, bytes.size() - at), sink.path);
     file.close();
 }
 
 ReadResult read_bytes(const Source& source) {
-    unique_handle file = open_file_handle(source.path, 0);
+    native_file file = open_native_file(source.path);
     const ReadResult result = read_folded(file.get(), limit_chunk, source.path);
     file.close();
     return result;
 }
-
-#else
-
-void put_prepared(const Sink& sink, std::span<const char> bytes) {
-    unique_fd fd = create_file(sink.path);
-    for (std::size_t at = 0; at < bytes.size(); at += limit_chunk)
-        write_all(fd.get(), bytes.data() + at, std::min(limit_chunk, bytes.size() - at), sink.path);
-    fd.close();
-}
-
-ReadResult read_bytes(const Source& source) {
-    unique_fd fd = open_file(source.path);
-    const ReadResult result = read_folded(fd.get(), limit_chunk, source.path);
-    fd.close();
-    return result;
-}
-
-#endif
 
 const MethodRegistrar registrar{{.family = "limit"}, {
     {.name = "limit",

@@ -3,116 +3,47 @@
 // `buf` bytes (64 KiB by default), flushed with one write(2); integers
 // formatted and parsed without locale or format strings. They show how close
 // a method can get to the memory-bound limit. On Windows the same buffer
-// runs over a Win32 file HANDLE (methods/win32_device.hpp), flushed with one
+// runs over a Win32 file HANDLE (methods/native_file.hpp), flushed with one
 // WriteFile and refilled with one ReadFile, under the same method names.
 #include <charconv>
 #include <mutex>
 
 #include "core/method.hpp"
 #include "methods/obuf_file.hpp"
-#ifdef _WIN32
-#include "methods/win32_device.hpp"
-#else
-#include "methods/fd_device.hpp"
-#include "methods/posix_file.hpp"
-#endif
 
 namespace iobench {
 namespace {
 
-#ifndef _WIN32
-constexpr const char* obuf_description =
-    "iobench's buffered writer on a file descriptor: put_uint(i), put('\\n') / write(line)";
-constexpr const char* ibuf_description =
-    "iobench's buffered reader on a file descriptor: get_uint(v) / get_double(v) until end of file";
-
-void obuf_ints(const Sink& sink, std::uint64_t count) {
-    unique_fd fd = create_file(sink.path);
-    {
-        obuf out(fd_sink_device{fd.get(), sink.path}, sink.buffer_size);
-        for (std::uint64_t i = 0; i < count; ++i) {
-            out.put_uint(i);
-            out.put('\n');
-        }
-        out.flush();
-    }
-    fd.close();
-}
-
-void obuf_repeat(const Sink& sink, std::string_view line, std::uint64_t count) {
-    unique_fd fd = create_file(sink.path);
-    {
-        obuf out(fd_sink_device{fd.get(), sink.path}, sink.buffer_size);
-        for (std::uint64_t i = 0; i < count; ++i) out.write(line);
-        out.flush();
-    }
-    fd.close();
-}
-
-void ibuf_ints(const Source& source, std::vector<std::uint64_t>& values) {
-    unique_fd fd = open_file(source.path);
-    ibuf in(fd_source_device{fd.get(), source.path}, source.buffer_size);
-    std::uint64_t v = 0;
-    while (in.get_uint(v)) values.push_back(v);
-    fd.close();
-}
-
-void ibuf_doubles(const Source& source, std::vector<double>& values) {
-    unique_fd fd = open_file(source.path);
-    ibuf in(fd_source_device{fd.get(), source.path}, source.buffer_size);
-    double v = 0;
-    while (in.get_double(v)) values.push_back(v);
-    fd.close();
-}
-#else
+#ifdef _WIN32
 constexpr const char* obuf_description =
     "iobench's buffered writer on a Win32 file HANDLE (flushed with WriteFile): put_uint(i), put('\\n') / "
     "write(line)";
 constexpr const char* ibuf_description =
     "iobench's buffered reader on a Win32 file HANDLE (refilled with ReadFile): get_uint(v) / get_double(v) until "
     "end of file";
+#else
+constexpr const char* obuf_description =
+    "iobench's buffered writer on a file descriptor: put_uint(i), put('\\n') / write(line)";
+constexpr const char* ibuf_description =
+    "iobench's buffered reader on a file descriptor: get_uint(v) / get_double(v) until end of file";
+#endif
 
 void obuf_ints(const Sink& sink, std::uint64_t count) {
-    unique_handle file = create_file_handle(sink.path);
-    {
-        handle_obuf out(handle_sink_device{file.get(), sink.path}, sink.buffer_size);
-        for (std::uint64_t i = 0; i < count; ++i) {
-            out.put_uint(i);
-            out.put('\n');
-        }
-        out.flush();
+    obuf_file file(sink.path, sink.buffer_size);
+    auto& out = file.out();
+    for (std::uint64_t i = 0; i < count; ++i) {
+        out.put_uint(i);
+        out.put('\n');
     }
     file.close();
 }
 
 void obuf_repeat(const Sink& sink, std::string_view line, std::uint64_t count) {
-    unique_handle file = create_file_handle(sink.path);
-    {
-        handle_obuf out(handle_sink_device{file.get(), sink.path}, sink.buffer_size);
-        for (std::uint64_t i = 0; i < count; ++i) out.write(line);
-        out.flush();
-    }
+    obuf_file file(sink.path, sink.buffer_size);
+    auto& out = file.out();
+    for (std::uint64_t i = 0; i < count; ++i) out.write(line);
     file.close();
 }
-
-void ibuf_ints(const Source& source, std::vector<std::uint64_t>& values) {
-    unique_handle file = open_file_handle(source.path);
-    handle_ibuf in(handle_source_device{file.get(), source.path}, source.buffer_size);
-    std::uint64_t v = 0;
-    while (in.get_uint(v)) values.push_back(v);
-    file.close();
-}
-
-void ibuf_doubles(const Source& source, std::vector<double>& values) {
-    unique_handle file = open_file_handle(source.path);
-    handle_ibuf in(handle_source_device{file.get(), source.path}, source.buffer_size);
-    double v = 0;
-    while (in.get_double(v)) values.push_back(v);
-    file.close();
-}
-#endif
-
-// --- on every platform, through obuf_file (methods/obuf_file.hpp) ---------
 
 void obuf_lines(const Sink& sink, const NumberedLine& line, std::uint64_t count) {
     obuf_file file(sink.path, sink.buffer_size);
@@ -125,15 +56,26 @@ void obuf_lines(const Sink& sink, const NumberedLine& line, std::uint64_t count)
     file.close();
 }
 
-/// obuf over standard output (fd 1; the STD_OUTPUT_HANDLE on Windows).
 void obuf_console(const StdoutSink& sink, std::string_view line, std::uint64_t count) {
-#ifdef _WIN32
-    handle_obuf out(handle_sink_device{GetStdHandle(STD_OUTPUT_HANDLE), "stdout"}, sink.buffer_size);
-#else
-    obuf out(fd_sink_device{STDOUT_FILENO, "stdout"}, sink.buffer_size);
-#endif
+    auto out = stdout_obuf(sink.buffer_size);
     for (std::uint64_t i = 0; i < count; ++i) out.write(line);
     out.flush();
+}
+
+void ibuf_ints(const Source& source, std::vector<std::uint64_t>& values) {
+    ibuf_file file(source.path, source.buffer_size);
+    auto& in = file.in();
+    std::uint64_t v = 0;
+    while (in.get_uint(v)) values.push_back(v);
+    file.close();
+}
+
+void ibuf_doubles(const Source& source, std::vector<double>& values) {
+    ibuf_file file(source.path, source.buffer_size);
+    auto& in = file.in();
+    double v = 0;
+    while (in.get_double(v)) values.push_back(v);
+    file.close();
 }
 
 /// obuf shared between threads: every call takes the lock once (fast_io's

@@ -1,17 +1,13 @@
-// An output file written through obuf over the platform's own file API: a
-// file descriptor and write(2) on POSIX (fd_device.hpp), a HANDLE and
-// WriteFile on Windows (win32_device.hpp). For the methods that combine obuf
-// with something else (obuf_mutex, to_chars + obuf, the fmt family).
+// Files written and read through obuf/ibuf over the platform's own file API
+// (native_file.hpp): a file descriptor with write(2)/read(2) on POSIX, a
+// HANDLE with WriteFile/ReadFile on Windows. For the obuf family and the
+// methods that combine obuf with something else (the fmt family).
 #pragma once
 
+#include <cstddef>
 #include <string>
 
-#ifdef _WIN32
-#include "methods/win32_device.hpp"
-#else
-#include "methods/fd_device.hpp"
-#include "methods/posix_file.hpp"
-#endif
+#include "methods/native_file.hpp"
 
 namespace iobench {
 
@@ -21,21 +17,12 @@ namespace iobench {
 /// dropped (obuf's destructor policy) and the file is closed.
 class obuf_file {
 public:
-#ifdef _WIN32
-    using buffer_type = handle_obuf;
-#else
-    using buffer_type = obuf;
-#endif
+    /// obuf over the platform's file (fd_device.hpp's `obuf`, win32_device.hpp's `handle_obuf`).
+    using buffer_type = basic_obuf<native_sink_device>;
 
     /// `buffer_size` in bytes; 0 = obuf's default (64 KiB). Throws `io_error`.
     obuf_file(const std::string& path, std::size_t buffer_size)
-#ifdef _WIN32
-        : file_(create_file_handle(path)), out_(handle_sink_device{file_.get(), path}, buffer_size) {
-    }
-#else
-        : file_(create_file(path)), out_(fd_sink_device{file_.get(), path}, buffer_size) {
-    }
-#endif
+        : file_(create_native_file(path)), out_(native_sink_device{file_.get(), path}, buffer_size) {}
 
     /// The buffered writer (put, write, put_uint, flush).
     buffer_type& out() { return out_; }
@@ -47,12 +34,36 @@ public:
     }
 
 private:
-#ifdef _WIN32
-    unique_handle file_;
-#else
-    unique_fd file_;
-#endif
+    native_file file_;
     buffer_type out_;
 };
+
+/// The file `path` opened for reading and a buffered reader over it. Call
+/// close() at the end of a run: it throws `io_error` when closing fails.
+class ibuf_file {
+public:
+    /// ibuf over the platform's file (fd_device.hpp's `ibuf`, win32_device.hpp's `handle_ibuf`).
+    using buffer_type = basic_ibuf<native_source_device>;
+
+    /// `buffer_size` in bytes; 0 = ibuf's default (64 KiB). Throws `io_error`.
+    ibuf_file(const std::string& path, std::size_t buffer_size)
+        : file_(open_native_file(path)), in_(native_source_device{file_.get(), path}, buffer_size) {}
+
+    /// The buffered reader (get_uint, get_double).
+    buffer_type& in() { return in_; }
+
+    /// Closes the file. Throws `io_error`.
+    void close() { file_.close(); }
+
+private:
+    native_file file_;
+    buffer_type in_;
+};
+
+/// obuf over standard output (fd 1; the STD_OUTPUT_HANDLE on Windows), which
+/// it does not close. Call flush() at the end of a run.
+inline obuf_file::buffer_type stdout_obuf(std::size_t buffer_size) {
+    return obuf_file::buffer_type(native_stdout_device(), buffer_size);
+}
 
 }  // namespace iobench

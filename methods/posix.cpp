@@ -29,6 +29,7 @@
 #include "core/environment.hpp"
 #include "core/error.hpp"
 #include "data/byte_fold.hpp"
+#include "methods/native_file.hpp"
 #include "methods/posix_file.hpp"
 #endif
 
@@ -54,23 +55,7 @@ std::vector<char> line_buffer(const NumberedLine& line) {
 }
 
 // --- write(2) ------------------------------------------------------------
-
-void write_ints(const Sink& sink, std::uint64_t count) {
-    unique_fd fd = create_file(sink.path);
-    char line[24];
-    for (std::uint64_t i = 0; i < count; ++i) {
-        char* end = std::to_chars(line, line + sizeof line - 1, i).ptr;
-        *end++ = '\n';
-        write_all(fd.get(), line, static_cast<std::size_t>(end - line), sink.path);
-    }
-    fd.close();
-}
-
-void write_repeat(const Sink& sink, std::string_view line, std::uint64_t count) {
-    unique_fd fd = create_file(sink.path);
-    for (std::uint64_t i = 0; i < count; ++i) write_all(fd.get(), line.data(), line.size(), sink.path);
-    fd.close();
-}
+// put_ints, put_repeat: write_each_int, write_each_line (methods/native_file.hpp).
 
 /// One write(2) per line on a descriptor opened with `Flags`; every `SyncEvery`
 /// lines and at the end fdatasync (0: never); fsync before close if `FsyncAtEnd`.
@@ -558,6 +543,8 @@ ReadResult read_direct(const Source& source) {
     return fold.result();
 }
 
+constexpr PutInts write_ints = write_each_int;
+constexpr PutRepeat write_repeat = write_each_line;
 constexpr ReadBytes read_plain = read_file<false>;
 constexpr ReadBytes read_sequential = read_file<true>;
 

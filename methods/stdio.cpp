@@ -29,11 +29,6 @@
 namespace iobench {
 namespace {
 
-/// A printf format for `line`: prefix, "%llu", suffix (which hold no '%').
-std::string line_format(const NumberedLine& line) {
-    return std::string(line.prefix) + "%llu" + std::string(line.suffix);
-}
-
 // --- files ---------------------------------------------------------------
 
 void fprintf_ints(const Sink& sink, std::uint64_t count) {
@@ -48,7 +43,7 @@ template <int Mode>
 void fprintf_lines(const Sink& sink, const NumberedLine& line, std::uint64_t count) {
     StdioFile s;
     open_stream(s, sink.path, "wb", sink.buffer_size, Mode);
-    const std::string format = line_format(line);
+    const std::string format = printf_format(line);
     for (std::uint64_t i = 0; i < count; ++i) std::fprintf(s.f, format.c_str(), static_cast<unsigned long long>(i));
     s.close_output();
 }
@@ -60,70 +55,83 @@ void fprintf_doubles(const Sink& sink, std::span<const double> values) {
     s.close_output();
 }
 
-void fwrite_repeat(const Sink& sink, std::string_view line, std::uint64_t count) {
-    StdioFile s;
-    open_stream(s, sink.path, "wb", sink.buffer_size);
-    for (std::uint64_t i = 0; i < count; ++i) std::fwrite(line.data(), 1, line.size(), s.f);
-    s.close_output();
-}
+/// Writes one line with a stdio call: `line` to `f` (stdout for the calls
+/// without a stream argument: printf, putchar). `line.data()` is
+/// NUL-terminated, for the calls that take a C string.
+using PutLine = void (*)(std::FILE* f, std::string_view line);
 
-void fputs_repeat(const Sink& sink, std::string_view line, std::uint64_t count) {
-    StdioFile s;
-    open_stream(s, sink.path, "wb", sink.buffer_size);
-    const std::string text(line);  // fputs needs a C string
-    for (std::uint64_t i = 0; i < count; ++i) std::fputs(text.c_str(), s.f);
-    s.close_output();
+void put_fwrite(std::FILE* f, std::string_view line) { std::fwrite(line.data(), 1, line.size(), f); }
+void put_fputs(std::FILE* f, std::string_view line) { std::fputs(line.data(), f); }
+void put_fputc(std::FILE* f, std::string_view line) {
+    for (char c : line) std::fputc(static_cast<unsigned char>(c), f);
 }
-
-void fputc_repeat(const Sink& sink, std::string_view line, std::uint64_t count) {
-    StdioFile s;
-    open_stream(s, sink.path, "wb", sink.buffer_size);
-    for (std::uint64_t i = 0; i < count; ++i)
-        for (char c : line) std::fputc(static_cast<unsigned char>(c), s.f);
-    s.close_output();
+void put_putchar(std::FILE*, std::string_view line) {
+    for (char c : line) std::putchar(static_cast<unsigned char>(c));
 }
-
+void put_printf(std::FILE*, std::string_view line) { std::printf("%s", line.data()); }
+/// The line is the format, as in printf("Hello, C!!!!\n"); it holds no '%'.
+/// (Written with a literal, GCC would call puts instead.)
+void put_printf_literal(std::FILE*, std::string_view line) {
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-security"
+#endif
+    std::printf(line.data());
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
+}
 #ifdef IOBENCH_HAVE_FWRITE_UNLOCKED
-void fwrite_unlocked_repeat(const Sink& sink, std::string_view line, std::uint64_t count) {
-    StdioFile s;
-    open_stream(s, sink.path, "wb", sink.buffer_size);
-    for (std::uint64_t i = 0; i < count; ++i) fwrite_unlocked(line.data(), 1, line.size(), s.f);
-    s.close_output();
-}
+void put_fwrite_unlocked(std::FILE* f, std::string_view line) { fwrite_unlocked(line.data(), 1, line.size(), f); }
 #endif
-
 #ifdef IOBENCH_HAVE_FPUTS_UNLOCKED
-void fputs_unlocked_repeat(const Sink& sink, std::string_view line, std::uint64_t count) {
-    StdioFile s;
-    open_stream(s, sink.path, "wb", sink.buffer_size);
-    const std::string text(line);
-    for (std::uint64_t i = 0; i < count; ++i) fputs_unlocked(text.c_str(), s.f);
-    s.close_output();
-}
+void put_fputs_unlocked(std::FILE* f, std::string_view line) { fputs_unlocked(line.data(), f); }
 #endif
 
-void fscanf_ints(const Source& source, std::vector<std::uint64_t>& values) {
+/// put_repeat with `Put` (a direct call, inlined: no indirection per line).
+template <PutLine Put>
+void repeat_to_file(const Sink& sink, std::string_view line, std::uint64_t count) {
+    StdioFile s;
+    open_stream(s, sink.path, "wb", sink.buffer_size);
+    const std::string text(line);  // NUL-terminated
+    const std::string_view view = text;
+    for (std::uint64_t i = 0; i < count; ++i) Put(s.f, view);
+    s.close_output();
+}
+
+/// put_console with `Put` on stdout, its buffering set to `Mode` (-1: as the
+/// process has it) with a buffer of `buf` bytes, else `DefaultSize` (0: the library's).
+template <PutLine Put, int Mode = -1, std::size_t DefaultSize = 0>
+void repeat_to_stdout(const StdoutSink& out, std::string_view line, std::uint64_t count) {
+    set_stdout_buffering(Mode, out.buffer_size ? out.buffer_size : DefaultSize);
+    const std::string text(line);  // NUL-terminated
+    const std::string_view view = text;
+    for (std::uint64_t i = 0; i < count; ++i) Put(stdout, view);
+    flush_stdout();
+}
+
+/// fscanf(f, format, &v) with a `Value` until it fails, which must be at end
+/// of file. `what` names a value in the error ("an integer").
+template <class Value, class T>
+void fscanf_all(const Source& source, std::vector<T>& values, const char* format, const char* what) {
     StdioFile s;
     open_stream(s, source.path, "rb", source.buffer_size);
-    unsigned long long v = 0;
-    while (std::fscanf(s.f, "%llu", &v) == 1) values.push_back(v);
+    Value v = 0;
+    while (std::fscanf(s.f, format, &v) == 1) values.push_back(v);
     const bool at_end = std::feof(s.f) != 0;
     const bool failed = std::ferror(s.f) != 0;
     const long offset = std::ftell(s.f);
     if (failed) throw io_error("fscanf", source.path, std::error_code(EIO, std::generic_category()));
-    if (!at_end) throw parse_error("fscanf(" + source.path + "): not an integer at byte " + std::to_string(offset));
+    if (!at_end)
+        throw parse_error("fscanf(" + source.path + "): not " + what + " at byte " + std::to_string(offset));
+}
+
+void fscanf_ints(const Source& source, std::vector<std::uint64_t>& values) {
+    fscanf_all<unsigned long long>(source, values, "%llu", "an integer");
 }
 
 void fscanf_doubles(const Source& source, std::vector<double>& values) {
-    StdioFile s;
-    open_stream(s, source.path, "rb", source.buffer_size);
-    double v = 0;
-    while (std::fscanf(s.f, "%lf", &v) == 1) values.push_back(v);
-    const bool at_end = std::feof(s.f) != 0;
-    const bool failed = std::ferror(s.f) != 0;
-    const long offset = std::ftell(s.f);
-    if (failed) throw io_error("fscanf", source.path, std::error_code(EIO, std::generic_category()));
-    if (!at_end) throw parse_error("fscanf(" + source.path + "): not a number at byte " + std::to_string(offset));
+    fscanf_all<double>(source, values, "%lf", "a number");
 }
 
 // --- the user's locale (ints_out_locale, ints_in_locale) ----------------
@@ -164,22 +172,14 @@ void fprintf_locale_ints(const Sink& sink, std::uint64_t count) {
     for (std::uint64_t i = 0; i < count; ++i) std::fprintf(s.f, "%'llu\n", static_cast<unsigned long long>(i));
     s.close_output();
 }
-
-void fscanf_locale_ints(const Source& source, std::vector<std::uint64_t>& values) {
-    UserCLocale locale;
-    StdioFile s;
-    open_stream(s, source.path, "rb", source.buffer_size);
-    unsigned long long v = 0;
-    while (std::fscanf(s.f, "%'llu", &v) == 1) values.push_back(v);
-    const bool at_end = std::feof(s.f) != 0;
-    const bool failed = std::ferror(s.f) != 0;
-    const long offset = std::ftell(s.f);
-    if (failed) throw io_error("fscanf", source.path, std::error_code(EIO, std::generic_category()));
-    if (!at_end) throw parse_error("fscanf(" + source.path + "): not an integer at byte " + std::to_string(offset));
-}
 #if defined(__GNUC__)
 #pragma GCC diagnostic pop
 #endif
+
+void fscanf_locale_ints(const Source& source, std::vector<std::uint64_t>& values) {
+    UserCLocale locale;
+    fscanf_all<unsigned long long>(source, values, "%'llu", "an integer");
+}
 
 // --- reading whole files (file_read) -------------------------------------
 
@@ -246,36 +246,11 @@ ReadResult fgets_file(const Source& source) {
 
 // --- stdout --------------------------------------------------------------
 
-/// printf("%s", line) with stdout in `Mode` (-1: as the process has it).
-/// `DefaultSize` is the buffer used when the suite sets none (0: the library's).
-template <int Mode, std::size_t DefaultSize>
-void printf_console(const StdoutSink& out, std::string_view line, std::uint64_t count) {
-    set_stdout_buffering(Mode, out.buffer_size ? out.buffer_size : DefaultSize);
-    for (std::uint64_t i = 0; i < count; ++i) std::printf("%s", line.data());
-    flush_stdout();
-}
-
-/// printf of the formatted message, stdout as in printf_console.
+/// printf of the formatted message, stdout as in repeat_to_stdout.
 template <int Mode, std::size_t DefaultSize>
 void printf_print(const StdoutSink& out, ConsoleFormat format, std::uint64_t count) {
     set_stdout_buffering(Mode, out.buffer_size ? out.buffer_size : DefaultSize);
     for_each_printf(format, count, [](const char* f, auto... args) { std::printf(f, args...); });
-    flush_stdout();
-}
-
-void printf_literal_console(const StdoutSink& out, std::string_view line, std::uint64_t count) {
-    set_stdout_buffering(-1, out.buffer_size);
-    // The line is the format, as in printf("Hello, C!!!!\n"); it holds no '%'.
-    // (Written with a literal, GCC would call puts instead.)
-    const char* const format = line.data();
-#if defined(__GNUC__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wformat-security"
-#endif
-    for (std::uint64_t i = 0; i < count; ++i) std::printf(format);
-#if defined(__GNUC__)
-#pragma GCC diagnostic pop
-#endif
     flush_stdout();
 }
 
@@ -292,63 +267,23 @@ void puts_console(const StdoutSink& out, std::string_view line, std::uint64_t co
     flush_stdout();
 }
 
-void fputs_console(const StdoutSink& out, std::string_view line, std::uint64_t count) {
-    set_stdout_buffering(-1, out.buffer_size);
-    for (std::uint64_t i = 0; i < count; ++i) std::fputs(line.data(), stdout);
-    flush_stdout();
-}
-
-void fwrite_console(const StdoutSink& out, std::string_view line, std::uint64_t count) {
-    set_stdout_buffering(-1, out.buffer_size);
-    for (std::uint64_t i = 0; i < count; ++i) std::fwrite(line.data(), 1, line.size(), stdout);
-    flush_stdout();
-}
-
-void putchar_console(const StdoutSink& out, std::string_view line, std::uint64_t count) {
-    set_stdout_buffering(-1, out.buffer_size);
-    for (std::uint64_t i = 0; i < count; ++i)
-        for (char c : line) std::putchar(static_cast<unsigned char>(c));
-    flush_stdout();
-}
-
-void fputc_console(const StdoutSink& out, std::string_view line, std::uint64_t count) {
-    set_stdout_buffering(-1, out.buffer_size);
-    for (std::uint64_t i = 0; i < count; ++i)
-        for (char c : line) std::fputc(static_cast<unsigned char>(c), stdout);
-    flush_stdout();
-}
-
-#ifdef IOBENCH_HAVE_FWRITE_UNLOCKED
-void fwrite_unlocked_console(const StdoutSink& out, std::string_view line, std::uint64_t count) {
-    set_stdout_buffering(-1, out.buffer_size);
-    for (std::uint64_t i = 0; i < count; ++i) fwrite_unlocked(line.data(), 1, line.size(), stdout);
-    flush_stdout();
-}
-#endif
-
-#ifdef IOBENCH_HAVE_FPUTS_UNLOCKED
-void fputs_unlocked_console(const StdoutSink& out, std::string_view line, std::uint64_t count) {
-    set_stdout_buffering(-1, out.buffer_size);
-    for (std::uint64_t i = 0; i < count; ++i) fputs_unlocked(line.data(), stdout);
-    flush_stdout();
-}
-#endif
-
 // Where the C library lacks the *_unlocked calls, the methods are still
-// registered, with the reason and stand-ins that are never called.
+// registered, with the reason.
 #if defined(IOBENCH_HAVE_FWRITE_UNLOCKED)
 constexpr const char* no_fwrite_unlocked = "";
+constexpr PutRepeat fwrite_unlocked_repeat = repeat_to_file<put_fwrite_unlocked>;
+constexpr PutConsole fwrite_unlocked_console = repeat_to_stdout<put_fwrite_unlocked>;
 #else
 constexpr const char* no_fwrite_unlocked = "fwrite_unlocked is not in this C library";
-constexpr NotBuilt fwrite_unlocked_repeat = not_built;
-constexpr NotBuilt fwrite_unlocked_console = not_built;
+constexpr NotBuilt fwrite_unlocked_repeat = not_built, fwrite_unlocked_console = not_built;
 #endif
 #if defined(IOBENCH_HAVE_FPUTS_UNLOCKED)
 constexpr const char* no_fputs_unlocked = "";
+constexpr PutRepeat fputs_unlocked_repeat = repeat_to_file<put_fputs_unlocked>;
+constexpr PutConsole fputs_unlocked_console = repeat_to_stdout<put_fputs_unlocked>;
 #else
 constexpr const char* no_fputs_unlocked = "fputs_unlocked is not in this C library";
-constexpr NotBuilt fputs_unlocked_repeat = not_built;
-constexpr NotBuilt fputs_unlocked_console = not_built;
+constexpr NotBuilt fputs_unlocked_repeat = not_built, fputs_unlocked_console = not_built;
 #endif
 
 const MethodRegistrar registrar{{.family = "stdio"}, {
@@ -372,18 +307,18 @@ const MethodRegistrar registrar{{.family = "stdio"}, {
     {.name = "fwrite",
      .description = "fwrite(line, 1, size, f) per line on a FILE* (console: on stdout)",
      .sizable_buffer = true,
-     .put_repeat = fwrite_repeat,
-     .put_console = fwrite_console},
+     .put_repeat = repeat_to_file<put_fwrite>,
+     .put_console = repeat_to_stdout<put_fwrite>},
     {.name = "fputs",
      .description = "fputs(line, f) per line on a FILE* (console: on stdout)",
      .sizable_buffer = true,
-     .put_repeat = fputs_repeat,
-     .put_console = fputs_console},
+     .put_repeat = repeat_to_file<put_fputs>,
+     .put_console = repeat_to_stdout<put_fputs>},
     {.name = "fputc",
      .description = "fputc(c, f) for every character (console: on stdout)",
      .sizable_buffer = true,
-     .put_repeat = fputc_repeat,
-     .put_console = fputc_console},
+     .put_repeat = repeat_to_file<put_fputc>,
+     .put_console = repeat_to_stdout<put_fputc>},
     {.name = "fwrite_unlocked",
      .description = "fwrite_unlocked(line, 1, size, f) per line: fwrite without the stream lock",
      .sizable_buffer = true,
@@ -399,27 +334,27 @@ const MethodRegistrar registrar{{.family = "stdio"}, {
     {.name = "printf",
      .description = "printf(\"%s\", line) / printf(format, args...) on stdout as the program has it",
      .sizable_buffer = true,
-     .put_console = printf_console<-1, 0>,
+     .put_console = repeat_to_stdout<put_printf>,
      .print_console = printf_print<-1, 0>},
     {.name = "printf_literal",
      .description = "printf(line): the line itself as the format string",
      .sizable_buffer = true,
-     .put_console = printf_literal_console},
+     .put_console = repeat_to_stdout<put_printf_literal>},
     {.name = "printf_IONBF",
      .description = "printf after setvbuf(stdout, NULL, _IONBF, 0): unbuffered",
-     .put_console = printf_console<_IONBF, 0>,
+     .put_console = repeat_to_stdout<put_printf, _IONBF>,
      .print_console = printf_print<_IONBF, 0>},
     {.name = "printf_IOLBF",
      .description = "printf after setvbuf(stdout, buf, _IOLBF, BUFSIZ): flushed at every '\\n'",
      .default_buffer_size = BUFSIZ,
      .sizable_buffer = true,
-     .put_console = printf_console<_IOLBF, BUFSIZ>,
+     .put_console = repeat_to_stdout<put_printf, _IOLBF, BUFSIZ>,
      .print_console = printf_print<_IOLBF, BUFSIZ>},
     {.name = "printf_IOFBF",
      .description = "printf after setvbuf(stdout, buf, _IOFBF, BUFSIZ): fully buffered, as in the seed",
      .default_buffer_size = BUFSIZ,
      .sizable_buffer = true,
-     .put_console = printf_console<_IOFBF, BUFSIZ>,
+     .put_console = repeat_to_stdout<put_printf, _IOFBF, BUFSIZ>,
      .print_console = printf_print<_IOFBF, BUFSIZ>},
     {.name = "puts",
      .description = "puts(text): the line without its '\\n', which puts adds",
@@ -428,7 +363,7 @@ const MethodRegistrar registrar{{.family = "stdio"}, {
     {.name = "putchar",
      .description = "putchar(c) for every character",
      .sizable_buffer = true,
-     .put_console = putchar_console},
+     .put_console = repeat_to_stdout<put_putchar>},
     {.name = "fscanf",
      .description = "fscanf(f, \"%llu\", &v) / fscanf(f, \"%lf\", &v) until end of file; ints_in_locale: "
                     "fscanf(f, \"%'llu\", &v) after setlocale(LC_ALL, \"\")",

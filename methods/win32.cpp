@@ -13,7 +13,6 @@
 
 #ifdef _WIN32
 #include <algorithm>
-#include <charconv>
 #include <cstdint>
 #include <memory>
 #include <system_error>
@@ -21,6 +20,7 @@
 
 #include "core/error.hpp"
 #include "data/byte_fold.hpp"
+#include "methods/native_file.hpp"
 #include "methods/win32_device.hpp"
 #endif
 
@@ -29,23 +29,6 @@ namespace {
 
 #ifdef _WIN32
 constexpr const char* unavailable = "";
-
-void writefile_ints(const Sink& sink, std::uint64_t count) {
-    unique_handle file = create_file_handle(sink.path);
-    char line[24];
-    for (std::uint64_t i = 0; i < count; ++i) {
-        char* end = std::to_chars(line, line + sizeof line - 1, i).ptr;
-        *end++ = '\n';
-        write_all(file.get(), line, static_cast<std::size_t>(end - line), sink.path);
-    }
-    file.close();
-}
-
-void writefile_repeat(const Sink& sink, std::string_view line, std::uint64_t count) {
-    unique_handle file = create_file_handle(sink.path);
-    for (std::uint64_t i = 0; i < count; ++i) write_all(file.get(), line.data(), line.size(), sink.path);
-    file.close();
-}
 
 // --- reading: ReadFile, overlapped ReadFile, NO_BUFFERING, file mapping ---
 // Every ReadFile fills a user buffer of `buf` bytes (64 KiB by default), whose
@@ -318,6 +301,8 @@ ReadResult filemapping_window(const Source& source) {
     return fold.result();
 }
 
+constexpr PutInts writefile_ints = write_each_int;  // methods/native_file.hpp
+constexpr PutRepeat writefile_repeat = write_each_line;
 constexpr ReadBytes readfile_plain = readfile_sync<0>;
 constexpr ReadBytes readfile_sequential = readfile_sync<FILE_FLAG_SEQUENTIAL_SCAN>;
 constexpr ReadBytes readfile_overlapped_1 = readfile_overlapped<1>;

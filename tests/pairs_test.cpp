@@ -5,7 +5,8 @@
 
 #include <ostream>
 
-#include "core/error.hpp"
+#include "core/outcome.hpp"
+#include "core/runner.hpp"
 #include "core/session.hpp"
 #include "core/suite.hpp"
 #include "test_dir.hpp"
@@ -22,31 +23,27 @@ bool is_broken(const Case& c) { return c.method->family == "zz_broken"; }
 /// Runs the case once in `dir` at scale 1e-4 (ints: 1,000; hello: 10,000 lines;
 /// lines: 10; doubles_out: 1,000; console_*: 1e-2, 100 messages to a file;
 /// file_read: a 107,374-byte file), with the case's parameters (its cache
-/// state) and `buffer_size`, and returns verify()'s verdict; "skipped: <reason>"
-/// when the method turns out to be unavailable here (unavailable_error:
-/// O_DIRECT, io_uring or huge pages refused, a program not built).
-std::string run_once(const Case& c, const std::filesystem::path& dir, std::size_t buffer_size = 0) {
+/// state) and `buffer_size`, through the runner's stages (run_once): ok,
+/// failed with the reason (a failed call, "verification failed: ..."), or
+/// skipped when the method turns out to be unavailable here (O_DIRECT,
+/// io_uring or huge pages refused, a program not built).
+Outcome run_case_once(const Case& c, const std::filesystem::path& dir, std::size_t buffer_size = 0) {
     // Console workloads: 100 messages, to a file, so that every byte is
     // checked (on /dev/null only the byte count can be).
     const bool console = c.workload->name().rfind("console_", 0) == 0;
     Session session(dir, console ? 1e-2 : 1e-4, false, false);
     session.set_stdout_target(StdoutTarget::file);
-    Params params = c.params;
-    params.buffer_size = buffer_size;
-    try {
-        auto trial = c.workload->make_trial(*c.method, params, session);
-        trial->reset();
-        trial->run();
-        std::string verdict = trial->verify();
-        trial->finish();
-        return verdict;
-    } catch (const unavailable_error& e) {
-        return std::string("skipped: ") + e.what();
-    }
+    Case sized = c;
+    sized.params.buffer_size = buffer_size;
+    return run_once(sized, session);
 }
 
-/// True when `verdict` says the method is unavailable here.
-bool skipped(const std::string& verdict) { return verdict.rfind("skipped: ", 0) == 0; }
+/// The reason the case fails (a deliberately broken method must).
+std::string failure_of(const Case& c, const std::filesystem::path& dir) {
+    const Outcome outcome = run_case_once(c, dir);
+    EXPECT_EQ(outcome.status, Status::failed) << c.name;
+    return outcome.reason;
+}
 
 std::vector<Case> cases(bool broken) {
     std::vector<Case> out;
@@ -66,9 +63,9 @@ class EveryPair : public testing::TestWithParam<Case> {};
 
 TEST_P(EveryPair, ProducesVerifiedOutput) {
     test::TempDir dir;
-    const std::string verdict = run_once(GetParam(), dir.path());
-    if (skipped(verdict)) GTEST_SKIP() << verdict;
-    EXPECT_EQ(verdict, "");
+    const Outcome outcome = run_case_once(GetParam(), dir.path());
+    if (outcome.status == Status::skipped) GTEST_SKIP() << outcome.reason;
+    EXPECT_TRUE(outcome.ok()) << outcome.reason;
     // Nothing but the generated input may remain: outputs are removed.
     for (const auto& entry : std::filesystem::directory_iterator(dir.path()))
         EXPECT_NE(entry.path().filename().string().rfind("output-", 0), 0u) << entry.path();
@@ -80,9 +77,9 @@ TEST_P(EveryPair, ProducesVerifiedOutputWithTinyBuffers) {
     if (c.workload->name() == "binary_size") GTEST_SKIP() << "the binary_size programs keep their default buffer";
     for (std::size_t size : {1u, 7u, 4096u}) {
         test::TempDir dir;
-        const std::string verdict = run_once(c, dir.path(), size);
-        if (skipped(verdict)) GTEST_SKIP() << verdict;
-        EXPECT_EQ(verdict, "") << "buffer_size " << size;
+        const Outcome outcome = run_case_once(c, dir.path(), size);
+        if (outcome.status == Status::skipped) GTEST_SKIP() << outcome.reason;
+        EXPECT_TRUE(outcome.ok()) << "buffer_size " << size << ": " << outcome.reason;
     }
 }
 
@@ -105,7 +102,7 @@ TEST(EveryPair, CoversIssueTwoMethods) {
 TEST(BrokenMethods, ExtraLineIsCaughtBySizeAndChecksum) {
     test::TempDir dir;
     Case c{find_workload("ints_out"), find_method("broken_extra_line"), {}, "ints_out/broken_extra_line"};
-    const std::string verdict = run_once(c, dir.path());
+    const std::string verdict = failure_of(c, dir.path());
     // 1,000 integers: 3,890 bytes; one more line "1000\n" adds 5.
     EXPECT_NE(verdict.find("output differs: 3895 bytes"), std::string::npos) << verdict;
     EXPECT_NE(verdict.find("expected 3890 bytes"), std::string::npos) << verdict;
@@ -115,7 +112,7 @@ TEST(BrokenMethods, ExtraLineIsCaughtBySizeAndChecksum) {
 TEST(BrokenMethods, OneChangedByteIsCaughtByChecksum) {
     test::TempDir dir;
     Case c{find_workload("hello"), find_method("broken_one_byte"), {}, "hello/broken_one_byte"};
-    const std::string verdict = run_once(c, dir.path());
+    const std::string verdict = failure_of(c, dir.path());
     // 10,000 lines of 12 bytes; the last line starts at byte 119,988.
     EXPECT_NE(verdict.find("output differs: 120000 bytes"), std::string::npos) << verdict;
     EXPECT_NE(verdict.find("expected 120000 bytes"), std::string::npos) << verdict;
@@ -125,7 +122,7 @@ TEST(BrokenMethods, OneChangedByteIsCaughtByChecksum) {
 TEST(BrokenMethods, DroppedValueIsCaught) {
     test::TempDir dir;
     Case c{find_workload("ints_in"), find_method("broken_drops_first"), {}, "ints_in/broken_drops_first"};
-    const std::string verdict = run_once(c, dir.path());
+    const std::string verdict = failure_of(c, dir.path());
     EXPECT_NE(verdict.find("999 integers with sum 499500, expected 1000 with sum 499500"), std::string::npos)
         << verdict;
     EXPECT_NE(verdict.find("first difference at index 0: got 1, expected 0"), std::string::npos) << verdict;

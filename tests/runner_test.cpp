@@ -31,7 +31,13 @@ public:
     std::vector<Run> all;
 };
 
-std::vector<benchmark::BenchmarkReporter::Run> run_cases(const std::vector<Case>& cases, double scale = 1e-4) {
+/// What a run of some cases gave: Google Benchmark's rows and the runner's outcomes.
+struct Ran {
+    std::vector<benchmark::BenchmarkReporter::Run> runs;
+    Outcomes outcomes;
+};
+
+Ran run_all(const std::vector<Case>& cases, double scale = 1e-4) {
     static const bool initialized = [] {
         // Short runs: these tests check what is reported, not how fast.
         static char arg0[] = "iobench_tests";
@@ -45,11 +51,18 @@ std::vector<benchmark::BenchmarkReporter::Run> run_cases(const std::vector<Case>
     test::TempDir dir;
     Session session(dir.path(), scale, false, false);
     benchmark::ClearRegisteredBenchmarks();
-    register_benchmarks(cases, session);
+    Ran ran;
+    register_benchmarks(cases, session, ran.outcomes);
     Collector collector;
     benchmark::RunSpecifiedBenchmarks(&collector);
     benchmark::ClearRegisteredBenchmarks();
-    return collector.all;
+    ran.runs = collector.all;
+    return ran;
+}
+
+/// Google Benchmark's rows of a run of `cases`.
+std::vector<benchmark::BenchmarkReporter::Run> run_cases(const std::vector<Case>& cases, double scale = 1e-4) {
+    return run_all(cases, scale).runs;
 }
 
 Case make_case(const char* workload, const char* method, std::size_t buffer_size = 0) {
@@ -86,14 +99,19 @@ TEST(Runner, VerifiedRunReportsRatesFromWallTime) {
 }
 
 TEST(Runner, WrongOutputReportsAnErrorNotATime) {
-    const auto runs = run_cases({make_case("hello", "broken_one_byte")});
+    const Ran ran = run_all({make_case("hello", "broken_one_byte")});
+    const auto& runs = ran.runs;
     ASSERT_EQ(runs.size(), 1u);
+    const Outcome* outcome = ran.outcomes.find("hello/broken_one_byte");
+    ASSERT_NE(outcome, nullptr);
+    EXPECT_EQ(outcome->status, Status::failed);
+    EXPECT_EQ(outcome->reason.rfind("verification failed: output differs", 0), 0u) << outcome->reason;
+    EXPECT_EQ(ran.outcomes.failed(), 1);
+    // The row says the same: an error with the reason, and no time or rates.
     EXPECT_TRUE(runs[0].error_occurred);
-    EXPECT_NE(runs[0].error_message.find("verification failed: output differs"), std::string::npos)
-        << runs[0].error_message;
+    EXPECT_EQ(runs[0].error_message, outcome->reason);
     EXPECT_EQ(runs[0].counters.count("verified"), 0u);
     EXPECT_EQ(runs[0].counters.count("bytes_per_second"), 0u);
-    EXPECT_GE(failed_benchmarks(), 1);
 }
 
 TEST(Runner, FailingCallReportsTheSystemError) {
@@ -111,13 +129,22 @@ TEST(Runner, ErrorInOneBenchmarkDoesNotStopTheOthers) {
 }
 
 TEST(Runner, MethodRefusedAtRunTimeIsSkippedWithTheReasonNotFailed) {
-    const int failed_before = failed_benchmarks();
     // fread, not read(2): the test runs on Windows too.
-    const auto runs = run_cases({make_case("file_read", "broken_unavailable"), make_case("file_read", "fread")});
+    const Ran ran = run_all({make_case("file_read", "broken_unavailable"), make_case("file_read", "fread")});
+    const auto& runs = ran.runs;
     ASSERT_EQ(runs.size(), 2u);
+    const Outcome* skipped = ran.outcomes.find("file_read/broken_unavailable/cache:warm");
+    ASSERT_NE(skipped, nullptr);
+    EXPECT_EQ(skipped->status, Status::skipped);
+    EXPECT_EQ(skipped->reason, "test: refused by the platform");
+    EXPECT_EQ(ran.outcomes.failed(), 0);
+    const Outcome* ok = ran.outcomes.find("file_read/fread/cache:warm");
+    ASSERT_NE(ok, nullptr);
+    EXPECT_TRUE(ok->ok()) << ok->reason;
+    // Google Benchmark's row (and so the JSON, which tools/ reads): an error
+    // whose message starts with "skipped: ".
     EXPECT_TRUE(runs[0].error_occurred);
     EXPECT_EQ(runs[0].error_message, "skipped: test: refused by the platform");
-    EXPECT_EQ(failed_benchmarks(), failed_before);
     EXPECT_FALSE(runs[1].error_occurred) << runs[1].error_message;
     EXPECT_EQ(runs[1].run_name.function_name, "file_read/fread/cache:warm");
 #ifndef _WIN32  // page-cache residency (mincore) is not measured on Windows
@@ -127,7 +154,8 @@ TEST(Runner, MethodRefusedAtRunTimeIsSkippedWithTheReasonNotFailed) {
 
 TEST(Report, SkippedPairsAreListedWithTheirReason) {
     std::ostringstream out;
-    SummaryConsoleReporter reporter(benchmark::ConsoleReporter::OO_None);
+    const Outcomes outcomes;
+    SummaryConsoleReporter reporter(outcomes, benchmark::ConsoleReporter::OO_None);
     reporter.SetOutputStream(&out);
     reporter.SetErrorStream(&out);
     reporter.set_skipped({{"hello/fwrite_unlocked", "fwrite_unlocked is not in this C library"},
@@ -156,7 +184,8 @@ TEST(Report, WorkloadsAreListedInTheSuitesOrderWhateverOrderTheyRan) {
         return r;
     };
     std::ostringstream out;
-    SummaryConsoleReporter reporter(benchmark::ConsoleReporter::OO_None);
+    const Outcomes outcomes;
+    SummaryConsoleReporter reporter(outcomes, benchmark::ConsoleReporter::OO_None);
     reporter.SetOutputStream(&out);
     reporter.SetErrorStream(&out);
     reporter.ReportRuns({run("hello/obuf", 2)});
@@ -170,6 +199,22 @@ TEST(Report, WorkloadsAreListedInTheSuitesOrderWhateverOrderTheyRan) {
     ASSERT_NE(hello, std::string::npos) << text;
     EXPECT_LT(ints_out, ints_in) << text;
     EXPECT_LT(ints_in, hello) << text;
+}
+
+TEST(Report, SummarySaysWhatTheOutcomesSay) {
+    const Ran ran = run_all({make_case("file_read", "broken_unavailable"), make_case("hello", "broken_one_byte"),
+                             make_case("hello", "obuf")});
+    std::ostringstream out;
+    SummaryConsoleReporter reporter(ran.outcomes, benchmark::ConsoleReporter::OO_None);
+    reporter.SetOutputStream(&out);
+    reporter.SetErrorStream(&out);
+    reporter.ReportRuns(ran.runs);
+    reporter.Finalize();
+    const std::string text = out.str();
+    EXPECT_NE(text.find("  skipped: test: refused by the platform\n"), std::string::npos) << text;
+    EXPECT_NE(text.find("  FAILED: verification failed: output differs"), std::string::npos) << text;
+    EXPECT_NE(text.find("\n1 benchmark(s) FAILED; their rows carry the reason.\n"), std::string::npos) << text;
+    EXPECT_NE(text.find("\n  obuf "), std::string::npos) << text;  // the verified row, with its time
 }
 
 #ifndef _WIN32  // the console workloads fork a child per run

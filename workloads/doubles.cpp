@@ -20,20 +20,22 @@
 #include "core/session.hpp"
 #include "core/workload.hpp"
 #include "data/doubles.hpp"
+#include "workloads/doubles_values.hpp"
 
 namespace iobench {
-namespace {
 
-constexpr std::uint64_t published_count = 10'000'000;
-
-/// The sequence for `count`, generated once and shared by every trial that
-/// asks for the same count (80 MB at the published count).
-std::shared_ptr<const std::vector<double>> doubles_for(std::uint64_t count) {
+std::shared_ptr<const std::vector<double>> shared_doubles(std::uint64_t count) {
     static std::shared_ptr<const std::vector<double>> cached;
     if (!cached || cached->size() != count)
         cached = std::make_shared<const std::vector<double>>(random_doubles(count));
     return cached;
 }
+
+Generator shared_doubles_text(std::uint64_t count) {
+    return [values = shared_doubles(count)](const ChunkFn& emit) { shortest_doubles_text(*values)(emit); };
+}
+
+namespace {
 
 /// Parses one line's text as a double; false when it is not exactly one number.
 bool parse_double(const char* first, const char* last, double& value) {
@@ -107,7 +109,7 @@ public:
     DoublesOutTrial(Session& s, const Method& m, const Params& p, std::uint64_t count)
         : sink_{s.output(fmt::format("doubles_out-{}", m.name)).string(), p.buffer_size},
           put_(m.put_doubles),
-          values_(doubles_for(count)) {
+          values_(shared_doubles(count)) {
         items = count;
         buffer_size = p.buffer_size ? p.buffer_size : m.default_buffer_size;
     }
@@ -135,18 +137,15 @@ public:
         return "write N doubles (uniform in [DBL_MIN, DBL_MAX), fixed seed), one per line, exactly round-trippable; "
                "every value parsed back and compared bit for bit (N = 10M)";
     }
-    std::uint64_t default_count() const override { return published_count; }
+    std::uint64_t default_count() const override { return doubles_published_count; }
     bool supports(const Method& m) const override { return m.put_doubles.present() || is_output_reference(m); }
     std::unique_ptr<Trial> make_trial(const Method& m, const Params& p, Session& s) const override {
-        const std::uint64_t count = s.scaled(published_count);
+        const std::uint64_t count = s.scaled(doubles_published_count);
         if (is_output_reference(m)) {
             // The shortest round-trip text of the values: what the generator
             // writes is exact by construction, so a digest check suffices.
-            Generator text = [values = doubles_for(count)](const ChunkFn& emit) {
-                shortest_doubles_text(*values)(emit);
-            };
             return make_output_reference_trial(s, "doubles_out", m, p, fmt::format("doubles_text:{}", count),
-                                               std::move(text), count);
+                                               shared_doubles_text(count), count);
         }
         return std::make_unique<DoublesOutTrial>(s, m, p, count);
     }

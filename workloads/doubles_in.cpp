@@ -14,41 +14,24 @@
 #include "workloads/reference_trial.hpp"
 #include "core/session.hpp"
 #include "core/workload.hpp"
-#include "data/doubles.hpp"
+#include "workloads/doubles_values.hpp"
 
 namespace iobench {
 namespace {
-
-constexpr std::uint64_t published_count = 10'000'000;
-
-/// The values for `count`, generated once and shared by every trial that
-/// asks for the same count (80 MB at the published count).
-std::shared_ptr<const std::vector<double>> values_for(std::uint64_t count) {
-    static std::shared_ptr<const std::vector<double>> cached;
-    if (!cached || cached->size() != count)
-        cached = std::make_shared<const std::vector<double>>(random_doubles(count));
-    return cached;
-}
-
-/// Writes the doubles_in input at `path` with the generator (std::to_chars,
-/// not a method under test); returns its size in bytes.
-std::uint64_t write_doubles_file(const std::filesystem::path& path, const std::vector<double>& values) {
-    return write_generated_file(path, shortest_doubles_text(values));
-}
 
 /// The doubles_in input for `count` values, written once per session.
 const std::filesystem::path& doubles_input(Session& s, std::uint64_t count) {
     // At most 24 characters and a '\n' per value (the shortest round-trip form
     // of a double): the room the input may need.
     return s.input(fmt::format("doubles-{}.txt", count), 25 * count, [count](const std::filesystem::path& path) {
-        write_doubles_file(path, *values_for(count));
+        write_generated_file(path, shared_doubles_text(count));
     });
 }
 
 class DoublesInTrial final : public Trial {
 public:
     DoublesInTrial(Session& s, const Method& m, const Params& p, std::uint64_t count)
-        : expected_(values_for(count)), source_{doubles_input(s, count).string(), p.buffer_size}, get_(m.get_doubles) {
+        : expected_(shared_doubles(count)), source_{doubles_input(s, count).string(), p.buffer_size}, get_(m.get_doubles) {
         input = true;
         items = count;
         std::error_code ec;
@@ -85,13 +68,12 @@ public:
         return "read N doubles (the doubles_out values in shortest round-trip form, one per line) back into a "
                "std::vector<double>, bit for bit (N = 10M; page cache warm)";
     }
-    std::uint64_t default_count() const override { return published_count; }
+    std::uint64_t default_count() const override { return doubles_published_count; }
     bool supports(const Method& m) const override { return m.get_doubles.present() || is_input_reference(m); }
     std::unique_ptr<Trial> make_trial(const Method& m, const Params& p, Session& s) const override {
-        const std::uint64_t count = s.scaled(published_count);
+        const std::uint64_t count = s.scaled(doubles_published_count);
         if (is_input_reference(m)) {
-            Generator text = [values = values_for(count)](const ChunkFn& emit) { shortest_doubles_text(*values)(emit); };
-            return make_input_reference_trial(doubles_input(s, count), m, p, text, count);
+            return make_input_reference_trial(doubles_input(s, count), m, p, shared_doubles_text(count), count);
         }
         return std::make_unique<DoublesInTrial>(s, m, p, count);
     }

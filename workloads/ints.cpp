@@ -17,21 +17,6 @@ namespace {
 
 constexpr std::uint64_t published_count = 10'000'000;
 
-class IntsOutTrial final : public OutputTrial {
-public:
-    IntsOutTrial(Session& s, const Method& m, const Params& p, std::uint64_t count)
-        : OutputTrial(s, "ints_out", m, p, fmt::format("ints:{}", count), ints_text(count)),
-          put_(m.put_ints),
-          count_(count) {
-        items = count;
-    }
-    void run() override { put_(sink_, count_); }
-
-private:
-    PutInts put_;
-    std::uint64_t count_;
-};
-
 class IntsOut final : public Workload {
 public:
     std::string_view name() const override { return "ints_out"; }
@@ -42,10 +27,8 @@ public:
     bool supports(const Method& m) const override { return m.put_ints.present() || is_output_reference(m); }
     std::unique_ptr<Trial> make_trial(const Method& m, const Params& p, Session& s) const override {
         const std::uint64_t count = s.scaled(published_count);
-        if (is_output_reference(m))
-            return make_output_reference_trial(s, "ints_out", m, p, fmt::format("ints:{}", count), ints_text(count),
-                                               count);
-        return std::make_unique<IntsOutTrial>(s, m, p, count);
+        return make_output_trial(s, "ints_out", m, p, fmt::format("ints:{}", count), ints_text(count), count,
+                                 [put = PutInts(m.put_ints), count](const Sink& sink) { put(sink, count); });
     }
 };
 

@@ -17,21 +17,6 @@ constexpr std::uint64_t published_count = 100'000;
 // instead, which would make the two files differ in size. One text for all.
 constexpr NumberedLine line{"Line ", ": This is buffered write data\n"};
 
-class LinesTrial final : public OutputTrial {
-public:
-    LinesTrial(Session& s, const Method& m, const Params& p, std::uint64_t count)
-        : OutputTrial(s, "lines", m, p, fmt::format("lines:{}", count), numbered_text(line.prefix, line.suffix, count)),
-          put_(m.put_lines),
-          count_(count) {
-        items = count;
-    }
-    void run() override { put_(sink_, line, count_); }
-
-private:
-    PutLines put_;
-    std::uint64_t count_;
-};
-
 class Lines final : public Workload {
 public:
     std::string_view name() const override { return "lines"; }
@@ -42,10 +27,9 @@ public:
     bool supports(const Method& m) const override { return m.put_lines.present() || is_output_reference(m); }
     std::unique_ptr<Trial> make_trial(const Method& m, const Params& p, Session& s) const override {
         const std::uint64_t count = s.scaled(published_count);
-        if (is_output_reference(m))
-            return make_output_reference_trial(s, "lines", m, p, fmt::format("lines:{}", count),
-                                               numbered_text(line.prefix, line.suffix, count), count);
-        return std::make_unique<LinesTrial>(s, m, p, count);
+        return make_output_trial(s, "lines", m, p, fmt::format("lines:{}", count),
+                                 numbered_text(line.prefix, line.suffix, count), count,
+                                 [put = PutLines(m.put_lines), count](const Sink& sink) { put(sink, line, count); });
     }
 };
 

@@ -56,22 +56,6 @@ std::string grouping_key(const DigitGrouping& g) {
     return key;
 }
 
-class IntsOutLocaleTrial final : public OutputTrial {
-public:
-    IntsOutLocaleTrial(Session& s, const Method& m, const Params& p, std::uint64_t count, const DigitGrouping& g)
-        : OutputTrial(s, "ints_out_locale", m, p, fmt::format("ints-grouped:{}:{}", count, grouping_key(g)),
-                      grouped_ints_text(count, g)),
-          put_(m.put_ints_locale),
-          count_(count) {
-        items = count;
-    }
-    void run() override { put_(sink_, count_); }
-
-private:
-    PutInts put_;
-    std::uint64_t count_;
-};
-
 class IntsOutLocale final : public Workload {
 public:
     std::string_view name() const override { return "ints_out_locale"; }
@@ -81,7 +65,11 @@ public:
     std::uint64_t default_count() const override { return published_count; }
     bool supports(const Method& m) const override { return m.put_ints_locale.present(); }
     std::unique_ptr<Trial> make_trial(const Method& m, const Params& p, Session& s) const override {
-        return std::make_unique<IntsOutLocaleTrial>(s, m, p, s.scaled(published_count), user_grouping());
+        const std::uint64_t count = s.scaled(published_count);
+        const DigitGrouping g = user_grouping();
+        return make_output_trial(s, "ints_out_locale", m, p, fmt::format("ints-grouped:{}:{}", count, grouping_key(g)),
+                                 grouped_ints_text(count, g), count,
+                                 [put = PutInts(m.put_ints_locale), count](const Sink& sink) { put(sink, count); });
     }
 };
 

@@ -8,7 +8,6 @@
 #include <string_view>
 
 #include "workloads/output_trial.hpp"
-#include "workloads/reference_trial.hpp"
 #include "data/text.hpp"
 
 namespace iobench {
@@ -27,31 +26,13 @@ public:
     bool supports(const Method& m) const override { return m.put_repeat.present() || is_output_reference(m); }
     std::unique_ptr<Trial> make_trial(const Method& m, const Params& p, Session& s) const override {
         const std::uint64_t count = s.scaled(published_count_);
-        if (is_output_reference(m))
-            return make_output_reference_trial(s, name_, m, p, fmt::format("{}:{}", name_, count),
-                                               repeated_text(line_, count), count);
-        return std::make_unique<RepeatTrial>(s, name_, line_, m, p, count);
+        return make_output_trial(s, name_, m, p, fmt::format("{}:{}", name_, count), repeated_text(line_, count), count,
+                                 [put = PutRepeat(m.put_repeat), line = line_, count](const Sink& sink) {
+                                     put(sink, line, count);
+                                 });
     }
 
 private:
-    class RepeatTrial final : public OutputTrial {
-    public:
-        RepeatTrial(Session& s, std::string_view workload, std::string_view line, const Method& m, const Params& p,
-                    std::uint64_t count)
-            : OutputTrial(s, workload, m, p, fmt::format("{}:{}", workload, count), repeated_text(line, count)),
-              put_(m.put_repeat),
-              line_(line),
-              count_(count) {
-            items = count;
-        }
-        void run() override { put_(sink_, line_, count_); }
-
-    private:
-        PutRepeat put_;
-        std::string_view line_;
-        std::uint64_t count_;
-    };
-
     std::string name_;
     std::string description_;
     std::string_view line_;  // a string literal of the registering file
