@@ -27,6 +27,7 @@
 
 #include "core/cleanup.hpp"
 #include "core/environment.hpp"
+#include "core/method_list.hpp"
 #include "core/options.hpp"
 #include "core/report.hpp"
 #include "core/results_file.hpp"
@@ -200,8 +201,19 @@ std::string flush_stdout() {
     return err != 0 ? std::error_code(err, std::generic_category()).message() : "a write failed";
 }
 
+/// Prints `text` to standard output: exit status 0, or 1 (with the reason on
+/// stderr) when it could not be written.
+int print_or_fail(const std::string& text) {
+    std::fputs(text.c_str(), stdout);
+    const std::string failed = flush_stdout();
+    if (failed.empty()) return 0;
+    fmt::print(stderr, "iobench: error: writing to standard output failed: {}\n", failed);
+    return exit_failed;
+}
+
 struct Options {
     bool list = false;
+    std::optional<std::string> list_format;
     std::string suite;
     std::optional<std::string> dir;
     std::optional<double> scale;
@@ -228,6 +240,10 @@ int run(int argc, char** argv) {
     CLI::App app{"iobench: measures I/O methods (stdio, iostreams, POSIX, obuf, ...) on verified workloads.\n"};
     app.set_help_flag("-h,--help", "print this help and exit");
     app.add_flag("--list", opt.list, "print the benchmark names of the suite, one per line, and exit");
+    app.add_option("--format", opt.list_format,
+                   "what --list prints: names (default) or md, a Markdown table of every method (family, call, "
+                   "operations, availability here) whatever the suite: docs/methods.md")
+        ->type_name("names|md");
     app.add_option("--suite", opt.suite,
                    "suite to run: a built-in name (" + fmt::format("{}", fmt::join(iobench::builtin_suites(), ", ")) +
                        ") or a path to a suite .json; default: every workload x method pair");
@@ -266,19 +282,18 @@ int run(int argc, char** argv) {
     try {
         app.parse(static_cast<int>(our_argv.size()), our_argv.data());
     } catch (const CLI::CallForHelp&) {
-        std::fputs(app.help().c_str(), stdout);
-        const std::string failed = flush_stdout();
-        if (!failed.empty()) {
-            fmt::print(stderr, "iobench: error: writing to standard output failed: {}\n", failed);
-            return exit_failed;
-        }
-        return 0;
+        return print_or_fail(app.help());
     } catch (const CLI::ParseError& e) {
         throw usage_error(e.what());
     }
     if (opt.no_interleave && harness.interleave)
         throw usage_error("give either --no-interleave or --benchmark_enable_random_interleaving, not both");
     const bool interleave = harness.interleave.value_or(!opt.no_interleave);
+    const iobench::ListFormat list_format =
+        opt.list_format ? iobench::parse_list_format(*opt.list_format) : iobench::ListFormat::names;
+    if (opt.list_format && !opt.list) throw usage_error("--format goes with --list only");
+    if (opt.list && list_format == iobench::ListFormat::markdown)
+        return print_or_fail(iobench::methods_markdown(iobench::methods()));
 
     iobench::Suite suite;
     try {
@@ -291,14 +306,10 @@ int run(int argc, char** argv) {
     if (cases.empty()) throw usage_error(fmt::format("no benchmark matches --benchmark_filter={}", filter));
 
     if (opt.list) {
-        for (const auto& c : cases) fmt::print("{}\n", c.name);
-        for (const auto& s : skipped) fmt::print("# {}: skipped, {}\n", s.name, s.reason);
-        const std::string failed = flush_stdout();
-        if (!failed.empty()) {
-            fmt::print(stderr, "iobench: error: writing to standard output failed: {}\n", failed);
-            return exit_failed;
-        }
-        return 0;
+        std::string names;
+        for (const auto& c : cases) names += c.name + "\n";
+        for (const auto& s : skipped) names += fmt::format("# {}: skipped, {}\n", s.name, s.reason);
+        return print_or_fail(names);
     }
 
     iobench::StdoutTarget stdout_target = suite.stdout_target.value_or(iobench::StdoutTarget::devnull);

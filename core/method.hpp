@@ -213,6 +213,11 @@ struct Method {
     Op<GetInts> get_ints_locale{};
 };
 
+/// The names of the operations `method` has, built here or not, in the order
+/// Method declares them ("put_ints", "put_repeat", ...): what `--list --format md`
+/// shows. An operation added to Method is named here too (core/registry.cpp).
+std::vector<std::string_view> operation_names(const Method& method);
+
 /// Adds a method to the registry. Throws `std::logic_error` when a method of the
 /// same name is already registered (two families must not claim one name).
 void register_method(Method method);

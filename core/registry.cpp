@@ -54,6 +54,27 @@ const Workload* find_workload(std::string_view name) {
     return nullptr;
 }
 
+std::vector<std::string_view> operation_names(const Method& m) {
+    std::vector<std::string_view> names;
+    auto add = [&](std::string_view name, bool present) {
+        if (present) names.push_back(name);
+    };
+    add("put_ints", m.put_ints.present());
+    add("put_repeat", m.put_repeat.present());
+    add("get_ints", m.get_ints.present());
+    add("put_lines", m.put_lines.present());
+    add("put_doubles", m.put_doubles.present());
+    add("put_prepared", m.put_prepared.present());
+    add("put_console", m.put_console.present());
+    add("print_console", m.print_console.present());
+    add("read_bytes", m.read_bytes.present());
+    add("get_doubles", m.get_doubles.present());
+    add("transcode", m.transcode.present());
+    add("put_ints_locale", m.put_ints_locale.present());
+    add("get_ints_locale", m.get_ints_locale.present());
+    return names;
+}
+
 MethodRegistrar::MethodRegistrar(const FamilyDefaults& defaults, std::initializer_list<Method> list) {
     for (Method m : list) {
         if (!m.family.empty() && m.family != defaults.family)
