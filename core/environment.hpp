@@ -1,5 +1,5 @@
 // What the results need so they can be compared across machines, compilers and
-// operating systems (rule 5 of DESIGN.md), recorded by iobench itself rather
+// operating systems (rule 5 of docs/design.md), recorded by iobench itself rather
 // than trusted from Google Benchmark's context.
 #pragma once
 

@@ -3,7 +3,7 @@
 // from a static initializer; the runner pairs each workload with every method
 // that provides the operation the workload needs.
 //
-// Rule 1 of DESIGN.md: the runner calls an operation once per measured run, and
+// Rule 1 of docs/design.md: the runner calls an operation once per measured run, and
 // the operation owns its loop over items, so no indirection happens per item.
 #pragma once
 
