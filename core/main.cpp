@@ -27,6 +27,7 @@
 
 #include "core/cleanup.hpp"
 #include "core/environment.hpp"
+#include "core/error.hpp"
 #include "core/method_list.hpp"
 #include "core/options.hpp"
 #include "core/report.hpp"

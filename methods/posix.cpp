@@ -26,7 +26,6 @@
 #include <filesystem>
 #include <memory>
 
-#include "core/environment.hpp"
 #include "core/error.hpp"
 #include "data/byte_fold.hpp"
 #include "methods/posix_file.hpp"
