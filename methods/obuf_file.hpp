@@ -27,7 +27,7 @@ public:
     using buffer_type = obuf;
 #endif
 
-    /// `buffer_size` in bytes; 0 = obuf's default (64 KiB). Throws `io_error`.
+    /// `buffer_size` in bytes; 0 = obuf's default (default_buffer_size). Throws `io_error`.
     obuf_file(const std::string& path, std::size_t buffer_size)
 #ifdef _WIN32
         : file_(create_file_handle(path)), out_(handle_sink_device{file_.get(), path}, buffer_size) {
