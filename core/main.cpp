@@ -294,7 +294,7 @@ int run(int argc, char** argv) {
         opt.list_format ? iobench::parse_list_format(*opt.list_format) : iobench::ListFormat::names;
     if (opt.list_format && !opt.list) throw usage_error("--format goes with --list only");
     if (opt.list && list_format == iobench::ListFormat::markdown)
-        return print_or_fail(iobench::methods_markdown(iobench::methods()));
+        return print_or_fail(iobench::methods_markdown(iobench::methods(), iobench::workloads()));
 
     iobench::Suite suite;
     try {

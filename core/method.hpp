@@ -213,9 +213,20 @@ struct Method {
     Op<GetInts> get_ints_locale{};
 };
 
+/// One operation of Method, by its member's name: what `--list --format md`
+/// lists, and how it finds the workloads that take an operation.
+struct OperationField {
+    std::string_view name;           ///< the member's name: "put_ints", "put_repeat", ...
+    bool (*present)(const Method&);  ///< true when a method has the operation (built here or not)
+    void (*clear)(Method&);          ///< removes the operation from a method
+};
+
+/// Every operation of Method, in the order Method declares them. An operation
+/// added to Method is added here too (core/registry.cpp).
+std::span<const OperationField> operation_fields();
+
 /// The names of the operations `method` has, built here or not, in the order
-/// Method declares them ("put_ints", "put_repeat", ...): what `--list --format md`
-/// shows. An operation added to Method is named here too (core/registry.cpp).
+/// of operation_fields().
 std::vector<std::string_view> operation_names(const Method& method);
 
 /// Adds a method to the registry. Throws `std::logic_error` when a method of the
