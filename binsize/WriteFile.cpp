@@ -2,6 +2,8 @@
 // `hello-WriteFile PATH COUNT` writes "Hello World\n" COUNT times to PATH with
 // one WriteFile per line on a CreateFileW HANDLE, as the `WriteFile` method
 // does. Windows only.
+//
+// binsize-needs: windows
 #include <cstdlib>
 #include <exception>
 

@@ -2,6 +2,8 @@
 // `hello-boost_iostreams PATH COUNT` writes "Hello World\n" COUNT times to
 // PATH through boost::iostreams::stream<file_descriptor_sink>::write, as the
 // `boost_iostreams` method does.
+//
+// binsize-needs: boost_iostreams
 #include <boost/iostreams/device/file_descriptor.hpp>
 #include <boost/iostreams/stream.hpp>
 #include <cstdlib>

@@ -2,6 +2,8 @@
 // "fast_io::obuf_file 155KB" row): `hello-fast_io_obuf_file PATH COUNT`
 // writes "Hello World\n" COUNT times to PATH with fast_io::obuf_file, as the
 // `fast_io_obuf_file` method does.
+//
+// binsize-needs: fast_io
 #include <fast_io_device.h>
 
 #include <cstdlib>

@@ -2,6 +2,8 @@
 // `hello-fmt_output_file PATH COUNT` writes "Hello World\n" COUNT times to
 // PATH with fmt::output_file + print("{}", line), as the `fmt_output_file`
 // method does. Linked with a static fmt library, so its code is in the program.
+//
+// binsize-needs: fmt
 #include <fmt/os.h>
 #ifdef _WIN32
 #include <fcntl.h>  // _O_BINARY

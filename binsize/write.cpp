@@ -1,6 +1,8 @@
 // binary_size program of the posix family (fast_io's binary-size table):
 // `hello-write PATH COUNT` writes "Hello World\n" COUNT times to PATH with one
 // write(2) per line, as the `write` method does. POSIX only.
+//
+// binsize-needs: posix
 #include <fcntl.h>
 #include <unistd.h>
 

@@ -47,9 +47,12 @@ endif()
 # --- what the method families need beyond the core -------------------------
 # IOBENCH_METHOD_DEFINITIONS / IOBENCH_METHOD_LIBRARIES go to iobench_methods.
 # A method whose library or call is missing is still registered, as
-# unavailable with the reason (see docs/adding-a-method.md).
+# unavailable with the reason (see docs/adding-a-method.md), and what is
+# missing is added to IOBENCH_METHODS_MISSING: docs/methods.md is checked
+# against a build that lacks nothing (tests/CMakeLists.txt).
 set(IOBENCH_METHOD_DEFINITIONS "")
 set(IOBENCH_METHOD_LIBRARIES "")
+set(IOBENCH_METHODS_MISSING "")
 
 # The GNU stdio calls without the stream lock (glibc, some BSDs).
 include(CheckCXXSymbolExists)
@@ -58,6 +61,9 @@ check_cxx_symbol_exists(fputs_unlocked "cstdio" IOBENCH_HAVE_FPUTS_UNLOCKED)
 foreach(_symbol FWRITE_UNLOCKED FPUTS_UNLOCKED)
   if(IOBENCH_HAVE_${_symbol})
     list(APPEND IOBENCH_METHOD_DEFINITIONS IOBENCH_HAVE_${_symbol})
+  else()
+    string(TOLOWER ${_symbol} _call)
+    list(APPEND IOBENCH_METHODS_MISSING ${_call})
   endif()
 endforeach()
 
@@ -74,6 +80,7 @@ if(Boost_iostreams_FOUND OR TARGET Boost::iostreams)
   list(APPEND IOBENCH_METHOD_LIBRARIES Boost::iostreams)
   message(STATUS "iobench: Boost.Iostreams ${Boost_VERSION}: the boost methods are built")
 else()
+  list(APPEND IOBENCH_METHODS_MISSING Boost.Iostreams)
   message(STATUS "iobench: Boost.Iostreams not found (or IOBENCH_WITH_BOOST=OFF): the boost methods are listed as skipped")
 endif()
 
@@ -90,6 +97,7 @@ if(LIBURING_FOUND)
   list(APPEND IOBENCH_METHOD_LIBRARIES PkgConfig::LIBURING)
   message(STATUS "iobench: liburing ${LIBURING_VERSION}: the io_uring methods are built")
 else()
+  list(APPEND IOBENCH_METHODS_MISSING liburing)
   message(STATUS "iobench: liburing not found (or not Linux, or IOBENCH_WITH_LIBURING=OFF): the io_uring methods are listed as skipped")
 endif()
 

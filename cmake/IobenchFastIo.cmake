@@ -13,6 +13,7 @@
 #   IOBENCH_HAVE_FAST_IO_LEGACY  its FILE* and filebuf wrappers (c_file, filebuf_file) compile here
 #   IOBENCH_HAVE_FAST_IO_I18N    its locale support (native_l10n, imbue) compiles here
 #   IOBENCH_FAST_IO_NOT_BUILT / _LEGACY_NOT_BUILT / _I18N_NOT_BUILT: the reason, when one does not
+# (and then adds what is missing to IOBENCH_METHODS_MISSING).
 # AUTO (the default) never fails the configuration: what cannot be had or
 # compiled is listed as skipped with the reason. ON makes a missing fast_io an error.
 
@@ -124,12 +125,14 @@ int main(int, char** argv) {
       if(IOBENCH_FAST_IO_LEGACY_COMPILES)
         list(APPEND IOBENCH_METHOD_DEFINITIONS IOBENCH_HAVE_FAST_IO_LEGACY)
       else()
+        list(APPEND IOBENCH_METHODS_MISSING "fast_io FILE*/filebuf")
         list(APPEND IOBENCH_METHOD_DEFINITIONS
           "IOBENCH_FAST_IO_LEGACY_NOT_BUILT=\"fast_io's FILE* and filebuf support does not compile with ${_fast_io_compiler} and this C library\"")
       endif()
       if(IOBENCH_FAST_IO_I18N_COMPILES)
         list(APPEND IOBENCH_METHOD_DEFINITIONS IOBENCH_HAVE_FAST_IO_I18N)
       else()
+        list(APPEND IOBENCH_METHODS_MISSING "fast_io locale")
         list(APPEND IOBENCH_METHOD_DEFINITIONS
           "IOBENCH_FAST_IO_I18N_NOT_BUILT=\"fast_io's locale support does not compile with ${_fast_io_compiler}\"")
       endif()
@@ -146,6 +149,7 @@ if(IOBENCH_FAST_IO_FOUND)
   message(STATUS "iobench: fast_io ${IOBENCH_FAST_IO_COMMIT} from ${fast_io_SOURCE_DIR}: the fast_io methods are built"
     " (FILE*/filebuf: ${IOBENCH_FAST_IO_LEGACY_COMPILES}, locale: ${IOBENCH_FAST_IO_I18N_COMPILES})")
 else()
+  list(APPEND IOBENCH_METHODS_MISSING fast_io)
   list(APPEND IOBENCH_METHOD_DEFINITIONS "IOBENCH_FAST_IO_NOT_BUILT=\"${_fast_io_reason}\"")
   message(STATUS "iobench: ${_fast_io_reason}: the fast_io methods are listed as skipped")
 endif()

@@ -1,5 +1,5 @@
 // What the results need so they can be compared across machines, compilers and
-// operating systems (rule 5 of DESIGN.md), recorded by iobench itself rather
+// operating systems (rule 5 of docs/design.md), recorded by iobench itself rather
 // than trusted from Google Benchmark's context.
 #pragma once
 
@@ -12,12 +12,9 @@ namespace iobench {
 
 /// Ordered (key, value) pairs for the JSON context: compiler, standard
 /// library, build type and flags, OS and kernel, CPU model, target directory
-/// and its file system, page size, BUFSIZ, iobench version and git commit.
+/// and its file system (filesystem_type, core/error.hpp), page size, BUFSIZ,
+/// iobench version and git commit.
 std::vector<std::pair<std::string, std::string>> describe_environment(const std::filesystem::path& dir);
-
-/// File-system type of the file system holding `dir` ("ext4", "tmpfs", "NTFS", ...),
-/// or "unknown".
-std::string filesystem_type(const std::filesystem::path& dir);
 
 /// Short compiler name for result file names: "gcc", "clang", "msvc", "mingw-gcc", ...
 std::string compiler_short_name();

@@ -1,7 +1,9 @@
-// Errors reported by methods and workloads.
+// Errors reported by methods and workloads: part of the method contract
+// (core/method.hpp), with what a method needs to explain one.
 #pragma once
 
 #include <cerrno>
+#include <filesystem>
 #include <stdexcept>
 #include <string>
 #include <system_error>
@@ -34,6 +36,13 @@ class unavailable_error : public std::runtime_error {
 public:
     using std::runtime_error::runtime_error;
 };
+
+/// Type of the file system holding `dir` ("ext4", "tmpfs", "NTFS", ...), or
+/// "unknown": for an `unavailable_error` that names the file system refusing a
+/// call (O_DIRECT, huge pages), and for the results' `target_filesystem`.
+/// Linux: the longest matching mount point of /proc/self/mountinfo; Windows:
+/// GetVolumeInformationW of the path's root.
+std::string filesystem_type(const std::filesystem::path& dir);
 
 /// Throws `io_error` for `call` on `path` with the calling thread's errno.
 [[noreturn]] inline void throw_errno(const std::string& call, const std::string& path) {

@@ -27,6 +27,8 @@
 
 #include "core/cleanup.hpp"
 #include "core/environment.hpp"
+#include "core/error.hpp"
+#include "core/method_list.hpp"
 #include "core/options.hpp"
 #include "core/report.hpp"
 #include "core/results_file.hpp"
@@ -200,8 +202,19 @@ std::string flush_stdout() {
     return err != 0 ? std::error_code(err, std::generic_category()).message() : "a write failed";
 }
 
+/// Prints `text` to standard output: exit status 0, or 1 (with the reason on
+/// stderr) when it could not be written.
+int print_or_fail(const std::string& text) {
+    std::fputs(text.c_str(), stdout);
+    const std::string failed = flush_stdout();
+    if (failed.empty()) return 0;
+    fmt::print(stderr, "iobench: error: writing to standard output failed: {}\n", failed);
+    return exit_failed;
+}
+
 struct Options {
     bool list = false;
+    std::optional<std::string> list_format;
     std::string suite;
     std::optional<std::string> dir;
     std::optional<double> scale;
@@ -212,22 +225,96 @@ struct Options {
     bool no_interleave = false;
 };
 
-int run(int argc, char** argv) {
-    // Google Benchmark's flags are checked here and go to it; everything else is ours.
-    std::vector<std::string> ours = {argv[0]};
-    std::vector<std::string> harness_args;
-    for (int i = 1; i < argc; ++i) {
-        std::string a = argv[i];
-        (a.rfind("--benchmark_", 0) == 0 ? harness_args : ours).push_back(std::move(a));
-    }
-    const iobench::HarnessFlags harness = iobench::check_harness_flags(harness_args);
-    const std::string& filter = harness.filter;
-    std::optional<std::string> out_file = harness.out_file;
+/// Hands Google Benchmark its flags: the suite's repetitions and minimum time
+/// first, then interleaving, then the user's checked --benchmark_* flags (so
+/// they win). Returns false when it rejects an argument (it says which).
+bool initialize_harness(const char* argv0, const iobench::Suite& suite, const iobench::HarnessFlags& harness,
+                        bool interleave) {
+    // Static: Google Benchmark keeps pointers into its argv (the executable's
+    // name, in the results' context) until the run ends.
+    static std::vector<std::string> gb_args;
+    gb_args = {argv0};
+    if (suite.repetitions) gb_args.push_back(fmt::format("--benchmark_repetitions={}", *suite.repetitions));
+    if (suite.min_time) gb_args.push_back(fmt::format("--benchmark_min_time={}", *suite.min_time));
+    if (!harness.interleave) gb_args.push_back(fmt::format("--benchmark_enable_random_interleaving={}", interleave));
+    gb_args.insert(gb_args.end(), harness.pass.begin(), harness.pass.end());
+    static std::vector<char*> gb_argv;
+    gb_argv.clear();
+    for (auto& s : gb_args) gb_argv.push_back(s.data());
+    int gb_argc = static_cast<int>(gb_argv.size());
+    benchmark::Initialize(&gb_argc, gb_argv.data());
+    return !benchmark::ReportUnrecognizedArguments(gb_argc, gb_argv.data());
+}
 
-    Options opt;
-    CLI::App app{"iobench: measures I/O methods (stdio, iostreams, POSIX, obuf, ...) on verified workloads.\n"};
+/// Where the run's working directory goes: --dir, else the system's
+/// temporary directory. Throws usage_error when there is none.
+fs::path work_base(const Options& opt) {
+    if (opt.dir) return *opt.dir;
+    std::error_code ec;
+    fs::path base = fs::temp_directory_path(ec);
+    if (ec) throw usage_error(fmt::format("no temporary directory ({}); give --dir", ec.message()));
+    return base;
+}
+
+/// Writes the JSON results to `target` (core/results_file.hpp: a temporary
+/// file, checked writes, flushed, renamed without replacing when `numbered`,
+/// i.e. --results-dir). A failed run never replaces earlier results: it goes
+/// to TARGET.failed. Returns false, having said why on stderr, when nothing
+/// was written.
+bool write_results(const fs::path& results_target, const std::ostringstream& json_text, bool numbered, bool failed) {
+    if (!json_text) {
+        fmt::print(stderr, "iobench: error: the results could not be formatted; {} not written\n",
+                   results_target.string());
+        return false;
+    }
+    iobench::Existing existing = numbered ? iobench::Existing::number : iobench::Existing::replace;
+    fs::path target = results_target;
+    std::error_code ec;
+    if (!numbered && failed && fs::exists(target, ec)) {
+        target += ".failed";
+        existing = iobench::Existing::number;
+    }
+    try {
+        const fs::path written = iobench::publish_file(target, json_text.str(), existing);
+        fmt::print(stderr, "iobench: results written to {}\n", written.string());
+    } catch (const std::exception& e) {
+        fmt::print(stderr, "iobench: error: results not written to {}: {}\n", target.string(), e.what());
+        return false;
+    }
+    return true;
+}
+
+/// Where the results go: DIR/<name>.json for --results-dir (created if
+/// missing), FILE for --benchmark_out, empty for neither. Throws usage_error
+/// for both at once or a target that cannot be written.
+fs::path results_target_of(const Options& opt, const std::optional<std::string>& out_file) {
+    if (opt.results_dir && out_file) throw usage_error("give either --results-dir or --benchmark_out, not both");
+    fs::path results_target;
+    if (opt.results_dir) {
+        std::error_code ec;
+        fs::create_directories(*opt.results_dir, ec);
+        check_writable_dir(*opt.results_dir, "--results-dir");
+        results_target = fs::path(*opt.results_dir) / (iobench::results_basename() + ".json");
+    } else if (out_file) {
+        results_target = *out_file;
+        std::error_code ec;
+        if (fs::is_directory(results_target, ec))
+            throw usage_error(fmt::format("--benchmark_out={}: is a directory", *out_file));
+        const fs::path parent = results_target.has_parent_path() ? results_target.parent_path() : fs::path(".");
+        check_writable_dir(parent, "--benchmark_out: directory");
+    }
+    return results_target;
+}
+
+/// Declares iobench's own options on `app`, stored into `opt`, and the help
+/// text's footer (Google Benchmark's flags, exit statuses).
+void add_options(CLI::App& app, Options& opt) {
     app.set_help_flag("-h,--help", "print this help and exit");
     app.add_flag("--list", opt.list, "print the benchmark names of the suite, one per line, and exit");
+    app.add_option("--format", opt.list_format,
+                   "what --list prints: names (default) or md, a Markdown table of every method (family, call, "
+                   "operations, availability here) whatever the suite: docs/methods.md")
+        ->type_name("names|md");
     app.add_option("--suite", opt.suite,
                    "suite to run: a built-in name (" + fmt::format("{}", fmt::join(iobench::builtin_suites(), ", ")) +
                        ") or a path to a suite .json; default: every workload x method pair");
@@ -261,24 +348,41 @@ int run(int argc, char** argv) {
         "128+N interrupted by signal N.",
         iobench::max_repetitions));
 
+}
+
+int run(int argc, char** argv) {
+    // Google Benchmark's flags are checked here and go to it; everything else is ours.
+    std::vector<std::string> ours = {argv[0]};
+    std::vector<std::string> harness_args;
+    for (int i = 1; i < argc; ++i) {
+        std::string a = argv[i];
+        (a.rfind("--benchmark_", 0) == 0 ? harness_args : ours).push_back(std::move(a));
+    }
+    const iobench::HarnessFlags harness = iobench::check_harness_flags(harness_args);
+    const std::string& filter = harness.filter;
+    std::optional<std::string> out_file = harness.out_file;
+
+    Options opt;
+    CLI::App app{"iobench: measures I/O methods (stdio, iostreams, POSIX, obuf, ...) on verified workloads.\n"};
+    add_options(app, opt);
+
     std::vector<const char*> our_argv;
     for (const auto& s : ours) our_argv.push_back(s.c_str());
     try {
         app.parse(static_cast<int>(our_argv.size()), our_argv.data());
     } catch (const CLI::CallForHelp&) {
-        std::fputs(app.help().c_str(), stdout);
-        const std::string failed = flush_stdout();
-        if (!failed.empty()) {
-            fmt::print(stderr, "iobench: error: writing to standard output failed: {}\n", failed);
-            return exit_failed;
-        }
-        return 0;
+        return print_or_fail(app.help());
     } catch (const CLI::ParseError& e) {
         throw usage_error(e.what());
     }
     if (opt.no_interleave && harness.interleave)
         throw usage_error("give either --no-interleave or --benchmark_enable_random_interleaving, not both");
     const bool interleave = harness.interleave.value_or(!opt.no_interleave);
+    const iobench::ListFormat list_format =
+        opt.list_format ? iobench::parse_list_format(*opt.list_format) : iobench::ListFormat::names;
+    if (opt.list_format && !opt.list) throw usage_error("--format goes with --list only");
+    if (opt.list && list_format == iobench::ListFormat::markdown)
+        return print_or_fail(iobench::methods_markdown(iobench::methods(), iobench::workloads()));
 
     iobench::Suite suite;
     try {
@@ -291,14 +395,10 @@ int run(int argc, char** argv) {
     if (cases.empty()) throw usage_error(fmt::format("no benchmark matches --benchmark_filter={}", filter));
 
     if (opt.list) {
-        for (const auto& c : cases) fmt::print("{}\n", c.name);
-        for (const auto& s : skipped) fmt::print("# {}: skipped, {}\n", s.name, s.reason);
-        const std::string failed = flush_stdout();
-        if (!failed.empty()) {
-            fmt::print(stderr, "iobench: error: writing to standard output failed: {}\n", failed);
-            return exit_failed;
-        }
-        return 0;
+        std::string names;
+        for (const auto& c : cases) names += c.name + "\n";
+        for (const auto& s : skipped) names += fmt::format("# {}: skipped, {}\n", s.name, s.reason);
+        return print_or_fail(names);
     }
 
     iobench::StdoutTarget stdout_target = suite.stdout_target.value_or(iobench::StdoutTarget::devnull);
@@ -313,32 +413,11 @@ int run(int argc, char** argv) {
                          opt.file_size.has_value());
     const std::uint64_t file_size = opt.file_size ? iobench::parse_size(*opt.file_size, "--file-size") : 0;  // 0: default
     if (opt.dir) check_writable_dir(*opt.dir, "--dir");
-    if (opt.results_dir && out_file) throw usage_error("give either --results-dir or --benchmark_out, not both");
-    fs::path results_target;
-    if (opt.results_dir) {
-        std::error_code ec;
-        fs::create_directories(*opt.results_dir, ec);
-        check_writable_dir(*opt.results_dir, "--results-dir");
-        results_target = fs::path(*opt.results_dir) / (iobench::results_basename() + ".json");
-    } else if (out_file) {
-        results_target = *out_file;
-        std::error_code ec;
-        if (fs::is_directory(results_target, ec))
-            throw usage_error(fmt::format("--benchmark_out={}: is a directory", *out_file));
-        const fs::path parent = results_target.has_parent_path() ? results_target.parent_path() : fs::path(".");
-        check_writable_dir(parent, "--benchmark_out: directory");
-    }
+    const fs::path results_target = results_target_of(opt, out_file);
 
     // The working directory: a subdirectory of its own in --dir or in the
     // system's temporary directory, after removing what killed runs left there.
-    fs::path base;
-    if (opt.dir) {
-        base = *opt.dir;
-    } else {
-        std::error_code ec;
-        base = fs::temp_directory_path(ec);
-        if (ec) throw usage_error(fmt::format("no temporary directory ({}); give --dir", ec.message()));
-    }
+    const fs::path base = work_base(opt);
     remove_stale(base);
     if (!results_target.empty()) remove_stale(results_target.has_parent_path() ? results_target.parent_path() : ".");
     if (file_size != 0) {
@@ -358,16 +437,7 @@ int run(int argc, char** argv) {
     }
     if (opt.keep_files) work->keep();
 
-    std::vector<std::string> gb_args = {argv[0]};
-    if (suite.repetitions) gb_args.push_back(fmt::format("--benchmark_repetitions={}", *suite.repetitions));
-    if (suite.min_time) gb_args.push_back(fmt::format("--benchmark_min_time={}", *suite.min_time));
-    if (!harness.interleave) gb_args.push_back(fmt::format("--benchmark_enable_random_interleaving={}", interleave));
-    gb_args.insert(gb_args.end(), harness.pass.begin(), harness.pass.end());
-    std::vector<char*> gb_argv;
-    for (auto& s : gb_args) gb_argv.push_back(s.data());
-    int gb_argc = static_cast<int>(gb_argv.size());
-    benchmark::Initialize(&gb_argc, gb_argv.data());
-    if (benchmark::ReportUnrecognizedArguments(gb_argc, gb_argv.data())) return exit_usage;
+    if (!initialize_harness(argv[0], suite, harness, interleave)) return exit_usage;
 
     const fs::path dir = work->path();
     iobench::Session session(dir, scale, opt.keep_files, false);
@@ -413,28 +483,8 @@ int run(int argc, char** argv) {
     stdout_stream.flush();
     std::string stdout_failed = stdout_buffer.failure();
     if (stdout_failed.empty()) stdout_failed = flush_stdout();
-    if (!results_target.empty()) {
-        if (!json_text) {
-            fmt::print(stderr, "iobench: error: the results could not be formatted; {} not written\n",
-                       results_target.string());
-            return exit_failed;
-        }
-        // A failed run never replaces earlier results: it goes next to them.
-        iobench::Existing existing = opt.results_dir ? iobench::Existing::number : iobench::Existing::replace;
-        fs::path target = results_target;
-        std::error_code ec;
-        if (!opt.results_dir && failed > 0 && fs::exists(target, ec)) {
-            target += ".failed";
-            existing = iobench::Existing::number;
-        }
-        try {
-            const fs::path written = iobench::publish_file(target, json_text.str(), existing);
-            fmt::print(stderr, "iobench: results written to {}\n", written.string());
-        } catch (const std::exception& e) {
-            fmt::print(stderr, "iobench: error: results not written to {}: {}\n", target.string(), e.what());
-            status = exit_failed;
-        }
-    }
+    if (!results_target.empty() && !write_results(results_target, json_text, opt.results_dir.has_value(), failed > 0))
+        status = exit_failed;
     if (!stdout_failed.empty()) {
         fmt::print(stderr, "iobench: error: writing the report to standard output failed: {}\n", stdout_failed);
         status = exit_failed;

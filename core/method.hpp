@@ -3,7 +3,7 @@
 // from a static initializer; the runner pairs each workload with every method
 // that provides the operation the workload needs.
 //
-// Rule 1 of DESIGN.md: the runner calls an operation once per measured run, and
+// Rule 1 of docs/design.md: the runner calls an operation once per measured run, and
 // the operation owns its loop over items, so no indirection happens per item.
 #pragma once
 
@@ -218,6 +218,22 @@ struct Method {
     /// groups them (ints_in_locale).
     Op<GetInts> get_ints_locale{};
 };
+
+/// One operation of Method, by its member's name: what `--list --format md`
+/// lists, and how it finds the workloads that take an operation.
+struct OperationField {
+    std::string_view name;           ///< the member's name: "put_ints", "put_repeat", ...
+    bool (*present)(const Method&);  ///< true when a method has the operation (built here or not)
+    void (*clear)(Method&);          ///< removes the operation from a method
+};
+
+/// Every operation of Method, in the order Method declares them. An operation
+/// added to Method is added here too (core/registry.cpp).
+std::span<const OperationField> operation_fields();
+
+/// The names of the operations `method` has, built here or not, in the order
+/// of operation_fields().
+std::vector<std::string_view> operation_names(const Method& method);
 
 /// Adds a method to the registry. Throws `std::logic_error` when a method of the
 /// same name is already registered (two families must not claim one name).

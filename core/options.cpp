@@ -67,6 +67,14 @@ std::uint64_t parse_size(const std::string& text, const char* option) {
     return static_cast<std::uint64_t>(std::llround(bytes));
 }
 
+ListFormat parse_list_format(const std::string& text) {
+    if (text == "names") return ListFormat::names;
+    if (text == "md") return ListFormat::markdown;
+    throw usage_error(fmt::format("--format {}: must be names (the benchmark names) or md (a Markdown table of the "
+                                  "methods)",
+                                  text));
+}
+
 HarnessFlags check_harness_flags(const std::vector<std::string>& args) {
     HarnessFlags flags;
     for (const std::string& arg : args) {

@@ -39,6 +39,16 @@ inline constexpr double max_scaled_count = 9007199254740992.0;
 /// to whole bytes), from 1 byte to 2^62. Throws usage_error naming `option`.
 std::uint64_t parse_size(const std::string& text, const char* option);
 
+/// What `--list` prints, chosen with `--format`.
+enum class ListFormat {
+    names,     ///< "names": the suite's benchmark names, one per line (skipped pairs as "# NAME: skipped, REASON")
+    markdown,  ///< "md": every registered method as a Markdown table (docs/methods.md)
+};
+
+/// Parses the value of `--format`: "names" or "md". Throws usage_error naming
+/// the value and the accepted ones.
+ListFormat parse_list_format(const std::string& text);
+
 /// The Google Benchmark flags of a command line, checked.
 struct HarnessFlags {
     /// Flags handed to Google Benchmark as given (after iobench's own defaults).

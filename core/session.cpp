@@ -41,6 +41,11 @@ std::optional<std::uint64_t> room_for_file(const std::filesystem::path& dir) {
     return room;
 }
 
+std::uint64_t write_generated_file(const std::filesystem::path& path, const Generator& generate) {
+    const std::filesystem::path dir = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
+    return write_generated_file(path, generate, room_for_file(dir));
+}
+
 namespace {
 
 std::string room_message(const std::filesystem::path& dir, const std::string& name, const std::string& needed,

@@ -44,6 +44,11 @@ public:
 /// say.
 std::optional<std::uint64_t> room_for_file(const std::filesystem::path& dir);
 
+/// Writes what `generate` produces to a new file at `path`, bounded by the
+/// room in its directory when it starts (room_for_file): the three-argument
+/// write_generated_file of data/checksum.hpp, whose errors it throws.
+std::uint64_t write_generated_file(const std::filesystem::path& path, const Generator& generate);
+
 /// Throws `space_error` when a file of `bytes` bytes called `name` does not
 /// fit in `dir` (room_for_file), e.g. "input-file-1099511627776.txt needs
 /// 1099511627776 bytes, /tmp/x has 83886080000 available". Does nothing when

@@ -2,16 +2,15 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cerrno>
 #include <cstring>
 #include <optional>
 #include <string>
+#include <system_error>
 #include <vector>
 
 #define XXH_INLINE_ALL
 #include <xxhash.h>
-
-#include "core/error.hpp"
-#include "core/session.hpp"
 
 namespace iobench {
 
@@ -40,20 +39,26 @@ namespace {
 
 constexpr std::size_t chunk_size = 1 << 20;
 
+/// The error of `call` on `path`: `err` (an errno value) as a std::system_error
+/// whose what() is "call(path): reason".
+std::system_error file_error(const std::string& call, const std::string& path, int err) {
+    return std::system_error(std::error_code(err, std::generic_category()), call + "(" + path + ")");
+}
+
 /// A FILE* that closes itself.
 struct File {
     std::FILE* f;
     std::string path;
     explicit File(const std::filesystem::path& p) : f(std::fopen(p.string().c_str(), "rb")), path(p.string()) {
-        if (!f) throw_errno("fopen", path);
+        if (!f) throw file_error("fopen", path, errno);
     }
     ~File() { std::fclose(f); }
     File(const File&) = delete;
     File& operator=(const File&) = delete;
-    /// Reads up to `size` bytes; 0 at end of file. Throws io_error on a read error.
+    /// Reads up to `size` bytes; 0 at end of file. Throws std::system_error on a read error.
     std::size_t read(char* buf, std::size_t size) {
         std::size_t n = std::fread(buf, 1, size, f);
-        if (n < size && std::ferror(f)) throw_errno("fread", path);
+        if (n < size && std::ferror(f)) throw file_error("fread", path, errno);
         return n;
     }
 };
@@ -64,17 +69,15 @@ std::uint64_t write_generated_file(const std::filesystem::path& path, const Gene
                                    std::optional<std::uint64_t> room) {
     const std::string p = path.string();
     std::FILE* f = std::fopen(p.c_str(), "wb");
-    if (!f) throw_errno("fopen", p);
+    if (!f) throw file_error("fopen", p, errno);
     std::uint64_t size = 0;
     try {
         generate([&](std::string_view chunk) {
-            if (room && chunk.size() > *room - size)
-                throw io_error("write", p, std::make_error_code(std::errc::no_space_on_device));
+            if (room && chunk.size() > *room - size) throw file_error("write", p, ENOSPC);
             errno = 0;
             if (std::fwrite(chunk.data(), 1, chunk.size(), f) != chunk.size()) {
                 // Stop here: the generator is not asked for another byte.
-                const int err = errno != 0 ? errno : EIO;
-                throw io_error("fwrite", p, std::error_code(err, std::generic_category()));
+                throw file_error("fwrite", p, errno != 0 ? errno : EIO);
             }
             size += chunk.size();
         });
@@ -85,15 +88,10 @@ std::uint64_t write_generated_file(const std::filesystem::path& path, const Gene
     if (std::fflush(f) != 0) {
         const int err = errno;
         std::fclose(f);
-        throw io_error("fflush", p, std::error_code(err, std::generic_category()));
+        throw file_error("fflush", p, err);
     }
-    if (std::fclose(f) != 0) throw_errno("fclose", p);
+    if (std::fclose(f) != 0) throw file_error("fclose", p, errno);
     return size;
-}
-
-std::uint64_t write_generated_file(const std::filesystem::path& path, const Generator& generate) {
-    const std::filesystem::path dir = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
-    return write_generated_file(path, generate, room_for_file(dir));
 }
 
 Digest digest_file(const std::filesystem::path& path) {

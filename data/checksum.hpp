@@ -1,4 +1,6 @@
 // Checksums of byte streams, used to verify what a method wrote or read.
+// Depends on nothing else of iobench (docs/design.md): a failed call is a
+// std::system_error, whose what() reads like core/error.hpp's io_error.
 #pragma once
 
 #include <cstdint>
@@ -49,20 +51,19 @@ using Generator = std::function<void(const ChunkFn& emit)>;
 Digest digest_of(const Generator& generate);
 
 /// Writes what `generate` produces to a new file at `path` (fopen/fwrite: not
-/// a method under test). Returns the bytes written. Throws `io_error` at the
-/// first write that fails (ENOSPC, EFBIG, ...), without asking the generator
-/// for more, and when the stream would outgrow `room` bytes (ENOSPC, before
-/// writing the chunk that does not fit; std::nullopt: no bound), so that it
-/// never fills the disk. The caller removes the partial file.
+/// a method under test). Returns the bytes written. Throws `std::system_error`
+/// (what(): "call(path): reason", as io_error's) at the first write that fails
+/// (ENOSPC, EFBIG, ...), without asking the generator for more, and when the
+/// stream would outgrow `room` bytes (ENOSPC, before writing the chunk that
+/// does not fit; std::nullopt: no bound), so that it never fills the disk. The
+/// caller removes the partial file. (Bounded by the room of a directory:
+/// write_generated_file in core/session.hpp.)
 std::uint64_t write_generated_file(const std::filesystem::path& path, const Generator& generate,
                                    std::optional<std::uint64_t> room);
 
-/// The same, bounded by the room in the directory of `path` when it starts
-/// (room_for_file in core/session.hpp: free space and the file-size limit).
-std::uint64_t write_generated_file(const std::filesystem::path& path, const Generator& generate);
-
-/// Digest of the file at `path`, read in 1 MiB chunks.
-/// Throws `io_error` when the file cannot be opened or read.
+/// Digest of the file at `path`, read in 1 MiB chunks. Throws
+/// `std::system_error` ("fopen(path): reason") when the file cannot be opened
+/// or read.
 Digest digest_file(const std::filesystem::path& path);
 
 /// Offset of the first byte where the file at `path` differs from what

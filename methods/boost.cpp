@@ -5,6 +5,7 @@
 // Built when CMake finds Boost.Iostreams (IOBENCH_HAVE_BOOST_IOSTREAMS);
 // otherwise listed as skipped with the reason.
 #include "core/method.hpp"
+#include "methods/buffer_sizes.hpp"
 
 #ifdef IOBENCH_HAVE_BOOST_IOSTREAMS
 #include <boost/iostreams/device/file_descriptor.hpp>
@@ -180,8 +181,9 @@ const MethodRegistrar registrar{{.family = "boost", .unavailable = unavailable},
      .put_repeat = boost_repeat,
      .put_lines = boost_lines},
     {.name = "boost_fd_source",
-     .description = "boost::iostreams::stream<file_descriptor_source>: in.read() of `buf` bytes (4 KiB) per call "
-                    "(4 KiB stream buffer); in >> v with a stream buffer of `buf` bytes",
+     .description = "boost::iostreams::stream<file_descriptor_source>: in.read() of `buf` bytes (" +
+                    size_text(boost_read_request) + ") per call (" + size_text(boost_default_buffer) +
+                    " stream buffer); in >> v with a stream buffer of `buf` bytes",
      .default_buffer_size = boost_read_request,
      .sizable_buffer = true,
      .get_ints = boost_stream_ints,

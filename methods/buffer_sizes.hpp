@@ -1,9 +1,11 @@
 // Default buffer sizes of the method families, in one place: what a method
 // uses when a suite sets no `buf` (Sink::buffer_size / Source::buffer_size 0),
-// and what Method::default_buffer_size reports for it.
+// what Method::default_buffer_size reports for it, and how a description
+// spells it (size_text: never by hand, so a description cannot go stale).
 #pragma once
 
 #include <cstddef>
+#include <string>
 
 namespace iobench {
 
@@ -11,5 +13,17 @@ namespace iobench {
 /// the methods that size their own read or conversion calls (read, pread,
 /// ReadFile, fread, io_uring, iconv, ...): 64 KiB.
 inline constexpr std::size_t default_buffer_size = 64 * 1024;
+
+/// Default window in bytes of the methods that map a file one window at a
+/// time (the `mmap` output method, CreateFileMapping_window): 4 MiB.
+inline constexpr std::size_t default_map_window = 4 * 1024 * 1024;
+
+/// `bytes` as a method's description spells a size: "64 KiB", "4 MiB", or
+/// "512 bytes" when it is not a whole number of KiB.
+inline std::string size_text(std::size_t bytes) {
+    if (bytes != 0 && bytes % (1024 * 1024) == 0) return std::to_string(bytes / (1024 * 1024)) + " MiB";
+    if (bytes != 0 && bytes % 1024 == 0) return std::to_string(bytes / 1024) + " KiB";
+    return std::to_string(bytes) + " bytes";
+}
 
 }  // namespace iobench

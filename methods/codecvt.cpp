@@ -4,7 +4,7 @@
 // codecvt<wchar_t, char, mbstate_t> of a GB18030 locale (zh_CN.GB18030), as a
 // wofstream imbued with that locale converts: fast_io's "Code Convert" rows
 // done the standard way. The files are read and written with fread/fwrite,
-// 64 KiB per read.
+// default_buffer_size bytes per read.
 #include <bit>
 #include <cstdio>
 #include <cstring>
@@ -143,7 +143,8 @@ void codecvt_transcode(const Source& source, const Sink& sink, Encoding to) {
 const MethodRegistrar registrar{{.family = "codecvt"}, {
     {.name = "codecvt",
      .description = "std::codecvt<char16_t|char32_t, char8_t>::in (classic locale); GB18030: then the "
-                    "codecvt<wchar_t, char>::out of a zh_CN.GB18030 locale; fread/fwrite, 64 KiB per read",
+                    "codecvt<wchar_t, char>::out of a zh_CN.GB18030 locale; fread/fwrite, " +
+                    size_text(chunk) + " per read",
      .transcode = codecvt_transcode},
 }};
 

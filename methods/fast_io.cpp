@@ -50,6 +50,10 @@ struct FileOps {
     Op<PutInts> ints_locale{};
 };
 
+/// Bytes per read call of fast_io_ibuf_file's read_bytes (its own buffer is
+/// fixed) and of the code-converting copy.
+constexpr std::size_t read_request = default_buffer_size;
+
 #ifdef IOBENCH_HAVE_FAST_IO
 
 /// Throws fast_io's error `e` again as io_error (`call` on `path`) or parse_error.
@@ -167,10 +171,8 @@ void scan_ints(const Source& source, std::vector<std::uint64_t>& values) {
     }
 }
 
-/// Bytes per read call of fast_io_ibuf_file's read_bytes (its own buffer is fixed).
-constexpr std::size_t read_request = default_buffer_size;
-
-/// read(ibf, first, last) of 64 KiB per call until end of file, every byte folded.
+/// read(ibf, first, last) of read_request bytes per call until end of file,
+/// every byte folded.
 ReadResult ibuf_file_read(const Source& source) {
     try {
         fast_io::ibuf_file in = open_in<fast_io::ibuf_file>(source.path);
@@ -190,8 +192,8 @@ ReadResult ibuf_file_read(const Source& source) {
 // --- code conversion (transcode_*) ---------------------------------------
 
 /// The UTF-8 file `source` copied through the code-converting output file
-/// `Out` (fast_io's basic_ocode_cvt_file), 64 KiB per read; the converter
-/// keeps a code point split between two writes.
+/// `Out` (fast_io's basic_ocode_cvt_file), read_request bytes per read; the
+/// converter keeps a code point split between two writes.
 template <class Out>
 void convert_file(const Source& source, const Sink& sink) {
     try {
@@ -355,7 +357,8 @@ const MethodRegistrar registrar{{.family = "fast_io"}, {
      .unavailable = no_l10n,
      .put_ints = l10n_c},
     {.name = "fast_io_ibuf_file",
-     .description = "fast_io::ibuf_file: scan(ibf, v) until end of file; file_read: read(ibf, first, last) of 64 KiB",
+     .description = "fast_io::ibuf_file: scan(ibf, v) until end of file; file_read: read(ibf, first, last) of " +
+                    size_text(read_request),
      .default_buffer_size = 0,
      .unavailable = no_fast_io,
      .get_ints = ibuf_file_ints,
@@ -371,7 +374,7 @@ const MethodRegistrar registrar{{.family = "fast_io"}, {
                 filebuf_file_ops),
     {.name = "fast_io_ocode_cvt_file",
      .description = "fast_io::basic_ocode_cvt_file<char8_t, char16_t|char32_t, ..., utf_le> / u8ogb18030_file: "
-                    "write(out, first, last) of the UTF-8 text, 64 KiB per read",
+                    "write(out, first, last) of the UTF-8 text, " + size_text(read_request) + " per read",
      .unavailable = no_fast_io,
      .transcode = ocode_cvt_file},
 }};

@@ -2,8 +2,9 @@
 // transcode workloads: iconv(3) (glibc's) on POSIX, as the seed's `iconv`
 // command and universal.cc did; MultiByteToWideChar / WideCharToMultiByte on
 // Windows (code page 54936 for GB18030). Each is listed as skipped where the
-// other one runs. The files are read and written with fread/fwrite, 64 KiB
-// per read; a code point split between two reads is carried to the next.
+// other one runs. The files are read and written with fread/fwrite,
+// default_buffer_size bytes per read; a code point split between two reads is
+// carried to the next.
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -162,12 +163,12 @@ constexpr NotBuilt win32_transcode = not_built;
 
 const MethodRegistrar registrar{{.family = "iconv"}, {
     {.name = "iconv",
-     .description = "iconv(iconv_open(\"UTF-16LE|UTF-32LE|GB18030\", \"UTF-8\"), ...) per 64 KiB read",
+     .description = "iconv(iconv_open(\"UTF-16LE|UTF-32LE|GB18030\", \"UTF-8\"), ...) per " + size_text(chunk) + " read",
      .unavailable = no_iconv,
      .transcode = iconv_transcode},
     {.name = "MultiByteToWideChar",
-     .description = "MultiByteToWideChar(CP_UTF8) per 64 KiB read (UTF-16LE), then WideCharToMultiByte(54936) "
-                    "for GB18030; no UTF-32",
+     .description = "MultiByteToWideChar(CP_UTF8) per " + size_text(chunk) +
+                    " read (UTF-16LE), then WideCharToMultiByte(54936) for GB18030; no UTF-32",
      .unavailable = no_win32,
      .transcode = win32_transcode},
 }};

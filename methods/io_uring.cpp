@@ -1,5 +1,5 @@
 // io_uring: Linux's asynchronous I/O interface through liburing: sequential
-// reads of `buf` bytes (64 KiB by default) with 1, 4 or 16 reads in flight
+// reads of `buf` bytes (default_buffer_size) with 1, 4 or 16 reads in flight
 // (queue depth). Completions may arrive out of order; the bytes are folded in
 // file order, each buffer as soon as every read before it has completed, then
 // resubmitted for the next offset -- the pattern of a reader that overlaps

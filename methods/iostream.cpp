@@ -218,7 +218,7 @@ void to_chars_ofstream_doubles(const Sink& sink, std::span<const double> values)
 
 // --- reading whole files (file_read) -------------------------------------
 
-/// Bytes per ifstream::read call when a suite sets no `buf`: 64 KiB, as for read(2).
+/// Bytes per ifstream::read call when a suite sets no `buf`: as for read(2).
 constexpr std::size_t read_default_request = default_buffer_size;
 
 /// in.read() of `buf` bytes per call into a buffer of ours (the stream keeps
@@ -387,7 +387,8 @@ const MethodRegistrar registrar{{.family = "iostream"}, {
      .sizable_buffer = true,
      .get_ints = stream_values<std::wifstream, std::uint64_t>},
     {.name = "ifstream_read",
-     .description = "std::ifstream::read of `buf` bytes (64 KiB) per call, the stream keeping the library's buffer",
+     .description = "std::ifstream::read of `buf` bytes (" + size_text(read_default_request) +
+                    ") per call, the stream keeping the library's buffer",
      .default_buffer_size = read_default_request,
      .sizable_buffer = true,
      .read_bytes = ifstream_read_file},

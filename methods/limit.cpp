@@ -13,6 +13,7 @@
 #include "core/method.hpp"
 #include "data/byte_fold.hpp"
 #include "methods/native_file.hpp"
+#include "methods/buffer_sizes.hpp"
 
 namespace iobench {
 namespace {
@@ -38,7 +39,7 @@ ReadResult read_bytes(const Source& source) {
 const MethodRegistrar registrar{{.family = "limit"}, {
     {.name = "limit",
      .description = "reference: the workload's bytes prepared in memory beforehand, written or read (and folded) "
-                    "with one write(2)/read(2) (WriteFile/ReadFile) per 1 MiB",
+                    "with one write(2)/read(2) (WriteFile/ReadFile) per " + size_text(limit_chunk),
      .default_buffer_size = limit_chunk,
      .reference = true,
      .put_prepared = put_prepared,

@@ -24,7 +24,6 @@
 #include <filesystem>
 #include <fstream>
 
-#include "core/environment.hpp"
 #include "core/error.hpp"
 #include "data/byte_fold.hpp"
 #include "methods/posix_file.hpp"

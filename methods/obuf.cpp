@@ -1,6 +1,6 @@
 // obuf / ibuf: iobench's own buffered writer and reader over a raw file
 // descriptor (methods/obuf.hpp, methods/ibuf.hpp): one user-space buffer of
-// `buf` bytes (64 KiB by default), flushed with one write(2); integers
+// `buf` bytes (default_buffer_size), flushed with one write(2); integers
 // formatted and parsed without locale or format strings. They show how close
 // a method can get to the memory-bound limit. On Windows the same buffer
 // runs over a Win32 file HANDLE (methods/native_file.hpp), flushed with one

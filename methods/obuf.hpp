@@ -4,10 +4,10 @@
 // win32_device.hpp.
 //
 // Purpose: show how close a buffered method can get to the memory-bound limit
-// (DESIGN.md). The hot operations -- put(), a small write(), put_uint() -- are
-// an inlined bounds check plus a short copy or an in-place format; everything
-// else (flushing, huge writes, the last few bytes before a full buffer) is in
-// out-of-line slow paths.
+// (docs/design.md). The hot operations -- put(), a small write(), put_uint() --
+// are an inlined bounds check plus a short copy or an in-place format;
+// everything else (flushing, huge writes, the last few bytes before a full
+// buffer) is in out-of-line slow paths.
 #pragma once
 
 #include <bit>

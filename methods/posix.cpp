@@ -26,7 +26,6 @@
 #include <filesystem>
 #include <memory>
 
-#include "core/environment.hpp"
 #include "core/error.hpp"
 #include "data/byte_fold.hpp"
 #include "methods/native_file.hpp"
@@ -269,8 +268,6 @@ void pwrite_lines(const Sink& sink, const NumberedLine& line, std::uint64_t coun
 
 // --- mmap(2) -------------------------------------------------------------
 
-/// Default window of the mmap method: 4 MiB.
-constexpr std::size_t default_window = 4 << 20;
 
 /// Writes a file through a shared mapping: the file is grown with ftruncate
 /// one window at a time, the window mapped, filled, and unmapped; finish()
@@ -281,7 +278,7 @@ class MappedWriter {
 public:
     MappedWriter(int fd, const std::string& path, std::size_t window) : fd_(fd), path_(path) {
         const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
-        window_ = std::max(page, (window == 0 ? default_window : window) / page * page);
+        window_ = std::max(page, (window == 0 ? default_map_window : window) / page * page);
     }
     ~MappedWriter() {
         if (base_) ::munmap(base_, window_);
@@ -402,7 +399,7 @@ void mmap_doubles(const Sink& sink, std::span<const double> values) {
 }
 
 // --- reading: read(2), pread(2), readv(2), posix_fadvise + read, O_DIRECT ---
-// Every call fills a user buffer of `buf` bytes (64 KiB by default), whose
+// Every call fills a user buffer of `buf` bytes (default_buffer_size), whose
 // bytes are then folded (data/byte_fold.hpp); none keeps more than that buffer.
 
 
@@ -554,7 +551,6 @@ constexpr PutLines write_fsync_lines = write_lines<0, 0, true>;
 constexpr PutLines write_fdatasync_lines = write_lines<0, 100, false>;
 constexpr PutLines write_osync_lines = write_lines<O_SYNC, 0, false>;
 constexpr PutLines write_odsync_lines = write_lines<O_DSYNC, 0, false>;
-constexpr std::size_t mmap_window = default_window;
 
 #else  // _WIN32: the same names, listed as skipped.
 
@@ -572,7 +568,6 @@ constexpr NotBuilt write_lines_plain = not_built, writev_lines = not_built,
                    write_odsync_lines = not_built;
 constexpr NotBuilt mmap_doubles = not_built;
 constexpr NotBuilt write_console = not_built, writev_console = not_built;
-constexpr std::size_t mmap_window = 4 << 20;
 constexpr NotBuilt read_plain = not_built, read_sequential = not_built,
                     pread_file = not_built, readv_file = not_built,
                     read_direct = not_built;
@@ -603,8 +598,9 @@ const MethodRegistrar registrar{{.family = "posix", .unavailable = unavailable},
      .put_repeat = pwrite_repeat,
      .put_lines = pwrite_lines},
     {.name = "mmap",
-     .description = "ftruncate + mmap(MAP_SHARED) windows of `buf` bytes (4 MiB) filled with memcpy/to_chars",
-     .default_buffer_size = mmap_window,
+     .description = "ftruncate + mmap(MAP_SHARED) windows of `buf` bytes (" + size_text(default_map_window) +
+                    ") filled with memcpy/to_chars",
+     .default_buffer_size = default_map_window,
      .sizable_buffer = true,
      .put_ints = mmap_ints,
      .put_repeat = mmap_repeat,
@@ -623,28 +619,33 @@ const MethodRegistrar registrar{{.family = "posix", .unavailable = unavailable},
      .description = "write(2) per line on a descriptor opened O_DSYNC: every line's data durable",
      .put_lines = write_odsync_lines},
     {.name = "read",
-     .description = "read(2) of `buf` bytes (64 KiB) per call into one buffer until end of file",
+     .description =
+         "read(2) of `buf` bytes (" + size_text(default_buffer_size) + ") per call into one buffer until end of file",
      .default_buffer_size = default_buffer_size,
      .sizable_buffer = true,
      .read_bytes = read_plain},
     {.name = "pread",
-     .description = "pread(2) of `buf` bytes (64 KiB) per call at explicit, increasing offsets",
+     .description =
+         "pread(2) of `buf` bytes (" + size_text(default_buffer_size) + ") per call at explicit, increasing offsets",
      .default_buffer_size = default_buffer_size,
      .sizable_buffer = true,
      .read_bytes = pread_file},
     {.name = "readv",
-     .description = "readv(2) of `buf` bytes (64 KiB) per call, scattered over 4 buffers of buf/4 bytes",
+     .description = "readv(2) of `buf` bytes (" + size_text(default_buffer_size) +
+                    ") per call, scattered over 4 buffers of buf/4 bytes",
      .default_buffer_size = default_buffer_size,
      .sizable_buffer = true,
      .read_bytes = readv_file},
     {.name = "read_FADV_SEQUENTIAL",
-     .description = "posix_fadvise(POSIX_FADV_SEQUENTIAL), then read(2) of `buf` bytes (64 KiB) per call",
+     .description = "posix_fadvise(POSIX_FADV_SEQUENTIAL), then read(2) of `buf` bytes (" +
+                    size_text(default_buffer_size) + ") per call",
      .default_buffer_size = default_buffer_size,
      .sizable_buffer = true,
      .read_bytes = read_sequential},
     {.name = "read_O_DIRECT",
-     .description = "read(2) of `buf` bytes (64 KiB, rounded up to the O_DIRECT alignment) on a descriptor opened "
-                    "O_DIRECT into an aligned buffer: no page cache (skipped where the file system refuses O_DIRECT)",
+     .description = "read(2) of `buf` bytes (" + size_text(default_buffer_size) +
+                    ", rounded up to the O_DIRECT alignment) on a descriptor opened O_DIRECT into an aligned buffer: "
+                    "no page cache (skipped where the file system refuses O_DIRECT)",
      .default_buffer_size = default_buffer_size,
      .sizable_buffer = true,
      .read_bytes = read_direct},

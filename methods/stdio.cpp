@@ -183,7 +183,7 @@ void fscanf_locale_ints(const Source& source, std::vector<std::uint64_t>& values
 
 // --- reading whole files (file_read) -------------------------------------
 
-/// Bytes per fread call when a suite sets no `buf`: 64 KiB, as for read(2).
+/// Bytes per fread call when a suite sets no `buf`: as for read(2).
 constexpr std::size_t fread_default_request = default_buffer_size;
 
 /// Throws `io_error` when the stream saw a read error.
@@ -372,8 +372,8 @@ const MethodRegistrar registrar{{.family = "stdio"}, {
      .get_doubles = fscanf_doubles,
      .get_ints_locale = fscanf_locale_ints},
     {.name = "fread",
-     .description = "fread of `buf` bytes (64 KiB) per call, the stream keeping the C library's own buffer "
-                    "(the seed's fread)",
+     .description = "fread of `buf` bytes (" + size_text(fread_default_request) +
+                    ") per call, the stream keeping the C library's own buffer (the seed's fread)",
      .default_buffer_size = fread_default_request,
      .sizable_buffer = true,
      .read_bytes = fread_file},

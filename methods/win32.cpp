@@ -31,11 +31,9 @@ namespace {
 constexpr const char* unavailable = "";
 
 // --- reading: ReadFile, overlapped ReadFile, NO_BUFFERING, file mapping ---
-// Every ReadFile fills a user buffer of `buf` bytes (64 KiB by default), whose
+// Every ReadFile fills a user buffer of `buf` bytes (default_buffer_size), whose
 // bytes are then folded (data/byte_fold.hpp), as the POSIX read methods do.
 
-/// View size of CreateFileMapping_window when a suite sets no `buf`: mmap's 4 MiB.
-constexpr std::size_t map_default_window = 4 << 20;
 
 /// Bytes per ReadFile call for `source` (at most handle_max_io).
 std::size_t read_chunk(const Source& source) {
@@ -276,14 +274,14 @@ ReadResult filemapping_whole(const Source& source) {
     return fold.result();
 }
 
-/// CreateFileMappingW once, then views of `buf` bytes (4 MiB) rounded up to
-/// the allocation granularity (GetSystemInfo: 64 KiB), each mapped, folded
-/// and unmapped in turn: bounded address space.
+/// CreateFileMappingW once, then views of `buf` bytes (default_map_window)
+/// rounded up to the allocation granularity (GetSystemInfo: 64 KiB), each
+/// mapped, folded and unmapped in turn: bounded address space.
 ReadResult filemapping_window(const Source& source) {
     SYSTEM_INFO info{};
     GetSystemInfo(&info);
     const std::size_t granularity = info.dwAllocationGranularity ? info.dwAllocationGranularity : 65536;
-    const std::size_t window = round_up(source.buffer_size ? source.buffer_size : map_default_window, granularity);
+    const std::size_t window = round_up(source.buffer_size ? source.buffer_size : default_map_window, granularity);
     unique_handle file = open_file_handle(source.path);
     const std::uint64_t size = file_size(file);
     ByteFold fold;
@@ -314,7 +312,6 @@ constexpr NotBuilt writefile_ints = not_built, writefile_repeat = not_built, rea
                     readfile_overlapped_1 = not_built, readfile_overlapped_2 = not_built,
                     readfile_overlapped_4 = not_built, readfile_no_buffering = not_built,
                     filemapping_whole = not_built, filemapping_window = not_built;
-constexpr std::size_t map_default_window = 4 << 20;
 #endif
 
 const MethodRegistrar registrar{{.family = "win32", .unavailable = unavailable}, {
@@ -323,37 +320,38 @@ const MethodRegistrar registrar{{.family = "win32", .unavailable = unavailable},
      .put_ints = writefile_ints,
      .put_repeat = writefile_repeat},
     {.name = "ReadFile",
-     .description = "ReadFile of `buf` bytes (64 KiB) per call into one buffer until end of file",
+     .description = "ReadFile of `buf` bytes (" + size_text(default_buffer_size) + ") per call into one buffer until end of file",
      .default_buffer_size = default_buffer_size,
      .sizable_buffer = true,
      .read_bytes = readfile_plain},
     {.name = "ReadFile_SEQUENTIAL_SCAN",
-     .description = "ReadFile of `buf` bytes (64 KiB) per call on a handle opened FILE_FLAG_SEQUENTIAL_SCAN",
+     .description = "ReadFile of `buf` bytes (" + size_text(default_buffer_size) +
+                    ") per call on a handle opened FILE_FLAG_SEQUENTIAL_SCAN",
      .default_buffer_size = default_buffer_size,
      .sizable_buffer = true,
      .read_bytes = readfile_sequential},
     {.name = "ReadFile_overlapped_1",
-     .description = "overlapped ReadFile (FILE_FLAG_OVERLAPPED, one event per request) of `buf` bytes (64 KiB), "
-                    "1 read in flight",
+     .description = "overlapped ReadFile (FILE_FLAG_OVERLAPPED, one event per request) of `buf` bytes (" +
+                    size_text(default_buffer_size) + "), 1 read in flight",
      .default_buffer_size = default_buffer_size,
      .sizable_buffer = true,
      .read_bytes = readfile_overlapped_1},
     {.name = "ReadFile_overlapped_2",
-     .description = "overlapped ReadFile of `buf` bytes (64 KiB), 2 reads in flight at consecutive offsets, "
-                    "collected in order",
+     .description = "overlapped ReadFile of `buf` bytes (" + size_text(default_buffer_size) +
+                    "), 2 reads in flight at consecutive offsets, collected in order",
      .default_buffer_size = default_buffer_size,
      .sizable_buffer = true,
      .read_bytes = readfile_overlapped_2},
     {.name = "ReadFile_overlapped_4",
-     .description = "overlapped ReadFile of `buf` bytes (64 KiB), 4 reads in flight at consecutive offsets, "
-                    "collected in order",
+     .description = "overlapped ReadFile of `buf` bytes (" + size_text(default_buffer_size) +
+                    "), 4 reads in flight at consecutive offsets, collected in order",
      .default_buffer_size = default_buffer_size,
      .sizable_buffer = true,
      .read_bytes = readfile_overlapped_4},
     {.name = "ReadFile_NO_BUFFERING",
-     .description = "ReadFile of `buf` bytes (64 KiB, rounded up to the sector size) on a handle opened "
-                    "FILE_FLAG_NO_BUFFERING into a page-aligned buffer: no file cache (skipped where the volume "
-                    "refuses it)",
+     .description = "ReadFile of `buf` bytes (" + size_text(default_buffer_size) +
+                    ", rounded up to the sector size) on a handle opened FILE_FLAG_NO_BUFFERING into a "
+                    "page-aligned buffer: no file cache (skipped where the volume refuses it)",
      .default_buffer_size = default_buffer_size,
      .sizable_buffer = true,
      .read_bytes = readfile_no_buffering},
@@ -362,9 +360,9 @@ const MethodRegistrar registrar{{.family = "win32", .unavailable = unavailable},
      .read_bytes = filemapping_whole,
      .maps_file = true},
     {.name = "CreateFileMapping_window",
-     .description = "CreateFileMappingW, then MapViewOfFile views of `buf` bytes (4 MiB, rounded up to the "
-                    "allocation granularity) mapped, scanned and unmapped in turn",
-     .default_buffer_size = map_default_window,
+     .description = "CreateFileMappingW, then MapViewOfFile views of `buf` bytes (" + size_text(default_map_window) +
+                    ", rounded up to the allocation granularity) mapped, scanned and unmapped in turn",
+     .default_buffer_size = default_map_window,
      .sizable_buffer = true,
      .read_bytes = filemapping_window},
 }};

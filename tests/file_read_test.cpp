@@ -33,8 +33,6 @@
 #include <unistd.h>
 
 #include <cstddef>
-
-#include "core/environment.hpp"
 #endif
 
 namespace iobench {

@@ -99,6 +99,16 @@ TEST(EveryPair, CoversIssueTwoMethods) {
         EXPECT_NE(std::find(names.begin(), names.end(), expected), names.end()) << expected;
 }
 
+// The family of docs/adding-a-method.md (tests/example_family.cpp) is run like
+// any other: the method its diff adds included.
+TEST(EveryPair, CoversTheExampleFamily) {
+    std::vector<std::string> names;
+    for (const Case& c : cases(false)) names.push_back(c.name);
+    for (const char* expected : {"hello/example_fprintf_precision", "endl/example_fprintf_precision",
+                                 "hello/example_ostreambuf_iterator", "endl/example_ostreambuf_iterator"})
+        EXPECT_NE(std::find(names.begin(), names.end(), expected), names.end()) << expected;
+}
+
 TEST(BrokenMethods, ExtraLineIsCaughtBySizeAndChecksum) {
     test::TempDir dir;
     Case c{find_workload("ints_out"), find_method("broken_extra_line"), {}, "ints_out/broken_extra_line"};

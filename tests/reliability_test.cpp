@@ -11,6 +11,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -123,7 +124,7 @@ TEST(WriteGeneratedFile, NeverOutgrowsTheRoomItIsGiven) {
     try {
         write_generated_file(path, counted(1000, 100, made), 1000);
         FAIL() << "no error";
-    } catch (const io_error& e) {
+    } catch (const std::system_error& e) {
         EXPECT_EQ(e.code(), std::make_error_code(std::errc::no_space_on_device)) << e.what();
     }
     EXPECT_EQ(made, 11);  // ten chunks fit; the eleventh is refused and no more are made
@@ -209,13 +210,13 @@ int with_file_size_limit(rlim_t bytes, F body) {
 TEST(WriteGeneratedFile, StopsAtTheFirstFailedWrite) {
     test::TempDir dir;
     const fs::path path = dir.path() / "input";
-    // The child reports: 0 = io_error EFBIG after at most 3 chunks of 64 KiB
+    // The child reports: 0 = std::system_error EFBIG after at most 3 chunks of 64 KiB
     // under a 128 KiB limit; anything else is a failure code.
     const int status = with_file_size_limit(128 * 1024, [&] {
         int made = 0;
         try {
             write_generated_file(path, counted(10000, 64 * 1024, made), std::nullopt);
-        } catch (const io_error& e) {
+        } catch (const std::system_error& e) {
             if (e.code() != std::error_code(EFBIG, std::generic_category())) return 2;
             return made <= 3 ? 0 : 3;
         }

@@ -1,8 +1,9 @@
 // binary_size: fast_io's binary-size table (shared/seeds/fast_io-readme.md,
 // "4. Binary Size": the file_io benchmark's programs). One minimal program per
-// method family (binsize/: `hello-<method> PATH N`, writing "Hello World\n"
-// N times as the method does), built by CMake, statically linked where the
-// toolchain can and stripped. A run executes the program (process start
+// method (binsize/<method>.cpp: `hello-<method> PATH N`, writing "Hello
+// World\n" N times as the method does), built by CMake, statically linked
+// where the toolchain can and stripped; which programs exist, and why one is
+// not built here, CMake tells in iobench/binsize_programs.hpp. A run executes the program (process start
 // included in the time) and verifies its output like the hello workload's;
 // the counter `binary_size` is the program file's size in bytes, measured
 // (stat) when the trial is made, and `static_linked` is 1 for static programs.
@@ -14,8 +15,9 @@
 #include <system_error>
 
 #include "core/error.hpp"
-#include "workloads/output_trial.hpp"
 #include "data/text.hpp"
+#include "iobench/binsize_programs.hpp"
+#include "workloads/output_trial.hpp"
 
 #ifdef _WIN32
 #ifndef WIN32_LEAN_AND_MEAN
@@ -34,25 +36,18 @@
 extern char** environ;
 #endif
 
-#ifndef IOBENCH_BINSIZE_DIR
-#define IOBENCH_BINSIZE_DIR ""
-#endif
-#ifndef IOBENCH_BINSIZE_LINKAGE
-#define IOBENCH_BINSIZE_LINKAGE "dynamic"
-#endif
-#ifndef IOBENCH_BINSIZE_NOT_BUILT
-#define IOBENCH_BINSIZE_NOT_BUILT ""
-#endif
-
 namespace iobench {
 namespace {
 
 constexpr std::uint64_t published_count = 100'000'000;
 constexpr std::string_view line = "Hello World\n";
 
-/// The methods that have a binary_size program (binsize/<name>.cpp).
-constexpr std::string_view programs[] = {"fwrite",          "ofstream",        "write",     "obuf",
-                                         "fmt_output_file", "boost_iostreams", "WriteFile", "fast_io_obuf_file"};
+/// The program of `method` (binsize/<method>.cpp), or nullptr when it has none.
+const binsize::Program* program_of(std::string_view method) {
+    for (const binsize::Program& p : binsize::programs)
+        if (p.method == method) return &p;
+    return nullptr;
+}
 
 /// Directory of the running executable, or "" when it cannot be told.
 std::filesystem::path executable_dir() {
@@ -70,7 +65,8 @@ std::filesystem::path executable_dir() {
 
 /// The program of `method`: binsize/ next to the running executable (the
 /// build tree's root holds iobench and binsize/), else the directory CMake
-/// built it in. Throws `unavailable_error` when it was not built.
+/// built it in. Throws `unavailable_error` when it was not built, with CMake's
+/// reason.
 std::filesystem::path find_program(std::string_view method) {
 #ifdef _WIN32
     const std::string name = fmt::format("hello-{}.exe", method);
@@ -79,14 +75,16 @@ std::filesystem::path find_program(std::string_view method) {
 #endif
     std::error_code ec;
     for (const std::filesystem::path& dir :
-         {executable_dir() / "binsize", std::filesystem::path(IOBENCH_BINSIZE_DIR)}) {
+         {executable_dir() / "binsize", std::filesystem::path(binsize::dir)}) {
         if (dir.empty()) continue;
         const std::filesystem::path p = dir / name;
         if (std::filesystem::is_regular_file(p, ec)) return p;
     }
-    std::string why = IOBENCH_BINSIZE_NOT_BUILT;
-    throw unavailable_error(fmt::format("the binary_size program {} was not built{}", name,
-                                        why.empty() ? std::string() : " (" + why + ")"));
+    const binsize::Program* program = program_of(method);
+    const std::string why = program && !program->not_built.empty()
+                                ? fmt::format(" ({}: {})", method, program->not_built)
+                                : std::string();
+    throw unavailable_error(fmt::format("the binary_size program {} was not built{}", name, why));
 }
 
 /// Runs `program path count` and waits for it. Throws `io_error` when it
@@ -129,7 +127,7 @@ public:
         const auto size = std::filesystem::file_size(program_, ec);
         if (ec) throw io_error("stat", program_.string(), ec);
         counters["binary_size"] = static_cast<double>(size);
-        if (std::string_view(IOBENCH_BINSIZE_LINKAGE) == "static") counters["static_linked"] = 1;
+        if (binsize::static_linked) counters["static_linked"] = 1;
     }
     void run() override { run_program(program_, sink_.path, count_); }
 
@@ -146,11 +144,7 @@ public:
                "where possible; counter binary_size), timed as one process run (N = 100M)";
     }
     std::uint64_t default_count() const override { return published_count; }
-    bool supports(const Method& m) const override {
-        for (std::string_view p : programs)
-            if (m.name == p && m.put_repeat.present()) return true;
-        return false;
-    }
+    bool supports(const Method& m) const override { return program_of(m.name) && m.put_repeat.present(); }
     std::unique_ptr<Trial> make_trial(const Method& m, const Params& p, Session& s) const override {
         if (p.buffer_size != 0)
             throw std::invalid_argument("binary_size programs keep their library's default buffer: no /buf");
