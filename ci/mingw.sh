@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The MinGW CI job, on Debian/Ubuntu: installs the MinGW-w64 cross compiler,
 # wine and the header-only dependencies, builds Google Benchmark and
-# GoogleTest for MinGW (ci/build-mingw-deps.sh), then cross-builds iobench and
+# GoogleTest for MinGW (ci/build-windows-deps.sh mingw), then cross-builds iobench and
 # runs every test as a Windows program under wine:
 #   cmake --workflow --preset mingw
 set -euo pipefail
@@ -12,19 +12,9 @@ packages=(
   cmake ninja-build git dpkg-dev
   nlohmann-json3-dev libcli11-dev libxxhash-dev
 )
-missing=()
-for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if [ ${#missing[@]} -ne 0 ]; then
-  sudo=""
-  if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
-  echo "mingw: installing ${missing[*]}"
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
-fi
+bash ci/apt-install.sh mingw "${packages[@]}"
 
-bash ci/build-mingw-deps.sh
+bash ci/build-windows-deps.sh mingw
 
 # The tests run under wine through cmake/toolchains/wine-run.sh, which gives
 # the build tree its own wine prefix and one persistent wineserver for the

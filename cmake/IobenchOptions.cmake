@@ -1,11 +1,20 @@
 # Warnings and sanitizers, applied PRIVATE to iobench's own targets, and the
 # flag string recorded in the results (IOBENCH_CXX_FLAGS).
 
+option(IOBENCH_WARNINGS_AS_ERRORS "Stop the build at a warning in iobench's own code (/WX, -Werror)" OFF)
+
 set(IOBENCH_OWN_FLAGS "")
 if(MSVC)
-  list(APPEND IOBENCH_OWN_FLAGS /W4 /permissive- /utf-8)
+  # /Zc:__cplusplus: __cplusplus says C++20 (202002L) instead of 199711L.
+  list(APPEND IOBENCH_OWN_FLAGS /W4 /permissive- /Zc:__cplusplus /utf-8)
+  if(IOBENCH_WARNINGS_AS_ERRORS)
+    list(APPEND IOBENCH_OWN_FLAGS /WX)
+  endif()
 else()
   list(APPEND IOBENCH_OWN_FLAGS -Wall -Wextra -Wpedantic -Wshadow)
+  if(IOBENCH_WARNINGS_AS_ERRORS)
+    list(APPEND IOBENCH_OWN_FLAGS -Werror)
+  endif()
 endif()
 
 set(IOBENCH_SANITIZER_FLAGS "")
@@ -23,9 +32,36 @@ foreach(_config Debug Release RelWithDebInfo MinSizeRel)
   string(TOUPPER ${_config} _upper)
   string(APPEND _iobench_config_flags "$<$<CONFIG:${_config}>:${CMAKE_CXX_FLAGS_${_upper}}>")
 endforeach()
+# MSVC's runtime library is a property, not a flag: recorded as the flag it stands for.
+if(MSVC)
+  set(_runtime "${CMAKE_MSVC_RUNTIME_LIBRARY}")
+  if(NOT _runtime)
+    set(_runtime "MultiThreaded$<$<CONFIG:Debug>:Debug>DLL")  # CMake's default
+  endif()
+  if(_runtime MATCHES "DLL")
+    set(_runtime_flag /MD)
+  else()
+    set(_runtime_flag /MT)
+  endif()
+  if(_runtime MATCHES [[\$<\$<CONFIG:Debug>:Debug>]])
+    string(APPEND _runtime_flag "$<$<CONFIG:Debug>:d>")
+  elseif(_runtime MATCHES "Debug")
+    string(APPEND _runtime_flag d)
+  endif()
+  string(APPEND _iobench_config_flags " ${_runtime_flag}")
+endif()
 list(JOIN IOBENCH_OWN_FLAGS " " _own)
 list(JOIN IOBENCH_SANITIZER_FLAGS " " _san)
 string(STRIP "${CMAKE_CXX_FLAGS} ${_iobench_config_flags} ${_own} ${_san}" IOBENCH_CXX_FLAGS)
+
+# iobench_windows_definitions(TARGET): on Windows, <windows.h> without the
+# rarely used APIs and without its min/max macros (which break std::min), for
+# every source of TARGET instead of a #define block before each include.
+function(iobench_windows_definitions target)
+  if(WIN32)
+    target_compile_definitions(${target} PRIVATE WIN32_LEAN_AND_MEAN NOMINMAX)
+  endif()
+endfunction()
 
 # Applies warnings, sanitizers and the build description to `target`.
 function(iobench_apply_options target)
@@ -37,6 +73,7 @@ function(iobench_apply_options target)
     # fopen, getenv, ...: the portable calls are the point, not their _s variants.
     target_compile_definitions(${target} PRIVATE _CRT_SECURE_NO_WARNINGS)
   endif()
+  iobench_windows_definitions(${target})
   target_compile_definitions(${target} PRIVATE
     "IOBENCH_BUILD_TYPE=\"$<IF:$<BOOL:$<CONFIG>>,$<CONFIG>,none>\""
     "IOBENCH_CXX_FLAGS=\"${IOBENCH_CXX_FLAGS}\"")

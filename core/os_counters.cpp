@@ -3,9 +3,6 @@
 #include <cstring>
 
 #ifdef _WIN32
-#ifndef NOMINMAX
-#define NOMINMAX
-#endif
 #include <windows.h>
 // windows.h first: psapi.h needs its types.
 #include <psapi.h>

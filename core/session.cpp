@@ -85,7 +85,7 @@ Session::~Session() {
 }
 
 std::uint64_t Session::scaled(std::uint64_t count) const {
-    const double n = std::llround(static_cast<double>(count) * scale_);
+    const long long n = std::llround(static_cast<double>(count) * scale_);
     return n < 1 ? 1 : static_cast<std::uint64_t>(n);
 }
 

@@ -24,9 +24,9 @@ TEST(Suite, BuiltInDefaultHasTheIssueTwoPairsInOrder) {
     // The unbuffered baseline: write(2) on POSIX, WriteFile on Windows; the
     // other one is listed as skipped.
 #ifdef _WIN32
-    const std::string unbuffered = "WriteFile", not_built = "write";
+    const std::string unbuffered = "WriteFile", other = "write";
 #else
-    const std::string unbuffered = "write", not_built = "WriteFile";
+    const std::string unbuffered = "write", other = "WriteFile";
 #endif
     const std::vector<std::string> expected = {
         "ints_out/fprintf", "ints_out/ofstream", "ints_out/" + unbuffered, "ints_out/obuf", "ints_out/limit",
@@ -34,7 +34,7 @@ TEST(Suite, BuiltInDefaultHasTheIssueTwoPairsInOrder) {
         "hello/ofstream",   "hello/obuf",        "hello/limit"};
     EXPECT_EQ(names, expected);
     ASSERT_EQ(s.skipped.size(), 1u);
-    EXPECT_EQ(s.skipped[0].name, "ints_out/" + not_built);
+    EXPECT_EQ(s.skipped[0].name, "ints_out/" + other);
     EXPECT_EQ(s.repetitions, 9);
 }
 

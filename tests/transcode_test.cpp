@@ -18,8 +18,6 @@
 #define IOBENCH_TEST_ICONV 1
 #endif
 #ifdef _WIN32
-#define WIN32_LEAN_AND_MEAN
-#define NOMINMAX
 #include <windows.h>
 #endif
 

@@ -20,12 +20,6 @@
 #include "workloads/output_trial.hpp"
 
 #ifdef _WIN32
-#ifndef WIN32_LEAN_AND_MEAN
-#define WIN32_LEAN_AND_MEAN
-#endif
-#ifndef NOMINMAX
-#define NOMINMAX
-#endif
 #include <process.h>
 #include <windows.h>
 #else

@@ -6,7 +6,7 @@
 # gtest_discover_tests and the main job execute the Windows binaries here.
 #
 # Libraries built for MinGW (Google Benchmark, GoogleTest) and the header-only
-# ones are looked up only in IOBENCH_MINGW_DEPS (ci/build-mingw-deps.sh fills
+# ones are looked up only in IOBENCH_MINGW_DEPS (ci/build-windows-deps.sh mingw fills
 # it) and in the MinGW sysroot, never in the build machine's /usr.
 
 set(CMAKE_SYSTEM_NAME Windows)
@@ -19,7 +19,7 @@ set(CMAKE_RC_COMPILER ${IOBENCH_MINGW_TRIPLET}-windres)
 set(CMAKE_CXX_COMPILER_TARGET ${IOBENCH_MINGW_TRIPLET})
 
 set(IOBENCH_MINGW_DEPS "" CACHE PATH
-  "Prefix holding Google Benchmark, GoogleTest, fmt, nlohmann_json, CLI11 and xxHash for MinGW (ci/build-mingw-deps.sh)")
+  "Prefix holding Google Benchmark, GoogleTest, fmt, nlohmann_json, CLI11 and xxHash for MinGW (ci/build-windows-deps.sh mingw)")
 set(CMAKE_FIND_ROOT_PATH /usr/${IOBENCH_MINGW_TRIPLET} ${IOBENCH_MINGW_DEPS})
 set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
 set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
@@ -29,17 +29,5 @@ set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE ONLY)
 # No libstdc++-6.dll, libgcc_s_seh-1.dll or libwinpthread-1.dll to copy.
 set(CMAKE_EXE_LINKER_FLAGS_INIT "-static")
 
-# wine runs the .exe files: 'wine' (Debian's wrapper picks the 64-bit loader)
-# or the 64-bit loader itself, through wine-run.sh: a private wine prefix in the
-# build tree and one persistent wineserver for every program of a test run, so
-# that no program connects to a server while it exits (the "recvmsg:
-# Connection reset by peer" failures); tests/CMakeLists.txt stops it when the
-# tests end (fixture wine). WINEDEBUG=-all keeps wine's own diagnostics
-# (fixme:/err: lines) out of the programs' stderr, which tests match.
-find_program(IOBENCH_WINE NAMES wine wine64 PATHS /usr/lib/wine /usr/lib64/wine
-  DOC "wine, to run the Windows executables on this machine")
-if(IOBENCH_WINE)
-  set(IOBENCH_WINE_PREFIX ${CMAKE_BINARY_DIR}/wineprefix)
-  set(IOBENCH_WINE_RUN ${CMAKE_CURRENT_LIST_DIR}/wine-run.sh)
-  set(CMAKE_CROSSCOMPILING_EMULATOR sh ${IOBENCH_WINE_RUN} ${IOBENCH_WINE} ${IOBENCH_WINE_PREFIX})
-endif()
+# ctest, test discovery and the main job run the .exe files under wine.
+include(${CMAKE_CURRENT_LIST_DIR}/wine-emulator.cmake)

@@ -13,6 +13,9 @@
 # (wine-run.sh --stop PREFIX). Starting it also starts wine's background
 # processes (services, winedevice) with their output on /dev/null: started by
 # a test instead, they would hold that test's output pipe open until timeout.
+# With IOBENCH_WINE_LINGER=N (seconds), the server ends by itself N seconds
+# after its last program instead (the MSVC tools of a build: no fixture stops
+# that server).
 set -u
 
 if [ "${1:-}" = "--stop" ]; then
@@ -45,10 +48,14 @@ if ! server_runs; then
     flock 9
     if ! server_runs; then
       # A server someone else started for this prefix: let it end first.
-      wineserver -w >/dev/null 2>&1
+      # One that is persistent never ends by itself (a run killed before it
+      # wrote $prefix.server left it): after a minute it is stopped.
+      timeout 60 wineserver -w >/dev/null 2>&1 || wineserver -k >/dev/null 2>&1
       # (Neither the server nor wine's background processes may inherit the
       # lock's descriptor 9: they would hold the lock as long as they live.)
-      setsid wineserver --foreground --persistent </dev/null >/dev/null 2>&1 9>&- &
+      persistent=--persistent
+      [ -z "${IOBENCH_WINE_LINGER:-}" ] || persistent=--persistent=$IOBENCH_WINE_LINGER
+      setsid wineserver --foreground "$persistent" </dev/null >/dev/null 2>&1 9>&- &
       server=$!
       # The first program creates the prefix (once, ~10 s) and starts wine's
       # background processes, all with their output on /dev/null.

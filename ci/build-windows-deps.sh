@@ -1,30 +1,54 @@
 #!/usr/bin/env bash
-# Builds the dependencies of the MinGW build into a prefix (default
-# build/deps/mingw), which the `mingw` presets point IOBENCH_MINGW_DEPS at:
-#   - Google Benchmark, GoogleTest and {fmt}, compiled with the MinGW cross
-#     compiler from the distribution's source packages (apt-get source
-#     benchmark googletest fmtlib: the versions the Linux build uses, and no
-#     download from anywhere else);
+# Builds the dependencies of a Windows build into a prefix, for one of the two
+# Windows toolchains:
+#   ci/build-windows-deps.sh mingw [PREFIX]   MinGW-w64 GCC (default PREFIX build/deps/mingw)
+#   ci/build-windows-deps.sh msvc [PREFIX]    cl.exe under wine (default PREFIX build/deps/msvc-libs;
+#                                             the toolset from ci/install-msvc.sh)
+# which the presets point IOBENCH_MINGW_DEPS / IOBENCH_MSVC_DEPS at:
+#   - Google Benchmark, GoogleTest and {fmt}, compiled with that toolchain
+#     from the distribution's source packages (apt-get source benchmark
+#     googletest fmtlib: the versions the Linux build uses, and no download
+#     from anywhere else);
 #   - nlohmann_json, CLI11 and xxHash (header-only): copies of just their
 #     headers and CMake package files from the installed -dev packages, so
 #     the cross compiler never sees the build machine's /usr/include.
-# Needs cmake, ninja, dpkg-dev, the MinGW compiler and nlohmann-json3-dev,
-# libcli11-dev, libxxhash-dev (ci/mingw.sh installs them).
+# Needs cmake, ninja, dpkg-dev, the toolchain and nlohmann-json3-dev,
+# libcli11-dev, libxxhash-dev (ci/mingw.sh, ci/msvc.sh install them).
 # Adds a deb-src entry for the distribution's own archive when there is none.
-# Idempotent: skips the build when the prefix was made by this same script.
+# Idempotent: skips the build when the prefix was made by this same script
+# with the same toolchain.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
-prefix=$(realpath -m "${1:-build/deps/mingw}")
-work=$root/build/deps/src
-toolchain=$root/cmake/toolchains/mingw-w64-x86_64.cmake
-stamp=$prefix/.built-by-build-mingw-deps
+kind=${1:-}
+case $kind in
+  mingw)
+    toolchain=$root/cmake/toolchains/mingw-w64-x86_64.cmake
+    compiler=$(x86_64-w64-mingw32-g++-posix --version | head -1)
+    ;;
+  msvc)
+    toolchain=$root/cmake/toolchains/msvc-wine.cmake
+    msvc_root=${IOBENCH_MSVC_ROOT:-$root/build/deps/msvc}
+    compiler=$(cat "$msvc_root/.installed-by-install-msvc" 2>/dev/null) ||
+      { echo "build-windows-deps: no MSVC toolset in $msvc_root: run ci/install-msvc.sh first" >&2; exit 1; }
+    ;;
+  *)
+    echo "usage: ci/build-windows-deps.sh mingw|msvc [PREFIX]" >&2
+    exit 2
+    ;;
+esac
+default_prefix=build/deps/$kind
+[ "$kind" != msvc ] || default_prefix=build/deps/msvc-libs
+prefix=$(realpath -m "${2:-$default_prefix}")
+work=$root/build/deps/src-$kind
+stamp=$prefix/.built-by-build-windows-deps
+me="build-windows-deps ($kind)"
 
 # What the prefix depends on: this script, the toolchain file and the compiler.
-want=$(cat "$0" "$toolchain"; x86_64-w64-mingw32-g++-posix --version | head -1)
+want=$(cat "$0" "$toolchain"; printf '%s' "$compiler")
 want=$(printf '%s' "$want" | sha256sum | cut -d' ' -f1)
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
-  echo "build-mingw-deps: $prefix is up to date"
+  echo "$me: $prefix is up to date"
   exit 0
 fi
 
@@ -35,7 +59,7 @@ if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
 # own binary entries (deb822 .sources files, or sources.list lines).
 if ! grep -Eqs '^(Types:.*deb-src|deb-src )' /etc/apt/sources.list /etc/apt/sources.list.d/*.list \
      /etc/apt/sources.list.d/*.sources; then
-  echo "build-mingw-deps: adding deb-src entries"
+  echo "$me: adding deb-src entries"
   src_entries=""
   for f in /etc/apt/sources.list.d/debian.sources /etc/apt/sources.list.d/ubuntu.sources; do
     [ -f "$f" ] && src_entries+=$(sed 's/^Types: deb$/Types: deb-src/' "$f")$'\n\n'
@@ -64,34 +88,34 @@ fetch() {
   sed -n 's/^Version: \([^-+]*\).*/\1/p' "$dsc" | head -1 | sed 's/^[0-9]*://'
 }
 
-# build SOURCE_DIR CMAKE_ARGS...: cross-compiles and installs into $prefix.
+# build SOURCE_DIR CMAKE_ARGS...: builds with the toolchain and installs into $prefix.
 build() {
   local src=$1
   shift
-  cmake -S "$src" -B "$src/build-mingw" -G Ninja --toolchain "$toolchain" \
+  cmake -S "$src" -B "$src/build-$kind" -G Ninja --toolchain "$toolchain" \
     -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX="$prefix" -DBUILD_SHARED_LIBS=OFF "$@" >/dev/null
-  cmake --build "$src/build-mingw"
-  cmake --install "$src/build-mingw" >/dev/null
+  cmake --build "$src/build-$kind"
+  cmake --install "$src/build-$kind" >/dev/null
 }
 
 version=$(fetch benchmark)
-echo "build-mingw-deps: Google Benchmark $version"
+echo "$me: Google Benchmark $version"
 build "$work/benchmark" -DGIT_VERSION="$version" -DBENCHMARK_ENABLE_TESTING=OFF \
   -DBENCHMARK_ENABLE_GTEST_TESTS=OFF -DBENCHMARK_ENABLE_WERROR=OFF -DBENCHMARK_ENABLE_LTO=OFF \
   -DBENCHMARK_INSTALL_DOCS=OFF
 
 version=$(fetch googletest)
-echo "build-mingw-deps: GoogleTest $version"
+echo "$me: GoogleTest $version"
 build "$work/googletest" -DBUILD_GMOCK=OFF -DINSTALL_GTEST=ON
 
 # {fmt} compiled, not header-only: fmt::output_file (fmt/os.h) lives in its
 # library, which no header-only mode provides.
 version=$(fetch fmtlib)
-echo "build-mingw-deps: fmt $version"
+echo "$me: fmt $version"
 build "$work/fmtlib" -DFMT_DOC=OFF -DFMT_TEST=OFF -DFMT_FUZZ=OFF -DFMT_INSTALL=ON
 
 # Header-only libraries: their headers and (relocatable) CMake package files.
-echo "build-mingw-deps: staging nlohmann_json, CLI11 and xxHash headers"
+echo "$me: staging nlohmann_json, CLI11 and xxHash headers"
 mkdir -p "$prefix/include"
 cp -r /usr/include/nlohmann /usr/include/CLI "$prefix/include/"
 cp /usr/include/xxhash.h "$prefix/include/"
@@ -100,10 +124,10 @@ cp /usr/include/xxhash.h "$prefix/include/"
 # (share/cmake/... or lib/cmake/...); they locate the headers relative to themselves.
 for config in nlohmann_jsonConfig.cmake CLI11Config.cmake; do
   dir=$(dirname "$(dpkg -S "*/$config" 2>/dev/null | grep -o '/usr/[^ ]*cmake/[^ ]*/'"$config"'$' | head -1)")
-  [ "$dir" != . ] || { echo "build-mingw-deps: no $config (install nlohmann-json3-dev, libcli11-dev)" >&2; exit 1; }
+  [ "$dir" != . ] || { echo "$me: no $config (install nlohmann-json3-dev, libcli11-dev)" >&2; exit 1; }
   mkdir -p "$prefix/${dir#/usr/}"
   cp -r "$dir/." "$prefix/${dir#/usr/}/"
 done
 
 printf '%s\n' "$want" > "$stamp"
-echo "build-mingw-deps: installed into $prefix"
+echo "$me: installed into $prefix"
