@@ -300,6 +300,10 @@ fs::path results_target_of(const Options& opt, const std::optional<std::string>&
         std::error_code ec;
         if (fs::is_directory(results_target, ec))
             throw usage_error(fmt::format("--benchmark_out={}: is a directory", *out_file));
+        if (const std::string what = iobench::not_a_regular_file(results_target); !what.empty())
+            throw usage_error(fmt::format("--benchmark_out={}: is {}: results are written to a regular file only "
+                                          "(replaced in one step) or a new one",
+                                          *out_file, what));
         const fs::path parent = results_target.has_parent_path() ? results_target.parent_path() : fs::path(".");
         check_writable_dir(parent, "--benchmark_out: directory");
     }

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
+#include <stdexcept>
 #include <string>
 #include <system_error>
 
@@ -128,12 +129,31 @@ void sync_directory(const fs::path& dir) {
 
 }  // namespace
 
+std::string not_a_regular_file(const fs::path& path) {
+    std::error_code ec;
+    const fs::file_status st = fs::symlink_status(path, ec);
+    if (ec || !fs::exists(st) || fs::is_regular_file(st)) return "";
+    switch (st.type()) {
+        case fs::file_type::symlink: return "a symbolic link";
+        case fs::file_type::directory: return "a directory";
+        case fs::file_type::character: return "a character device";
+        case fs::file_type::block: return "a block device";
+        case fs::file_type::fifo: return "a FIFO";
+        case fs::file_type::socket: return "a socket";
+        default: return "not a regular file";
+    }
+}
+
 fs::path publish_file(const fs::path& target, std::string_view bytes, Existing existing) {
     const fs::path temp = temporary_name_for(target);
     try {
         write_temporary(temp, bytes);
         for (int n = 1;; ++n) {
             const fs::path name = numbered(target, n);
+            // (Existing::number never replaces anything: it takes the next name.)
+            if (const std::string what = existing == Existing::replace ? not_a_regular_file(name) : "";
+                !what.empty())
+                throw std::runtime_error(fmt::format("{} is {}: results go to a regular file only", name.string(), what));
             if (take_name(temp, name, existing == Existing::replace)) {
                 forget_on_interrupt(temp);
 #ifndef _WIN32

@@ -153,6 +153,14 @@ Outcome run_case(benchmark::State& state, const Case& c, Session& session) {
     Outcome outcome = make_trial(c, session, trial);
     if (!outcome.ok()) {
         state.SkipWithError(outcome.error_message().c_str());
+        // Entered after the error, the loop runs no iteration, but the call
+        // then reports the iteration count Google Benchmark asked for, as a
+        // call that failed inside the loop does. Without it the count is 0,
+        // and a repetition that fails here after others succeeded stops the
+        // whole run in Google Benchmark's statistics (a CHECK that every
+        // repetition ran the same count), losing every result.
+        for (auto _ : state) {
+        }
         return outcome;
     }
     OsCounters os_total;  // summed over the iterations

@@ -228,6 +228,31 @@ rows = json.load(open(sys.argv[1] + "/on.json"))["benchmarks"]
 assert sum(r["run_type"] == "iteration" for r in rows) == 4, rows
 EOF
   ;;
+out_not_regular)
+  # --benchmark_out names a FIFO, a symbolic link or a device (made here,
+  # never the machine's own): refused with exit 2 before anything runs, and
+  # each is left as it was. (Renaming over them would replace them: /dev/null
+  # once became a regular file.)
+  mkfifo "$work/fifo.json"
+  printf 'target\n' > "$work/target.json"
+  ln -s target.json "$work/link.json"
+  targets=(fifo.json link.json)
+  if [ "$(id -u)" -eq 0 ]; then
+    mknod "$work/null" c 1 3
+    targets+=(null)
+  fi
+  for t in "${targets[@]}"; do
+    timeout 60 "$iobench" "${quick[@]}" --benchmark_out="$work/$t" >/dev/null 2>err; rc=$?
+    [ $rc -eq 2 ] || fail "$t: exit status $rc, expected 2"
+    grep -q "^iobench: error: --benchmark_out=$work/$t: is a .*: results are written to a regular file only" err ||
+      fail "$t: no message saying why"
+  done
+  [ -p "$work/fifo.json" ] || fail "the FIFO was replaced"
+  [ -L "$work/link.json" ] || fail "the link was replaced"
+  [ "$(cat "$work/target.json")" = target ] || fail "the link's target changed"
+  [ "$(id -u)" -ne 0 ] || [ -c "$work/null" ] || fail "the device was replaced"
+  nothing_left
+  ;;
 *)
   fail "unknown scenario $scenario"
   ;;

@@ -4,7 +4,10 @@
 #include <benchmark/benchmark.h>
 #include <gtest/gtest.h>
 
+#include <cerrno>
 #include <cmath>
+#include <optional>
+#include <system_error>
 #include <sstream>
 
 #ifndef _WIN32
@@ -37,7 +40,7 @@ struct Ran {
     Outcomes outcomes;
 };
 
-Ran run_all(const std::vector<Case>& cases, double scale = 1e-4) {
+Ran run_all(const std::vector<Case>& cases, double scale = 1e-4, int repetitions = 0) {
     static const bool initialized = [] {
         // Short runs: these tests check what is reported, not how fast.
         static char arg0[] = "iobench_tests";
@@ -52,7 +55,7 @@ Ran run_all(const std::vector<Case>& cases, double scale = 1e-4) {
     Session session(dir.path(), scale, false, false);
     benchmark::ClearRegisteredBenchmarks();
     Ran ran;
-    register_benchmarks(cases, session, ran.outcomes);
+    register_benchmarks(cases, session, ran.outcomes, repetitions);
     Collector collector;
     benchmark::RunSpecifiedBenchmarks(&collector);
     benchmark::ClearRegisteredBenchmarks();
@@ -122,6 +125,61 @@ TEST(Runner, FailingCallReportsTheSystemError) {
     // MSVCRT), "no space on device" (MSVC's STL).
     const std::string text = std::generic_category().message(ENOSPC);
     EXPECT_NE(runs[0].error_message.find(text), std::string::npos) << runs[0].error_message;
+}
+
+/// Does nothing, correctly, and says it took 4 ms.
+class NothingTrial final : public Trial {
+public:
+    void run() override {}
+    std::string verify() override { return ""; }
+    std::optional<double> measured_seconds() const override { return 0.004; }
+};
+
+/// A workload whose trial cannot be prepared from its `fail_from`-th call
+/// on, as when the disk fills between two repetitions.
+class PrepareFailsLater final : public Workload {
+public:
+    explicit PrepareFailsLater(int fail_from) : fail_from_(fail_from) {}
+    std::string_view name() const override { return "prepare_fails_later"; }
+    std::string_view description() const override { return "test: preparing fails from the Nth call on"; }
+    std::uint64_t default_count() const override { return 1; }
+    bool supports(const Method&) const override { return true; }
+    std::unique_ptr<Trial> make_trial(const Method&, const Params&, Session&) const override {
+        if (++calls_ >= fail_from_)
+            throw io_error("open", "output", std::error_code(ENOSPC, std::generic_category()));
+        return std::make_unique<NothingTrial>();
+    }
+
+private:
+    int fail_from_;
+    mutable int calls_ = 0;
+};
+
+TEST(Runner, RepetitionThatCannotBePreparedFailsItsRowAndKeepsTheOthers) {
+    // Google Benchmark calls the benchmark several times in its first
+    // repetition, growing the iteration count until the run takes
+    // --benchmark_min_time (0.01 s: 1, then 4 runs of 4 ms), then once per
+    // repetition: the 4th call is the third repetition.
+    const PrepareFailsLater workload(4);
+    const Case failing{&workload, find_method("obuf"), {}, "prepare_fails_later/obuf"};
+    const Ran ran = run_all({failing, make_case("ints_out", "obuf")}, 1e-4, 6);
+    const Outcome* outcome = ran.outcomes.find("prepare_fails_later/obuf");
+    ASSERT_NE(outcome, nullptr);
+    EXPECT_EQ(outcome->status, Status::failed);
+    EXPECT_EQ(outcome->reason.rfind("preparing the input failed: open(output): ", 0), 0u) << outcome->reason;
+    int ok_repetitions = 0, failed_repetitions = 0, other_rows = 0;
+    for (const auto& r : ran.runs) {
+        if (r.run_type != benchmark::BenchmarkReporter::Run::RT_Iteration) continue;
+        if (r.run_name.function_name == "prepare_fails_later/obuf") (r.error_occurred ? failed_repetitions : ok_repetitions)++;
+        else if (!r.error_occurred) ++other_rows;
+    }
+    EXPECT_GE(ok_repetitions, 1);
+    EXPECT_GE(failed_repetitions, 1);
+    EXPECT_EQ(ok_repetitions + failed_repetitions, 6);
+    EXPECT_EQ(other_rows, 6);  // the next benchmark ran every repetition
+    const Outcome* other = ran.outcomes.find("ints_out/obuf");
+    ASSERT_NE(other, nullptr);
+    EXPECT_TRUE(other->ok()) << other->reason;
 }
 
 TEST(Runner, ErrorInOneBenchmarkDoesNotStopTheOthers) {
