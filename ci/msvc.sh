@@ -24,7 +24,7 @@ bash ci/build-windows-deps.sh msvc
 # The tests run under wine as for MinGW (cmake/toolchains/wine-run.sh: a
 # private prefix in the build tree, its wineserver stopped by the fixture
 # wine.stop). The compilers' wineserver (prefix build/deps/msvc/wineprefix)
-# would linger 10 minutes after the build: stopped here.
+# would linger 30 minutes after the build: stopped here.
 status=0
 cmake --workflow --preset msvc-wine || status=$?
 sh cmake/toolchains/wine-run.sh --stop "${IOBENCH_MSVC_ROOT:-build/deps/msvc}/wineprefix" || true

@@ -36,11 +36,20 @@ prefix=$2
 shift 2
 export WINEPREFIX="$prefix" WINEDEBUG=-all
 
-# True when the server this script started for the prefix still runs.
+# True when the server this script started for the prefix still runs. A
+# process id alone does not say so: ids are reused (pid_max may be 32768), by
+# another prefix's wineserver too. A wineserver works in the directory
+# .../server-<device>-<inode> named after its prefix (in hexadecimal).
 server_runs() {
   [ -f "$prefix.server" ] || return 1
   pid=$(cat "$prefix.server")
-  [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null && grep -q wineserver "/proc/$pid/cmdline" 2>/dev/null
+  [ -n "$pid" ] || return 1
+  # shellcheck disable=SC2046 # two numbers
+  dir=$(printf 'server-%x-%x' $(stat -c '%d %i' "$prefix" 2>/dev/null) 2>/dev/null) || return 1
+  case $(readlink "/proc/$pid/cwd" 2>/dev/null) in
+    */"$dir") return 0 ;;
+    *) return 1 ;;
+  esac
 }
 
 if ! server_runs; then

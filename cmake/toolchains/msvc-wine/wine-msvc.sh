@@ -22,7 +22,7 @@
 #
 # Wine runs in its own prefix, IOBENCH_MSVC_ROOT/wineprefix, through
 # cmake/toolchains/wine-run.sh: one wineserver for every tool of a build, kept
-# for 10 minutes after its last client (IOBENCH_WINE_LINGER), and wine's
+# for 30 minutes after its last client (IOBENCH_WINE_LINGER), and wine's
 # background processes started with their output on /dev/null before any tool
 # whose output this script reads (they would hold the pipe open forever).
 set -u
@@ -88,9 +88,8 @@ translate() {
   printf '%s' "$q$a$q"
 }
 
-tmp=""
-cleanup() { [ -z "$tmp" ] || rm -rf "$tmp"; }
-trap cleanup EXIT
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/wine-msvc.XXXXXX") || exit 2
+trap 'rm -rf "$tmp"' EXIT
 
 args=()
 for a in "$@"; do
@@ -99,7 +98,6 @@ for a in "$@"; do
       # A response file: the same translation for each of its tokens (CMake
       # writes one token per line or separated by spaces, quoted when they
       # hold spaces; the quotes are kept).
-      [ -n "$tmp" ] || tmp=$(mktemp -d "${TMPDIR:-/tmp}/wine-msvc.XXXXXX")
       rsp=$tmp/$(basename "${a#@}")
       set -f
       while IFS= read -r line || [ -n "$line" ]; do
@@ -136,9 +134,12 @@ unixify='s/\r$//
 }'
 
 wine=$(command -v wine || command -v wine64 || echo /usr/lib/wine/wine64)
-export IOBENCH_WINE_LINGER=${IOBENCH_WINE_LINGER:-600}
-sh "$here/../wine-run.sh" "$wine" "$root/wineprefix" "$exe" "${args[@]}" \
-  2> >(sed -E "$unixify" >&2) | sed -E "$unixify"
-status=${PIPESTATUS[0]}
-wait
+export IOBENCH_WINE_LINGER=${IOBENCH_WINE_LINGER:-1800}
+# The tool's output goes to files, read when it has ended: a wine background
+# process that the tool might start (when no server runs for the prefix) and
+# that lives on would hold a pipe open, and the build would wait forever.
+sh "$here/../wine-run.sh" "$wine" "$root/wineprefix" "$exe" "${args[@]}" >"$tmp/stdout" 2>"$tmp/stderr"
+status=$?
+sed -E "$unixify" "$tmp/stderr" >&2
+sed -E "$unixify" "$tmp/stdout"
 exit "$status"
