@@ -16,6 +16,8 @@
 #define IOBENCH_RMDIR _rmdir
 #define IOBENCH_WRITE(fd, p, n) _write(fd, p, static_cast<unsigned>(n))
 #define IOBENCH_GETPID _getpid
+#define IOBENCH_CREATE(path) _open(path, _O_WRONLY | _O_CREAT, 0600)
+#define IOBENCH_CLOSE _close
 #else
 #include <fcntl.h>
 #include <unistd.h>
@@ -23,6 +25,8 @@
 #define IOBENCH_RMDIR rmdir
 #define IOBENCH_WRITE(fd, p, n) write(fd, p, n)
 #define IOBENCH_GETPID getpid
+#define IOBENCH_CREATE(path) open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0600)
+#define IOBENCH_CLOSE close
 #endif
 
 namespace iobench {
@@ -39,6 +43,18 @@ std::atomic<int> used{0};
 // The process that installed the handler: a forked child must not remove
 // the parent's files.
 std::atomic<long> owner{0};
+
+/// The name of a working directory's lock file (core/workdir.cpp).
+constexpr char lock_name[] = "lock";
+constexpr std::size_t lock_name_length = sizeof lock_name - 1;
+
+/// True when `path` is ".../lock" (async-signal-safe).
+bool is_lock_file(const char* path) {
+    const std::size_t n = std::strlen(path);
+    if (n <= lock_name_length) return false;
+    const char separator = path[n - lock_name_length - 1];
+    return (separator == '/' || separator == '\\') && std::memcmp(path + n - lock_name_length, lock_name, lock_name_length) == 0;
+}
 
 /// Appends the decimal digits of `n` to `out` (async-signal-safe).
 char* put_number(char* out, int n) {
@@ -58,9 +74,26 @@ extern "C" void on_signal(int sig) {
         std::raise(sig);
         std::_Exit(128 + sig);
     }
+    // Everything but the working directories' lock files, newest first.
     for (int i = used.load() - 1; i >= 0; --i) {
-        if (slots[i][0] == '\0') continue;
+        if (slots[i][0] == '\0' || is_lock_file(slots[i])) continue;
         if (IOBENCH_UNLINK(slots[i]) != 0) IOBENCH_RMDIR(slots[i]);
+    }
+    // The lock goes last. When its directory cannot be removed (a file that
+    // is not ours is in it: NFS's .nfsXXXX, another program's), an unlocked
+    // lock file is left in it, so the next run knows the directory for a
+    // stale one and removes it; without one it would be taken for a kept one.
+    for (int i = used.load() - 1; i >= 0; --i) {
+        if (slots[i][0] == '\0' || !is_lock_file(slots[i])) continue;
+        IOBENCH_UNLINK(slots[i]);
+        char dir[max_path_bytes];
+        const std::size_t n = std::strlen(slots[i]) - lock_name_length - 1;
+        std::memcpy(dir, slots[i], n);
+        dir[n] = '\0';
+        if (IOBENCH_RMDIR(dir) != 0) {
+            const int fd = IOBENCH_CREATE(slots[i]);
+            if (fd >= 0) IOBENCH_CLOSE(fd);
+        }
     }
     char line[96];
     static const char prefix[] = "iobench: stopped by signal ";
@@ -79,13 +112,19 @@ extern "C" void on_signal(int sig) {
 
 void install_interrupt_cleanup() {
     owner.store(static_cast<long>(IOBENCH_GETPID()));
+    // A signal ignored when iobench started stays ignored: nohup ignores
+    // SIGHUP, a shell ignores SIGINT and SIGQUIT for a background job, and
+    // the run is meant to go on through them.
 #ifdef _WIN32
-    for (int sig : {SIGINT, SIGTERM, SIGBREAK}) std::signal(sig, on_signal);
+    for (int sig : {SIGINT, SIGTERM, SIGBREAK})
+        if (std::signal(sig, on_signal) == SIG_IGN) std::signal(sig, SIG_IGN);
 #else
     // Every signal whose default action ends the process and that a
     // program may catch, except the ones a crash raises (SIGSEGV, SIGBUS,
     // SIGFPE, SIGILL, SIGABRT): those leave files that the next run removes.
     for (int sig : {SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGPIPE, SIGALRM, SIGUSR1, SIGUSR2}) {
+        struct sigaction current {};
+        if (sigaction(sig, nullptr, &current) == 0 && current.sa_handler == SIG_IGN) continue;
         struct sigaction action {};
         action.sa_handler = on_signal;
         sigemptyset(&action.sa_mask);

@@ -16,7 +16,9 @@ namespace iobench {
 /// ignored, so a write beyond the file-size limit fails with EFBIG and is
 /// reported like any failed write. In a child process forked by iobench (the
 /// console workloads) the handler does nothing of its own: the signal takes
-/// its default action. Call once, early in main.
+/// its default action. A signal that was ignored when the process started
+/// (nohup's SIGHUP, a background job's SIGINT and SIGQUIT) is left ignored.
+/// Call once, early in main.
 void install_interrupt_cleanup();
 
 /// Makes sure descriptors 0, 1 and 2 are open, opening the null device on any

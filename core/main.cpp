@@ -7,12 +7,16 @@
 // Exit status: 0 all benchmarks verified; 1 a benchmark failed (its row says
 // why), or the results file or standard output could not be written; 2 bad
 // input (unknown flag, bad value, missing or read-only directory, bad suite);
-// 128+N interrupted by signal N (generated files removed).
+// 128+N interrupted by signal N (generated files removed); 141 (128+SIGPIPE)
+// also when standard output closed before the summary was printed, the
+// results file then written and kept.
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cerrno>
+#include <csignal>
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
@@ -22,7 +26,9 @@
 #include <regex>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <system_error>
+#include <utility>
 #include <vector>
 
 #include "core/cleanup.hpp"
@@ -37,8 +43,6 @@
 #include "core/suite.hpp"
 #include "core/workdir.hpp"
 #include "iobench/build_info.hpp"
-
-#include <streambuf>
 
 #ifdef _WIN32
 #include <io.h>
@@ -57,8 +61,22 @@ using iobench::usage_error;
 constexpr int exit_failed = 1;
 constexpr int exit_usage = 2;
 
+/// Prints a diagnostic on stderr, flushed. A stderr that cannot be written
+/// (closed, /dev/full, a full disk) loses the text and nothing else: the
+/// exit status stays the one the run earned (fmt::print would throw).
+template <class... Args>
+void note(fmt::format_string<Args...> format, Args&&... args) noexcept {
+    try {
+        const std::string text = fmt::format(format, std::forward<Args>(args)...);
+        std::fwrite(text.data(), 1, text.size(), stderr);
+        std::fflush(stderr);
+    } catch (...) {
+    }
+}
+
 /// Throws usage_error unless `dir` is an existing directory we can create files in.
 void check_writable_dir(const fs::path& dir, const char* option) {
+    if (dir.empty()) throw usage_error(fmt::format("{} '': give a directory", option));
     std::error_code ec;
     if (!fs::exists(dir, ec)) throw usage_error(fmt::format("{} {}: no such directory", option, dir.string()));
     if (!fs::is_directory(dir, ec)) throw usage_error(fmt::format("{} {}: not a directory", option, dir.string()));
@@ -73,7 +91,7 @@ void check_writable_dir(const fs::path& dir, const char* option) {
 /// Removes what runs killed earlier left in `dir`, saying so on stderr.
 void remove_stale(const fs::path& dir) {
     for (const auto& e : iobench::remove_stale(dir))
-        fmt::print(stderr, "iobench: removed {}, left by process {} that no longer runs\n", e.path.string(), e.pid);
+        note("iobench: removed {}, left by process {} that no longer runs\n", e.path.string(), e.pid);
 }
 
 /// Google Benchmark's filter semantics (a regular expression searched in the
@@ -148,49 +166,6 @@ private:
     std::vector<Run> held_;
 };
 
-/// Standard output for the console reporter, written with write(2) to
-/// descriptor 1 so that the first failure and its reason are kept (a
-/// std::ostream only says that something failed).
-class StdoutBuffer : public std::streambuf {
-public:
-    StdoutBuffer() { setp(buffer_, buffer_ + sizeof buffer_); }
-    ~StdoutBuffer() override { sync(); }
-    /// "" while every byte arrived, else the system's reason for the first failure.
-    const std::string& failure() const { return failure_; }
-
-protected:
-    int_type overflow(int_type c) override {
-        if (sync() != 0) return traits_type::eof();
-        if (!traits_type::eq_int_type(c, traits_type::eof())) {
-            *pptr() = traits_type::to_char_type(c);
-            pbump(1);
-        }
-        return traits_type::not_eof(c);
-    }
-    int sync() override {
-        const char* p = pbase();
-        while (p < pptr() && failure_.empty()) {
-#ifdef _WIN32
-            const int n = _write(1, p, static_cast<unsigned>(pptr() - p));
-#else
-            const ssize_t n = write(1, p, static_cast<std::size_t>(pptr() - p));
-            if (n < 0 && errno == EINTR) continue;
-#endif
-            if (n <= 0) {
-                failure_ = std::error_code(n < 0 ? errno : EIO, std::generic_category()).message();
-                break;
-            }
-            p += n;
-        }
-        setp(buffer_, buffer_ + sizeof buffer_);  // what could not be written is dropped
-        return failure_.empty() ? 0 : -1;
-    }
-
-private:
-    char buffer_[8192];
-    std::string failure_;
-};
-
 /// Flushes standard output; "" when everything written to it arrived, else
 /// the reason it failed (a full /dev/full, a closed pipe).
 std::string flush_stdout() {
@@ -202,13 +177,49 @@ std::string flush_stdout() {
     return err != 0 ? std::error_code(err, std::generic_category()).message() : "a write failed";
 }
 
+/// Writes `text` to descriptor 1 with write(2), after whatever the C and C++
+/// streams hold: every byte, or the first failure's reason (a std::ostream
+/// only says that something failed). SIGPIPE is ignored meanwhile, so that
+/// a reader that went away is a failure (EPIPE), not the end of the process:
+/// the summary is printed after the results file is safe.
+std::error_code write_stdout(std::string_view text) {
+    if (const std::string failed = flush_stdout(); !failed.empty()) return std::make_error_code(std::errc::io_error);
+#ifndef _WIN32
+    struct sigaction ignore {};
+    struct sigaction previous {};
+    ignore.sa_handler = SIG_IGN;
+    sigemptyset(&ignore.sa_mask);
+    sigaction(SIGPIPE, &ignore, &previous);
+#endif
+    std::error_code error;
+    const char* p = text.data();
+    const char* const end = p + text.size();
+    while (p < end) {
+#ifdef _WIN32
+        const int n = _write(1, p, static_cast<unsigned>(std::min<std::size_t>(end - p, 1u << 30)));
+#else
+        const ssize_t n = write(1, p, static_cast<std::size_t>(end - p));
+        if (n < 0 && errno == EINTR) continue;
+#endif
+        if (n <= 0) {
+            error = std::error_code(n < 0 ? errno : EIO, std::generic_category());
+            break;
+        }
+        p += n;
+    }
+#ifndef _WIN32
+    sigaction(SIGPIPE, &previous, nullptr);
+#endif
+    return error;
+}
+
 /// Prints `text` to standard output: exit status 0, or 1 (with the reason on
 /// stderr) when it could not be written.
 int print_or_fail(const std::string& text) {
     std::fputs(text.c_str(), stdout);
     const std::string failed = flush_stdout();
     if (failed.empty()) return 0;
-    fmt::print(stderr, "iobench: error: writing to standard output failed: {}\n", failed);
+    note("iobench: error: writing to standard output failed: {}\n", failed);
     return exit_failed;
 }
 
@@ -217,7 +228,7 @@ struct Options {
     std::optional<std::string> list_format;
     std::string suite;
     std::optional<std::string> dir;
-    std::optional<double> scale;
+    std::optional<std::string> scale;
     bool keep_files = false;
     std::optional<std::string> results_dir;
     std::optional<std::string> stdout_target;
@@ -259,13 +270,13 @@ fs::path work_base(const Options& opt) {
 /// Writes the JSON results to `target` (core/results_file.hpp: a temporary
 /// file, checked writes, flushed, renamed without replacing when `numbered`,
 /// i.e. --results-dir). A failed run never replaces earlier results: it goes
-/// to TARGET.failed. Returns false, having said why on stderr, when nothing
-/// was written.
-bool write_results(const fs::path& results_target, const std::ostringstream& json_text, bool numbered, bool failed) {
+/// to TARGET.failed. Returns the path written, or nothing, having said why on
+/// stderr.
+std::optional<fs::path> write_results(const fs::path& results_target, const std::ostringstream& json_text,
+                                      bool numbered, bool failed) {
     if (!json_text) {
-        fmt::print(stderr, "iobench: error: the results could not be formatted; {} not written\n",
-                   results_target.string());
-        return false;
+        note("iobench: error: the results could not be formatted; {} not written\n", results_target.string());
+        return std::nullopt;
     }
     iobench::Existing existing = numbered ? iobench::Existing::number : iobench::Existing::replace;
     fs::path target = results_target;
@@ -275,13 +286,11 @@ bool write_results(const fs::path& results_target, const std::ostringstream& jso
         existing = iobench::Existing::number;
     }
     try {
-        const fs::path written = iobench::publish_file(target, json_text.str(), existing);
-        fmt::print(stderr, "iobench: results written to {}\n", written.string());
+        return iobench::publish_file(target, json_text.str(), existing);
     } catch (const std::exception& e) {
-        fmt::print(stderr, "iobench: error: results not written to {}: {}\n", target.string(), e.what());
-        return false;
+        note("iobench: error: results not written to {}: {}\n", target.string(), e.what());
+        return std::nullopt;
     }
-    return true;
 }
 
 /// Where the results go: DIR/<name>.json for --results-dir (created if
@@ -291,9 +300,14 @@ fs::path results_target_of(const Options& opt, const std::optional<std::string>&
     if (opt.results_dir && out_file) throw usage_error("give either --results-dir or --benchmark_out, not both");
     fs::path results_target;
     if (opt.results_dir) {
+        // Created only when the run starts (create_results_dir): a run
+        // refused with exit 2 leaves no directory behind. Here the nearest
+        // part of the path that exists must be a directory we can write to.
+        if (opt.results_dir->empty()) throw usage_error("--results-dir '': give a directory");
+        fs::path existing = *opt.results_dir;
         std::error_code ec;
-        fs::create_directories(*opt.results_dir, ec);
-        check_writable_dir(*opt.results_dir, "--results-dir");
+        while (!existing.empty() && !fs::exists(existing, ec)) existing = existing.parent_path();
+        check_writable_dir(existing.empty() ? fs::path(".") : existing, "--results-dir");
         results_target = fs::path(*opt.results_dir) / (iobench::results_basename() + ".json");
     } else if (out_file) {
         results_target = *out_file;
@@ -379,6 +393,12 @@ int run(int argc, char** argv) {
     } catch (const CLI::ParseError& e) {
         throw usage_error(e.what());
     }
+    // CLI11 leaves an optional value unset when it is given as "": an empty
+    // value is a bad one, not a missing option.
+    for (auto [name, value] : {std::pair{"--scale", &opt.scale}, std::pair{"--file-size", &opt.file_size},
+                               std::pair{"--results-dir", &opt.results_dir}, std::pair{"--dir", &opt.dir}}) {
+        if (app.count(name) > 0 && !*value) *value = "";
+    }
     if (opt.no_interleave && harness.interleave)
         throw usage_error("give either --no-interleave or --benchmark_enable_random_interleaving, not both");
     const bool interleave = harness.interleave.value_or(!opt.no_interleave);
@@ -412,7 +432,7 @@ int run(int argc, char** argv) {
         stdout_target = *t;
     }
 
-    const double scale = opt.scale.value_or(suite.scale.value_or(1.0));
+    const double scale = opt.scale ? iobench::parse_scale(*opt.scale) : suite.scale.value_or(1.0);
     iobench::check_scale(scale, opt.scale ? "--scale" : fmt::format("suite {}: \"scale\"", suite.name), cases,
                          opt.file_size.has_value());
     const std::uint64_t file_size = opt.file_size ? iobench::parse_size(*opt.file_size, "--file-size") : 0;  // 0: default
@@ -442,6 +462,11 @@ int run(int argc, char** argv) {
     if (opt.keep_files) work->keep();
 
     if (!initialize_harness(argv[0], suite, harness, interleave)) return exit_usage;
+    if (opt.results_dir) {
+        std::error_code ec;
+        fs::create_directories(*opt.results_dir, ec);
+        if (ec) throw usage_error(fmt::format("--results-dir {}: {}", *opt.results_dir, ec.message()));
+    }
 
     const fs::path dir = work->path();
     iobench::Session session(dir, scale, opt.keep_files, false);
@@ -464,11 +489,10 @@ int run(int argc, char** argv) {
         outcomes,
         IOBENCH_ISATTY(1) ? benchmark::ConsoleReporter::OO_ColorTabular : benchmark::ConsoleReporter::OO_Tabular);
     display.set_skipped(skipped);
-    StdoutBuffer stdout_buffer;
-    std::ostream stdout_stream(&stdout_buffer);
-    std::cout.flush();
-    std::fflush(stdout);
-    display.SetOutputStream(&stdout_stream);
+    // The summary is printed once the results file is safe: a reader of
+    // standard output that goes away (| head) cannot cost the results.
+    std::ostringstream summary;
+    display.SetOutputStream(&summary);
     // The results stay in memory until the run ends: nothing half-written
     // exists on disk meanwhile.
     std::ostringstream json_text;
@@ -476,25 +500,36 @@ int run(int argc, char** argv) {
     json_file.SetOutputStream(&json_text);
     json_file.SetErrorStream(&json_text);
     TeeReporter tee(display, results_target.empty() ? nullptr : &json_file, harness.display_aggregates_only);
-    fmt::print(stderr, "iobench: {} benchmark(s), scale {}, files in {} ({})\n", cases.size(), scale, dir.string(),
-               iobench::filesystem_type(dir));
-    std::fflush(stderr);
+    note("iobench: {} benchmark(s), scale {}, files in {} ({})\n", cases.size(), scale, dir.string(),
+         iobench::filesystem_type(dir));
     benchmark::RunSpecifiedBenchmarks(&tee);
     benchmark::Shutdown();
 
     const int failed = outcomes.failed();
     int status = failed > 0 ? exit_failed : 0;
-    stdout_stream.flush();
-    std::string stdout_failed = stdout_buffer.failure();
-    if (stdout_failed.empty()) stdout_failed = flush_stdout();
-    if (!results_target.empty() && !write_results(results_target, json_text, opt.results_dir.has_value(), failed > 0))
+    std::optional<fs::path> written;
+    if (!results_target.empty()) {
+        written = write_results(results_target, json_text, opt.results_dir.has_value(), failed > 0);
+        if (!written) status = exit_failed;
+    }
+    const std::error_code stdout_error = write_stdout(summary.str());
+    if (written) note("iobench: results written to {}\n", written->string());
+    if (stdout_error == std::errc::broken_pipe) {
+        // The reader went away (| head): exit as SIGPIPE would have ended
+        // the process, with what was kept said.
+        note("iobench: standard output closed before the summary was printed (broken pipe){}\n",
+             written ? "; the results are kept" : "");
+#ifdef SIGPIPE
+        status = 128 + SIGPIPE;
+#else
         status = exit_failed;
-    if (!stdout_failed.empty()) {
-        fmt::print(stderr, "iobench: error: writing the report to standard output failed: {}\n", stdout_failed);
+#endif
+    } else if (stdout_error) {
+        note("iobench: error: writing the report to standard output failed: {}\n", stdout_error.message());
         status = exit_failed;
     }
-    if (failed > 0) fmt::print(stderr, "iobench: {} benchmark(s) failed\n", failed);
-    if (opt.keep_files) fmt::print(stderr, "iobench: files kept in {}\n", dir.string());
+    if (failed > 0) note("iobench: {} benchmark(s) failed\n", failed);
+    if (opt.keep_files) note("iobench: files kept in {}\n", dir.string());
     return status;
 }
 
@@ -508,10 +543,10 @@ int main(int argc, char** argv) {
     try {
         return run(argc, argv);
     } catch (const usage_error& e) {
-        fmt::print(stderr, "iobench: error: {}\n", e.what());
+        note("iobench: error: {}\n", e.what());
         return exit_usage;
     } catch (const std::exception& e) {
-        fmt::print(stderr, "iobench: error: {}\n", e.what());
+        note("iobench: error: {}\n", e.what());
         return exit_failed;
     }
 }

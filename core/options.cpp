@@ -7,6 +7,8 @@
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
+#include <string_view>
+#include <utility>
 
 namespace iobench {
 
@@ -32,24 +34,30 @@ std::optional<long long> parse_integer(const std::string& text) {
     return v;
 }
 
+/// The decimal number at the start of `text` (digits, '.', an exponent, as
+/// std::from_chars reads them: no sign '+', no spaces, no hexadecimal 0x10 or
+/// 0x1p30, which strtod would take) and the characters it used; nothing when
+/// `text` does not start with one.
+std::optional<std::pair<double, std::size_t>> leading_decimal(std::string_view text) {
+    double v = 0;
+    const auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v, std::chars_format::general);
+    if (ec != std::errc()) return std::nullopt;
+    return std::pair{v, static_cast<std::size_t>(p - text.data())};
+}
+
+/// `text` as a finite decimal number, the whole of it.
 std::optional<double> parse_number(const std::string& text) {
-    if (text.empty() || std::isspace(static_cast<unsigned char>(text[0]))) return std::nullopt;
-    char* end = nullptr;
-    const double v = std::strtod(text.c_str(), &end);
-    if (end != text.c_str() + text.size() || !std::isfinite(v)) return std::nullopt;
-    return v;
+    const auto number = leading_decimal(text);
+    if (!number || number->second != text.size() || !std::isfinite(number->first)) return std::nullopt;
+    return number->first;
 }
 
 }  // namespace
 
 std::uint64_t parse_size(const std::string& text, const char* option) {
-    std::size_t used = 0;
-    double value = 0;
-    try {
-        value = std::stod(text, &used);
-    } catch (const std::exception&) {
-        used = 0;
-    }
+    const auto number = leading_decimal(text);
+    const double value = number ? number->first : 0;
+    const std::size_t used = number ? number->second : 0;
     std::string suffix = text.substr(used);
     for (char& c : suffix) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
     if (suffix.size() > 1 && (suffix.ends_with("IB") || suffix.ends_with("B"))) suffix.resize(1);
@@ -63,8 +71,15 @@ std::uint64_t parse_size(const std::string& text, const char* option) {
     if (used == 0 || unit == 0 || !(bytes >= 1) || bytes > 0x1p62)
         throw usage_error(fmt::format("{} {}: must be a size in bytes from 1 to 4096P, optionally with K, M, G or T "
                                       "(e.g. 512M, 12.85G)",
-                                      option, text));
+                                      option, text.empty() ? "''" : text));
     return static_cast<std::uint64_t>(std::llround(bytes));
+}
+
+double parse_scale(const std::string& text) {
+    const auto number = leading_decimal(text);
+    if (!number || number->second != text.size())
+        throw usage_error(fmt::format("--scale {}: must be a positive number (e.g. 0.01)", text.empty() ? "''" : text));
+    return number->first;
 }
 
 ListFormat parse_list_format(const std::string& text) {

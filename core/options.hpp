@@ -36,8 +36,14 @@ inline constexpr double max_scaled_count = 9007199254740992.0;
 
 /// Parses a size in bytes: a number with an optional binary suffix K, M, G or
 /// T (also KiB, MiB, ...; 1K = 1024), e.g. "4096", "512M", "12.85G" (rounded
-/// to whole bytes), from 1 byte to 2^62. Throws usage_error naming `option`.
+/// to whole bytes), from 1 byte to 2^62; decimal only ("0x1p30" is refused).
+/// Throws usage_error naming `option`.
 std::uint64_t parse_size(const std::string& text, const char* option);
+
+/// Parses the value of `--scale`: a decimal number, the whole text ("0.01",
+/// "1e-3"; not "", "0x10" or " 1"). Throws usage_error naming the text;
+/// check_scale() then checks the range.
+double parse_scale(const std::string& text);
 
 /// What `--list` prints, chosen with `--format`.
 enum class ListFormat {

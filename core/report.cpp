@@ -167,7 +167,12 @@ void SummaryConsoleReporter::Finalize() {
         if (row.reference && row.outcome.ok() && row.ms > 0) limit_ms[reference_key(name)] = row.ms;
 
     std::ostream& out = GetOutputStream();
-    out << "\nSummary: median wall time per run, every run verified\n";
+    std::size_t failed_rows = 0;
+    for (const auto& [name, row] : rows) failed_rows += row.outcome.status == Status::failed;
+    out << "\nSummary: median wall time per run, "
+        << (failed_rows == 0 ? std::string("every run verified")
+                             : fmt::format("verified runs only ({} benchmark(s) FAILED, below)", failed_rows))
+        << "\n";
     bool unstable = false;
     bool wide = false;
     bool no_interval = false;

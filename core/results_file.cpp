@@ -17,6 +17,7 @@
 #include <windows.h>
 #else
 #include <fcntl.h>
+#include <sys/file.h>
 #include <unistd.h>
 #endif
 
@@ -73,14 +74,42 @@ bool take_name(const fs::path& temp, const fs::path& target, bool replace) {
     throw_last_error("MoveFileEx", target);
 }
 #else
-void write_temporary(const fs::path& temp, std::string_view bytes) {
-    const int fd = open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-    if (fd < 0) throw_errno("open", temp.string());
-    remove_on_interrupt(temp);
+/// The temporary file, locked (flock) for as long as it is open: another run
+/// that finds it (remove_stale) leaves it alone until this process has closed
+/// it or died, whatever process ids say (another PID namespace, another
+/// machine on NFS).
+class LockedTemporary {
+public:
+    /// Creates `temp`, locked: under another name first, which gets the
+    /// name `temp` only once the lock is held, so `temp` is never seen unlocked.
+    explicit LockedTemporary(const fs::path& temp) {
+        const fs::path fresh = fs::path(temp).replace_extension(".new");
+        fd_ = open(fresh.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+        if (fd_ < 0) throw_errno("open", fresh.string());
+        remove_on_interrupt(fresh);
+        if (flock(fd_, LOCK_EX | LOCK_NB) != 0 || rename(fresh.c_str(), temp.c_str()) != 0) {
+            const int err = errno;
+            close(fd_);
+            unlink(fresh.c_str());
+            forget_on_interrupt(fresh);
+            throw io_error("rename", temp.string(), std::error_code(err, std::generic_category()));
+        }
+        remove_on_interrupt(temp);
+        forget_on_interrupt(fresh);
+    }
+    ~LockedTemporary() { close(fd_); }
+    LockedTemporary(const LockedTemporary&) = delete;
+    LockedTemporary& operator=(const LockedTemporary&) = delete;
+    int fd() const { return fd_; }
+
+private:
+    int fd_;
+};
+
+void write_temporary(const LockedTemporary& file, const fs::path& temp, std::string_view bytes) {
+    const int fd = file.fd();
     auto fail = [&](const char* call) {
-        const int err = errno;
-        close(fd);
-        throw io_error(call, temp.string(), std::error_code(err, std::generic_category()));
+        throw io_error(call, temp.string(), std::error_code(errno, std::generic_category()));
     };
     std::size_t done = 0;
     while (done < bytes.size()) {
@@ -93,7 +122,6 @@ void write_temporary(const fs::path& temp, std::string_view bytes) {
         done += static_cast<std::size_t>(n);
     }
     if (fsync(fd) != 0) fail("fsync");
-    if (close(fd) != 0) throw_errno("close", temp.string());
 }
 
 /// Gives `temp` the name `target`; false when `target` exists and may not be replaced.
@@ -147,7 +175,14 @@ std::string not_a_regular_file(const fs::path& path) {
 fs::path publish_file(const fs::path& target, std::string_view bytes, Existing existing) {
     const fs::path temp = temporary_name_for(target);
     try {
+#ifdef _WIN32
         write_temporary(temp, bytes);
+#else
+        // Locked until the file has its name (and closed after: a close that
+        // fails cannot lose what fsync has put on the device).
+        const LockedTemporary file(temp);
+        write_temporary(file, temp, bytes);
+#endif
         for (int n = 1;; ++n) {
             const fs::path name = numbered(target, n);
             // (Existing::number never replaces anything: it takes the next name.)

@@ -124,7 +124,7 @@ void report_os_counters(benchmark::State& state, const Trial& trial, const OsCou
 
 Outcome make_trial(const Case& c, Session& session, std::unique_ptr<Trial>& trial) {
     return outcome_of([&] { trial = c.workload->make_trial(*c.method, c.params, session); },
-                      "preparing the input failed: ");
+                      "preparing the files failed: ");
 }
 
 Outcome reset_trial(Trial& trial) {

@@ -55,7 +55,8 @@ constexpr std::string_view dir_prefix = "iobench-";
 constexpr std::string_view partial_marker = ".iobench-";
 constexpr std::string_view partial_suffix = ".partial";
 
-/// True when the lock file at `lock` exists and no process holds it.
+/// True when the file at `lock` (a lock file, a temporary results file) exists
+/// and no process holds it: no flock on it (POSIX), not open (Windows).
 bool lock_is_free(const fs::path& lock) {
 #ifdef _WIN32
     HANDLE h = CreateFileW(lock.wstring().c_str(), GENERIC_READ | GENERIC_WRITE, 0, nullptr, OPEN_EXISTING,
@@ -169,7 +170,15 @@ std::vector<StaleEntry> remove_stale(const fs::path& dir) {
             const auto at = name.rfind(partial_marker);
             if (at == std::string::npos) continue;
             const auto pid = parse_tag(std::string_view(name).substr(at + partial_marker.size()), partial_suffix);
-            if (!pid || process_alive(*pid)) continue;
+            // POSIX: the writer holds a lock on the file while it lives,
+            // whatever its process id means here (another PID namespace, NFS).
+            // Windows: it holds the file open without sharing until it renames
+            // it, and closes it just before: its process must be gone too.
+#ifdef _WIN32
+            if (!pid || process_alive(*pid) || !lock_is_free(entry.path())) continue;
+#else
+            if (!pid || !lock_is_free(entry.path())) continue;
+#endif
             if (fs::remove(entry.path(), e)) removed.push_back({entry.path(), *pid});
         }
     }

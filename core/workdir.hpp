@@ -2,7 +2,7 @@
 // locked while the run lives. Two runs on the same --dir never share a file,
 // and what a run killed by SIGKILL (or a crash) left is recognised by the next
 // run: its lock is free. The same goes for the temporary results files
-// (`.<name>.iobench-<pid>-<hex>.partial`) of a process that no longer runs.
+// (`.<name>.iobench-<pid>-<hex>.partial`), locked by their writer.
 #pragma once
 
 #include <filesystem>
@@ -50,8 +50,8 @@ struct StaleEntry {
 };
 
 /// Removes, in `dir`, the working directories of runs that no longer hold
-/// their lock and the temporary results files of processes that no longer
-/// run; returns them. Entries of live runs, kept directories (no lock file)
+/// their lock and the temporary results files no writer holds any more (on
+/// Windows: also of a process that no longer runs); returns them. Entries of live runs, kept directories (no lock file)
 /// and files not named by iobench are never touched. Errors are ignored (the
 /// entry stays).
 std::vector<StaleEntry> remove_stale(const std::filesystem::path& dir);

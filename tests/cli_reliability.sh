@@ -49,10 +49,19 @@ earlier_untouched() { cmp -s "$work/results/earlier.json" "$work/earlier.copy" |
 
 # Starts a long run in the background (pid in $run_pid) and waits until it
 # writes its output, so that a signal finds files to remove.
+# (Job control on while it starts: without it the shell starts a background
+# command with SIGINT and SIGQUIT ignored, and iobench leaves them so.)
 start_long_run() {
+  set -m
   "$iobench" --scale 0.2 "--benchmark_filter=^hello/write$" --benchmark_min_time=0.001 --dir "$work/dir" \
     --results-dir "$work/results" "$@" >/dev/null 2>err &
   run_pid=$!
+  set +m
+  wait_for_output
+}
+
+# Waits until the run $run_pid writes its output.
+wait_for_output() {
   for _ in $(seq 300); do
     [ -n "$(find "$work/dir" -name 'output-*' 2>/dev/null)" ] && return 0
     sleep 0.1
@@ -125,14 +134,22 @@ stdout_full)
   nothing_left
   ;;
 broken_pipe)
-  # stdout is a pipe nobody reads: SIGPIPE, cleanup, exit 128+13.
+  # stdout is a pipe nobody reads: the summary is printed after the results
+  # file is written, so the verified results are kept; exit 128+13 as SIGPIPE
+  # would give, saying so; nothing else left.
   mkfifo fifo
   exec 4<>fifo 5>fifo 4<&-
   "$iobench" "${quick[@]}" --results-dir "$work/results" >&5 2>err; rc=$?
   exec 5>&-
   [ $rc -eq 141 ] || fail "exit status $rc, expected 141"
-  grep -q "stopped by signal 13; generated files removed" err || fail "no message"
-  [ "$(count_results)" -eq 0 ] || fail "a results file was written"
+  grep -q "^iobench: standard output closed before the summary was printed (broken pipe); the results are kept$" err ||
+    fail "no message"
+  [ "$(count_results)" -eq 1 ] || fail "the verified results were not kept"
+  valid_json "$(find "$work/results" -name '*.json')"
+  # The same through a real pipeline whose reader ends at once.
+  "$iobench" "${quick[@]}" --results-dir "$work/results" 2>err | true; rc=${PIPESTATUS[0]}
+  [ $rc -eq 141 ] || fail "| true: exit status $rc, expected 141"
+  [ "$(count_results)" -eq 2 ] || fail "| true: the verified results were not kept"
   nothing_left
   ;;
 signal_HUP | signal_INT | signal_TERM | signal_QUIT | signal_PIPE | signal_USR1)
@@ -149,6 +166,73 @@ signal_HUP | signal_INT | signal_TERM | signal_QUIT | signal_PIPE | signal_USR1)
   earlier_untouched
   nothing_left
   ;;
+signal_foreign_file)
+  # A file that is not iobench's in a running work directory (as NFS's
+  # .nfsXXXX), then SIGINT: the directory cannot be removed, so it keeps a
+  # (free) lock file, and the next run removes it as stale.
+  start_long_run
+  run_dir=$(find "$work/dir" -mindepth 1 -maxdepth 1 -name 'iobench-*')
+  [ -n "$run_dir" ] || fail "no work directory found (test broken)"
+  touch "$run_dir/.nfs000000000000abcd"
+  kill -INT "$run_pid"
+  wait "$run_pid"; rc=$?
+  [ $rc -eq 130 ] || fail "exit status $rc, expected 130"
+  [ -f "$run_dir/lock" ] || fail "$run_dir was left without its lock: no later run would remove it"
+  "$iobench" "${quick[@]}" >/dev/null 2>err; rc=$?
+  [ $rc -eq 0 ] || fail "the next run: exit status $rc, expected 0"
+  grep -q "removed $run_dir, left by process [0-9]* that no longer runs" err || fail "the next run did not remove it"
+  [ ! -e "$run_dir" ] || fail "$run_dir still there"
+  ;;
+empty_values)
+  # An empty value is a bad value (CLI11 would leave the option unset).
+  for option in --scale --file-size --results-dir --dir; do
+    "$iobench" "--benchmark_filter=^ints_out/obuf$" --benchmark_min_time=0.001 "$option" '' >/dev/null 2>err; rc=$?
+    [ $rc -eq 2 ] || fail "$option '': exit status $rc, expected 2"
+    grep -q "^iobench: error: $option '': " err || fail "$option '': no message naming it"
+  done
+  nothing_left
+  ;;
+results_dir_refused)
+  # A run refused with exit 2 creates no --results-dir.
+  "$iobench" "${quick[@]}" --results-dir "$work/results/a/b/c" --scale 0 >/dev/null 2>err; rc=$?
+  [ $rc -eq 2 ] || fail "exit status $rc, expected 2"
+  [ ! -e "$work/results/a" ] || fail "--results-dir was created by a refused run"
+  "$iobench" "${quick[@]}" --results-dir "$work/results/a/b/c" >/dev/null 2>err; rc=$?
+  [ $rc -eq 0 ] || fail "exit status $rc, expected 0"
+  valid_json "$(find "$work/results/a/b/c" -name '*.json')"
+  nothing_left
+  ;;
+ignored_signals)
+  # Started with SIGHUP, SIGINT and SIGQUIT ignored (nohup, a background
+  # job): they stay ignored, the run goes on to its results, exit 0.
+  ( trap '' HUP INT QUIT
+    exec "$iobench" --scale 0.05 "--benchmark_filter=^hello/write$" --benchmark_min_time=0.001 \
+      --benchmark_repetitions=2 --dir "$work/dir" --results-dir "$work/results" >/dev/null 2>err ) &
+  run_pid=$!
+  wait_for_output
+  for sig in HUP INT QUIT; do kill -s $sig "$run_pid"; done
+  wait "$run_pid"; rc=$?
+  [ $rc -eq 0 ] || fail "exit status $rc, expected 0"
+  [ "$(count_results)" -eq 1 ] || fail "expected one results file"
+  valid_json "$(find "$work/results" -name '*.json')"
+  nothing_left
+  ;;
+stderr_unwritable)
+  # stderr on a full device (one made here when root, else /dev/full): the
+  # diagnostics are lost, the exit status is still the documented one.
+  full=/dev/full
+  if [ "$(id -u)" -eq 0 ]; then mknod "$work/full" c 1 7 && full=$work/full; fi
+  [ -c "$full" ] || fail "no full device to test with"
+  "$iobench" --frobnicate 2>"$full"; rc=$?
+  [ $rc -eq 2 ] || fail "usage error: exit status $rc, expected 2"
+  "$iobench" "${quick[@]}" --results-dir "$work/results" >/dev/null 2>"$full"; rc=$?
+  [ $rc -eq 0 ] || fail "run: exit status $rc, expected 0"
+  [ "$(count_results)" -eq 1 ] || fail "expected one results file"
+  valid_json "$(find "$work/results" -name '*.json')"
+  "$iobench" "${quick[@]}" --dir "$work/nowhere" 2>"$full"; rc=$?
+  [ $rc -eq 2 ] || fail "missing --dir: exit status $rc, expected 2"
+  nothing_left
+  ;;
 sigkill_stale)
   # SIGKILL cannot be caught: the next run recognises what the killed one
   # left (its lock is free), says so and removes it. Files of live runs,
@@ -160,15 +244,23 @@ sigkill_stale)
   [ -n "$stale" ] || fail "the killed run left nothing to find (test broken)"
   sh -c 'exit 0' & dead=$!
   wait $dead
-  touch "$work/results/.x.json.iobench-$dead-0123abcd.partial" "$work/results/.x.json.iobench-$$-0123abcd.partial" \
+  # A writer holds its temporary results file locked (flock), as iobench does
+  # while it writes one: that one is live whatever its process id says; the
+  # unlocked one is stale even though its process id is a live one (another
+  # PID namespace may have written it).
+  touch "$work/results/.x.json.iobench-$dead-0123abcd.partial" "$work/results/.y.json.iobench-$$-0123abcd.partial" \
         "$work/results/foreign.json.partial"
+  exec 7>"$work/results/.x.json.iobench-$$-0123abcd.partial"
+  flock -n 7 || fail "could not lock the live partial file"
   mkdir "$work/dir/iobench-$dead-89abcdef"  # no lock file: kept with --keep-files
   "$iobench" "${quick[@]}" --results-dir "$work/results" >/dev/null 2>err; rc=$?
   [ $rc -eq 0 ] || fail "exit status $rc, expected 0"
   grep -q "removed $stale, left by process [0-9]* that no longer runs" err || fail "stale directory not reported"
   [ ! -e "$stale" ] || fail "$stale still there"
   [ ! -e "$work/results/.x.json.iobench-$dead-0123abcd.partial" ] || fail "stale partial file still there"
-  [ -e "$work/results/.x.json.iobench-$$-0123abcd.partial" ] || fail "a live process's file was removed"
+  [ ! -e "$work/results/.y.json.iobench-$$-0123abcd.partial" ] || fail "an unlocked partial file is still there"
+  [ -e "$work/results/.x.json.iobench-$$-0123abcd.partial" ] || fail "a locked (live) partial file was removed"
+  exec 7>&-
   [ -e "$work/results/foreign.json.partial" ] || fail "a foreign file was removed"
   [ -d "$work/dir/iobench-$dead-89abcdef" ] || fail "a directory without a lock was removed"
   ;;

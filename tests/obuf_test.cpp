@@ -3,6 +3,7 @@
 // std::from_chars, and round trips through real temporary files with tiny and
 // default buffer sizes. POSIX only (mkstemp, file descriptors).
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -286,8 +287,15 @@ TEST(Obuf, DestructorDoesNotFlush) {
 }
 
 TEST(Obuf, WriteErrorThrowsIoErrorOnFlush) {
-    // /dev/full fails every write with ENOSPC; fall back to a read-only fd (EBADF).
-    int fd = ::open("/dev/full", O_WRONLY);
+    // /dev/full fails every write with ENOSPC, when it is the device: never
+    // write to it when something else is there (a regular file someone left).
+    // Otherwise a read-only fd (EBADF).
+    struct stat st {};
+    int fd = ::lstat("/dev/full", &st) == 0 && S_ISCHR(st.st_mode) ? ::open("/dev/full", O_WRONLY) : -1;
+    if (fd >= 0 && (::fstat(fd, &st) != 0 || !S_ISCHR(st.st_mode))) {
+        ::close(fd);
+        fd = -1;
+    }
     TempFile file;
     std::string path = "/dev/full";
     if (fd < 0) {

@@ -166,7 +166,7 @@ TEST(Runner, RepetitionThatCannotBePreparedFailsItsRowAndKeepsTheOthers) {
     const Outcome* outcome = ran.outcomes.find("prepare_fails_later/obuf");
     ASSERT_NE(outcome, nullptr);
     EXPECT_EQ(outcome->status, Status::failed);
-    EXPECT_EQ(outcome->reason.rfind("preparing the input failed: open(output): ", 0), 0u) << outcome->reason;
+    EXPECT_EQ(outcome->reason.rfind("preparing the files failed: open(output): ", 0), 0u) << outcome->reason;
     int ok_repetitions = 0, failed_repetitions = 0, other_rows = 0;
     for (const auto& r : ran.runs) {
         if (r.run_type != benchmark::BenchmarkReporter::Run::RT_Iteration) continue;
@@ -276,6 +276,11 @@ TEST(Report, SummarySaysWhatTheOutcomesSay) {
     EXPECT_NE(text.find("  FAILED: verification failed: output differs"), std::string::npos) << text;
     EXPECT_NE(text.find("\n1 benchmark(s) FAILED; their rows carry the reason.\n"), std::string::npos) << text;
     EXPECT_NE(text.find("\n  obuf "), std::string::npos) << text;  // the verified row, with its time
+    // The heading does not promise more than the rows hold.
+    EXPECT_EQ(text.find("every run verified"), std::string::npos) << text;
+    EXPECT_NE(text.find("Summary: median wall time per run, verified runs only (1 benchmark(s) FAILED, below)\n"),
+              std::string::npos)
+        << text;
 }
 
 #ifndef _WIN32  // the console workloads fork a child per run

@@ -4,7 +4,8 @@
 # nlohmann_json, CLI11, xxHash, GoogleTest, Boost.Iostreams and liburing; and
 # for tools/iobench-compare Python 3 with NumPy, SciPy, Matplotlib and tabulate
 # (Debian's packages: the system pip is externally managed), python3-venv for
-# its packaging test, and Chromium, in which its HTML report is tested.
+# its packaging test, and Chromium, in which its HTML report is tested; and
+# generates the locales the tests use (en_US.UTF-8, zh_CN.GB18030).
 #
 #   tools/install-deps.sh           everything
 #   tools/install-deps.sh --tools   only what tools/iobench-compare needs to run (no browser, no compilers)
@@ -18,13 +19,14 @@ tools_python=(python3 python3-numpy python3-scipy python3-matplotlib python3-tab
 packages=(
   g++ clang cmake ninja-build git pkg-config
   libbenchmark-dev libfmt-dev nlohmann-json3-dev libcli11-dev libxxhash-dev libgtest-dev
-  libboost-iostreams-dev liburing-dev
+  libboost-iostreams-dev liburing-dev locales
   "${tools_python[@]}" python3-venv
 )
 browser=yes
+full=yes
 case "${1:-}" in
   "") ;;
-  --tools) packages=("${tools_python[@]}"); browser=no ;;
+  --tools) packages=("${tools_python[@]}"); browser=no; full=no ;;
   *) echo "usage: tools/install-deps.sh [--tools]" >&2; exit 2 ;;
 esac
 
@@ -47,9 +49,33 @@ if [ "$browser" = yes ] && ! command -v chromium >/dev/null 2>&1 && ! command -v
 fi
 
 if [ ${#missing[@]} -eq 0 ]; then
-  echo "install-deps: everything is installed"
-  exit 0
+  echo "install-deps: every package is installed"
+else
+  echo "install-deps: installing ${missing[*]}"
+  if ! $sudo apt-get update -qq || ! DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq \
+      --no-install-recommends "${missing[@]}"; then
+    echo "install-deps: apt-get could not install ${missing[*]}: is this Debian 12 or Ubuntu 24.04 with its" \
+      "package lists reachable, and are you root or allowed to sudo? The package names are Debian's; elsewhere" \
+      "install the same libraries by hand (README: Build)" >&2
+    exit 1
+  fi
 fi
-echo "install-deps: installing ${missing[*]}"
-$sudo apt-get update -qq
-DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+
+# Locales for the locale and transcode rows and their tests: en_US.UTF-8
+# groups digits ("1,234,567": ints_out_locale, tests/locale_test.cpp),
+# zh_CN.GB18030 gives std::codecvt its GB18030 converter
+# (transcode_gb18030/codecvt). Without them those rows are skipped with the reason.
+if [ "$full" = yes ]; then
+  generate=no
+  for l in "en_US.UTF-8 UTF-8" "zh_CN.GB18030 GB18030"; do
+    if ! grep -qx "$l" /etc/locale.gen 2>/dev/null; then
+      echo "$l" | $sudo tee -a /etc/locale.gen >/dev/null
+      generate=yes
+    fi
+  done
+  if [ "$generate" = yes ] || ! locale -a 2>/dev/null | grep -qi '^zh_CN.gb18030$'; then
+    echo "install-deps: generating the locales en_US.UTF-8 and zh_CN.GB18030"
+    $sudo locale-gen >/dev/null
+  fi
+fi
+echo "install-deps: done"

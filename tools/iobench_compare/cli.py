@@ -1,8 +1,9 @@
 """The iobench-compare command line.
 
-Exit status: 0 done; 2 bad input (one line `iobench-compare: error: ...` on
-stderr); 3 this Python lacks a dependency (numpy, scipy, matplotlib, tabulate),
-with what to install.
+Exit status: 0 done; 1 the output could not be written (a full disk, a closed
+standard output; an earlier -o file is left whole); 2 bad input (one line
+`iobench-compare: error: ...` on stderr); 3 this Python lacks a dependency
+(numpy, scipy, matplotlib, tabulate), with what to install.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import tempfile
 
 from . import __version__
 from .results import InputError, ResultFile, default_label, load
@@ -19,7 +21,8 @@ PROG = "iobench-compare"
 FORMATS = ("console", "md", "csv", "html", "bencher", "github-action-benchmark")
 EXPORTS = ("bencher", "github-action-benchmark")
 
-# Exit status when a dependency is missing (2 is bad input).
+# Exit statuses besides 0 (done) and 2 (bad input).
+EXIT_NOT_WRITTEN = 1  # the output could not be written: a full disk, a closed or broken standard output
 EXIT_MISSING_DEPENDENCY = 3
 
 DESCRIPTION = """\
@@ -38,9 +41,11 @@ examples:
   iobench-compare gcc.json --baseline-method fprintf,fwrite --counters write_calls,sys
   iobench-compare quick.json --format bencher -o bencher.json
 
-exit status: 0 done, 2 bad input (a missing, unreadable or truncated file, not a
-benchmark result, a file without any result, no benchmark in common, an unknown
---baseline-method or --counters), 3 a Python dependency is missing."""
+exit status: 0 done, 1 the output could not be written (a full disk, a closed
+standard output; an earlier -o FILE stays whole), 2 bad input (a missing,
+unreadable or truncated file, a FIFO or device, not a benchmark result, a file
+without any result, no benchmark in common, an unknown --baseline-method or
+--counters, -o naming an input), 3 a Python dependency is missing."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -52,8 +57,24 @@ class _Parser(argparse.ArgumentParser):
 
 def fail(message: str, status: int = 2) -> None:
     """Prints `iobench-compare: error: <message>` on stderr and exits with `status` (2: bad input)."""
-    sys.stderr.write(f"{PROG}: error: {message}\n")
+    _say(f"{PROG}: error: {message}\n")
     sys.exit(status)
+
+
+def _say(line: str) -> None:
+    """Writes a diagnostic line on stderr. A stderr that cannot be written
+    (closed, a full disk) loses it and nothing else: the exit status stays
+    the documented one."""
+    try:
+        sys.stderr.write(line)
+        sys.stderr.flush()
+    except (AttributeError, OSError, ValueError):
+        try:  # nothing left for the interpreter to flush at exit
+            null = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(null, 2)
+            os.close(null)
+        except OSError:
+            pass
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -143,15 +164,89 @@ def _import_dependencies(charts: bool):
     return compare, render
 
 
-def _write(path: str | None, text: str) -> None:
-    if not path:
-        sys.stdout.write(text)
-        return
+def _write_stdout(text: str) -> None:
+    """Writes `text` to standard output; exit status 1 with one line when it cannot."""
+    if sys.stdout is None:  # started with descriptor 1 closed
+        fail("standard output is closed: nothing written (use -o FILE)", EXIT_NOT_WRITTEN)
     try:
-        with open(path, "w", encoding="utf-8", newline="") as f:
-            f.write(text)
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # The reader went away (| head): what it wanted, it had. Python must
+        # not try to flush again at exit.
+        _discard_stdout()
+        sys.exit(EXIT_NOT_WRITTEN)
     except OSError as e:
-        fail(f"--output {path}: {e.strerror or e}")
+        _discard_stdout()
+        fail(f"writing to standard output failed: {e.strerror or e}", EXIT_NOT_WRITTEN)
+
+
+def _discard_stdout() -> None:
+    """Points descriptor 1 at the null device, so that the interpreter's own
+    flush at exit has nowhere to fail."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+    except (OSError, ValueError):
+        pass
+
+
+def _write(path: str | None, text: str) -> None:
+    """Writes the output to `path` (standard output when None). A regular file
+    (or a new one) is replaced in one step: the text goes to a temporary file
+    in the same directory, flushed to the device, then renamed over it, so an
+    earlier report survives a full disk whole. A path that is not a regular
+    file (/dev/null, a FIFO) is written through, never replaced; a link to a
+    regular file stays a link (its target is replaced)."""
+    if not path:
+        _write_stdout(text)
+        return
+    data = text.encode("utf-8")
+    try:
+        target = os.path.realpath(path)
+        if os.path.exists(target) and not os.path.isfile(target):
+            if os.path.isdir(target):
+                fail(f"--output {path}: is a directory")
+            with open(target, "wb") as f:
+                f.write(data)
+            return
+        directory = os.path.dirname(target) or "."
+        fd, temp = tempfile.mkstemp(prefix=f".{os.path.basename(target)}.", suffix=".partial", dir=directory)
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+                f.flush()
+                os.fsync(f.fileno())
+            os.chmod(temp, 0o644 & ~_umask())
+            os.replace(temp, target)
+        except BaseException:
+            try:
+                os.unlink(temp)
+            except OSError:
+                pass
+            raise
+    except OSError as e:
+        fail(f"--output {path}: {e.strerror or e}; nothing replaced", EXIT_NOT_WRITTEN)
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def _check_output_is_not_an_input(output: str | None, files: list[str]) -> None:
+    """Bad input when -o names one of the input files (also through a link)."""
+    if not output or not os.path.exists(output):
+        return
+    for path in files:
+        try:
+            same = os.path.samefile(output, path)
+        except OSError:
+            continue
+        if same:
+            fail(f"--output {output}: is the input file {path}: it would be overwritten")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -173,6 +268,7 @@ def main(argv: list[str] | None = None) -> int:
         args.baseline_file = 1
     if not 1 <= args.baseline_file <= len(args.files):
         fail(f"--baseline-file {args.baseline_file}: there are {len(args.files)} files")
+    _check_output_is_not_an_input(args.output, args.files)
     if args.format in EXPORTS and len(args.files) != 1:
         fail(f"--format {args.format} exports one result file (got {len(args.files)})")
     compare, render = _import_dependencies(charts=args.format == "html" or bool(args.plot))
@@ -189,7 +285,7 @@ def main(argv: list[str] | None = None) -> int:
         text = export.to_bencher(comparison) if args.format == "bencher" else export.to_github_action_benchmark(
             comparison)
         for what in export.left_out(comparison):
-            sys.stderr.write(f"{PROG}: warning: left out of the export: {what}\n")
+            _say(f"{PROG}: warning: left out of the export: {what}\n")
     elif args.format == "html":
         from .report import to_html
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import stat
 from dataclasses import dataclass, field
 
 # Seconds per Google Benchmark "time_unit".
@@ -257,11 +258,33 @@ def _json_error(path: str, text: str, e: json.JSONDecodeError) -> InputError:
     return InputError(f"{path}: not JSON ({e.msg} at line {e.lineno} column {e.colno})")
 
 
+# The largest result file read: iobench's are kilobytes to a few megabytes.
+MAX_FILE_BYTES = 256 * 1024 * 1024
+
+_NOT_REGULAR = ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+                (stat.S_ISSOCK, "a socket"))
+
+
 def load(path: str) -> ResultFile:
-    """Reads and checks one result file; raises InputError with a one-line reason."""
+    """Reads and checks one result file; raises InputError with a one-line reason.
+
+    Only a regular file (or a link to one) of at most MAX_FILE_BYTES is read: a
+    FIFO would wait forever for a writer, /dev/zero would never end."""
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such file") from None
+    except OSError as e:
+        raise InputError(f"{path}: {e.strerror or e}") from None
+    for test, what in _NOT_REGULAR:
+        if test(st.st_mode):
+            raise InputError(f"{path}: is {what}, not a result file (only regular files are read)")
+    if stat.S_ISREG(st.st_mode) and st.st_size > MAX_FILE_BYTES:
+        raise InputError(f"{path}: {st.st_size} bytes, more than a result file has "
+                         f"(at most {MAX_FILE_BYTES // (1024 * 1024)} MiB are read)")
     try:
         with open(path, encoding="utf-8") as f:
-            text = f.read()
+            text = f.read(MAX_FILE_BYTES + 1)
     except FileNotFoundError:
         raise InputError(f"{path}: no such file") from None
     except IsADirectoryError:

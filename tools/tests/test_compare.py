@@ -22,12 +22,18 @@ error), truncated.json (cut short), suite-not-result.json (a suite file).
 import json
 import math
 import os
+import resource
+import signal
+import stat
 import statistics
+import subprocess
+import sys
 import tempfile
+import threading
 import unittest
 
 from support import (EXPECTED, FIXTURES, TOOLS, check_golden, csv_rows, fixture, iteration_rows, iteration_times,
-                     main, rows_of, run, run_ok)
+                     main, rows_of, run, run_ok, tool_env)
 
 from iobench_compare import compare as cmp  # noqa: E402
 from iobench_compare import results  # noqa: E402
@@ -586,6 +592,95 @@ class PlotTest(unittest.TestCase):
                 with open(os.path.join(a, name), encoding="utf-8") as f:
                     with open(os.path.join(b, name), encoding="utf-8") as g:
                         self.assertEqual(f.read(), g.read(), name)
+
+
+class OutputFileTest(unittest.TestCase):
+    """Where the output goes: never over an input, never half-written over an
+    earlier file, never replacing a FIFO or device; a standard output that
+    cannot be written is one line and exit status 1."""
+
+    def tool(self, *args, stdout=subprocess.PIPE, limit_bytes=None):
+        def limit():
+            if limit_bytes is not None:  # a disk that fills at limit_bytes: writes fail with EFBIG
+                signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+                resource.setrlimit(resource.RLIMIT_FSIZE, (limit_bytes, limit_bytes))
+        done = subprocess.run([sys.executable, "-m", "iobench_compare", *args], stdout=stdout,
+                              stderr=subprocess.PIPE, text=True, check=False, env=tool_env(), preexec_fn=limit)
+        return done.returncode, done.stdout, done.stderr
+
+    def test_an_input_is_never_the_output(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            a = write_json(tmp, "a.json", load_json("gcc.json"))
+            with open(a, "rb") as f:
+                before = f.read()
+            os.symlink(a, os.path.join(tmp, "link.json"))
+            for output in (a, os.path.join(tmp, "link.json")):
+                status, out, err = self.tool(a, fixture("clang.json"), "-o", output)
+                self.assertEqual(status, 2, err)
+                self.assertEqual(err, f"iobench-compare: error: --output {output}: is the input file {a}: "
+                                      "it would be overwritten\n")
+                with open(a, "rb") as f:
+                    self.assertEqual(f.read(), before)
+
+    def test_a_full_disk_leaves_the_earlier_report_whole(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            report = os.path.join(tmp, "report.md")
+            with open(report, "w", encoding="utf-8") as f:
+                f.write("earlier report\n")
+            # (Markdown: the HTML report imports matplotlib, which may write its cache first.)
+            status, _, err = self.tool(fixture("gcc.json"), fixture("clang.json"), "--format", "md", "-o", report,
+                                       limit_bytes=1024)
+            self.assertEqual(status, 1, err)
+            self.assertTrue(err.startswith(f"iobench-compare: error: --output {report}: "), err)
+            self.assertIn("nothing replaced", err)
+            with open(report, encoding="utf-8") as f:
+                self.assertEqual(f.read(), "earlier report\n")
+            self.assertEqual(os.listdir(tmp), ["report.md"])  # no temporary file left
+
+    def test_a_fifo_output_is_written_through_not_replaced(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            fifo = os.path.join(tmp, "out")
+            os.mkfifo(fifo)
+            received = []
+            reader = threading.Thread(target=lambda: received.append(open(fifo, encoding="utf-8").read()))
+            reader.start()
+            status, _, err = self.tool(fixture("gcc.json"), fixture("clang.json"), "--format", "md", "-o", fifo)
+            reader.join(30)
+            self.assertEqual(status, 0, err)
+            self.assertTrue(stat.S_ISFIFO(os.lstat(fifo).st_mode))
+            with open(os.path.join(EXPECTED, "gcc-clang.md"), encoding="utf-8") as g:
+                self.assertEqual(received, [g.read()])
+
+    def test_inputs_that_never_end_are_refused(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            fifo = os.path.join(tmp, "fifo.json")
+            os.mkfifo(fifo)  # no writer: reading it would wait forever
+            zero = os.path.join(tmp, "zero.json")
+            os.symlink(os.devnull.replace("null", "zero"), zero)  # a link to /dev/zero, never opened
+            for path, what in ((fifo, "a FIFO"), (zero, "a character device")):
+                status, out, err = self.tool(fixture("gcc.json"), path)
+                self.assertEqual(status, 2, err)
+                self.assertEqual(out, "")
+                self.assertEqual(err, f"iobench-compare: error: {path}: is {what}, not a result file "
+                                      "(only regular files are read)\n")
+
+    def test_standard_output_closed_or_full(self):
+        status, _, err = self.tool(fixture("gcc.json"), stdout=subprocess.DEVNULL)
+        self.assertEqual(status, 0, err)
+        closed = subprocess.run(["sh", "-c", '"$0" -m iobench_compare "$1" >&-', sys.executable, fixture("gcc.json")],
+                                capture_output=True, text=True, check=False, env=tool_env())
+        self.assertEqual(closed.returncode, 1, closed.stderr)
+        self.assertEqual(closed.stderr, "iobench-compare: error: standard output is closed: nothing written "
+                                        "(use -o FILE)\n")
+        with tempfile.TemporaryDirectory() as tmp:
+            full = "/dev/full"
+            if os.geteuid() == 0:  # a device of our own rather than the machine's
+                full = os.path.join(tmp, "full")
+                os.mknod(full, 0o666 | stat.S_IFCHR, os.makedev(1, 7))
+            with open(full, "w", encoding="utf-8") as out:
+                status, _, err = self.tool(fixture("gcc.json"), stdout=out)
+        self.assertEqual(status, 1, err)
+        self.assertEqual(err, "iobench-compare: error: writing to standard output failed: No space left on device\n")
 
 
 class BadInputTest(unittest.TestCase):
