@@ -73,6 +73,26 @@ struct ProcIo {
 };
 thread_local ProcIo proc_io;
 
+/// The machine-wide files, /proc/stat (steal) and /proc/pressure/cpu (absent
+/// on kernels without pressure stall information), opened once per thread
+/// and again in a forked child (which cannot rely on its parent's descriptors
+/// staying open).
+struct ProcMachine {
+    int stat = -1;
+    int pressure = -1;
+    pid_t pid = 0;
+};
+thread_local ProcMachine proc_machine;
+
+/// Seconds per USER_HZ tick of /proc/stat.
+double seconds_per_tick() noexcept {
+    static const double s = [] {
+        const long hz = ::sysconf(_SC_CLK_TCK);
+        return hz > 0 ? 1.0 / static_cast<double>(hz) : 0.01;
+    }();
+    return s;
+}
+
 /// Parses "key: value" out of the /proc io text; false when absent.
 bool field(const char* text, const char* key, double& out) {
     const char* p = std::strstr(text, key);
@@ -112,6 +132,41 @@ OsCounters raw_snapshot() noexcept {
             if (field(text, "\nsyscw: ", v)) set(s, OsCounter::write_calls, v);
             if (field(text, "\nread_bytes: ", v)) set(s, OsCounter::read_bytes, v);
             if (field(text, "\nwrite_bytes: ", v)) set(s, OsCounter::write_bytes, v);
+        }
+    }
+    if (proc_machine.pid != pid) {
+        proc_machine.stat = ::open("/proc/stat", O_RDONLY | O_CLOEXEC);
+        proc_machine.pressure = ::open("/proc/pressure/cpu", O_RDONLY | O_CLOEXEC);
+        proc_machine.pid = pid;
+    }
+    if (proc_machine.stat >= 0) {
+        // "cpu  user nice system idle iowait irq softirq steal ...": the 8th number.
+        char text[256];
+        const ssize_t n = ::pread(proc_machine.stat, text, sizeof text - 1, 0);
+        if (n > 4 && std::strncmp(text, "cpu ", 4) == 0) {
+            text[n] = '\0';
+            const char* p = text + 4;
+            std::uint64_t number = 0;
+            int index = 0;
+            for (; *p != '\0' && *p != '\n' && index < 8; ++p) {
+                if (*p >= '0' && *p <= '9') {
+                    number = number * 10 + static_cast<std::uint64_t>(*p - '0');
+                    if (p[1] < '0' || p[1] > '9') {
+                        if (++index == 8) set(s, OsCounter::steal_time, static_cast<double>(number) * seconds_per_tick());
+                        number = 0;
+                    }
+                }
+            }
+        }
+    }
+    if (proc_machine.pressure >= 0) {
+        char text[256];
+        const ssize_t n = ::pread(proc_machine.pressure, text, sizeof text - 1, 0);
+        if (n > 0) {
+            text[n] = '\0';
+            double v = 0;
+            if (std::strncmp(text, "some ", 5) == 0 && field(text, " total=", v))
+                set(s, OsCounter::cpu_wait, v * 1e-6);
         }
     }
 #ifdef RUSAGE_THREAD
@@ -192,6 +247,8 @@ std::string_view os_counter_name(OsCounter counter) {
     case OsCounter::context_switches: return "context_switches";
     case OsCounter::read_bytes: return "read_bytes";
     case OsCounter::write_bytes: return "write_bytes";
+    case OsCounter::steal_time: return "steal_time";
+    case OsCounter::cpu_wait: return "cpu_wait";
     }
     return "";
 }

@@ -12,6 +12,15 @@
 //  context_switches  ru_nvcsw + ru_nivcsw                   (not provided)
 //  read_bytes        read_bytes of /proc/thread-self/io     (not provided)
 //  write_bytes       write_bytes of /proc/thread-self/io    (not provided)
+//  steal_time        steal of /proc/stat's cpu line         (not provided)
+//  cpu_wait          "some" total of /proc/pressure/cpu     (not provided)
+//
+// steal_time and cpu_wait are the machine's, not the thread's: the CPU time
+// the hypervisor gave to others while this VM had work (summed over its
+// CPUs; USER_HZ ticks, so 10 ms steps), and the time some task of this
+// machine waited for a CPU (pressure stall information, in microseconds).
+// Non-zero values beside a run's spread say the host, not the method, moved
+// the time.
 //
 // A counter the platform does not provide, or that did not move when the
 // first snapshot checked it against a real call, is unknown: it is left out
@@ -38,10 +47,12 @@ enum class OsCounter : unsigned {
     context_switches,  ///< voluntary + involuntary context switches
     read_bytes,        ///< bytes the thread caused to be fetched from storage
     write_bytes,       ///< bytes the thread caused to be sent to storage (page cache writeback included)
+    steal_time,        ///< seconds of CPU time the hypervisor took from this machine (all CPUs)
+    cpu_wait,          ///< seconds some task of this machine waited for a CPU (PSI "some")
 };
 
 /// Number of OsCounter values.
-inline constexpr std::size_t os_counter_count = 8;
+inline constexpr std::size_t os_counter_count = 10;
 
 /// The counter's name in the JSON and the summary ("read_calls", ...).
 std::string_view os_counter_name(OsCounter counter);

@@ -98,6 +98,7 @@ void SummaryConsoleReporter::Finalize() {
         double ms = 0;  // median wall time per run
         double bytes_ps = 0;
         std::optional<double> read_calls, write_calls, bytes_per_call, system_time;
+        std::optional<double> steal_time;  // seconds per run the hypervisor took (all CPUs)
         std::optional<double> cv;  // coefficient of variation across repetitions
         std::vector<double> samples;  // wall time per run of each repetition, ms
         Outcome outcome;
@@ -138,6 +139,7 @@ void SummaryConsoleReporter::Finalize() {
         row.write_calls = optional_counter(r, "write_calls");
         row.bytes_per_call = optional_counter(r, "bytes_per_call");
         row.system_time = optional_counter(r, "system_time");
+        row.steal_time = optional_counter(r, "steal_time");
     };
     for (const Run& r : runs_) {
         Row& row = rows[r.run_name.str()];
@@ -174,6 +176,8 @@ void SummaryConsoleReporter::Finalize() {
                              : fmt::format("verified runs only ({} benchmark(s) FAILED, below)", failed_rows))
         << "\n";
     bool unstable = false;
+    // Rows whose spread came with time stolen by the hypervisor: "name (n%)".
+    std::vector<std::string> interfered;
     bool wide = false;
     bool no_interval = false;
     for (const std::string& workload : workload_order) {
@@ -227,6 +231,10 @@ void SummaryConsoleReporter::Finalize() {
                 cv += "!";
                 unstable = true;
             }
+            // Stolen time of at least 1 % of the run's wall time beside a spread.
+            const bool spread = (r.cv && *r.cv >= 0.05) || interval.ends_with('!');
+            if (spread && r.steal_time && r.ms > 0 && *r.steal_time >= 0.01 * r.ms / 1e3)
+                interfered.push_back(fmt::format("{} ({:.0f}%)", r.name, 100 * *r.steal_time / (r.ms / 1e3)));
             const auto limit = limit_ms.find(reference_key(r.name));
             std::string x_fastest = r.reference ? "ref" : fmt::format("{:.2f}x", fastest > 0 ? r.ms / fastest : 0.0);
             std::string x_limit =
@@ -250,6 +258,11 @@ void SummaryConsoleReporter::Finalize() {
                    "\n! cv >= 5% or an interval wider than ±5%: the repetitions disagree (a busy machine, page-cache "
                    "writeback), so close rankings are not to be trusted. Rerun with more --benchmark_repetitions, on "
                    "an idle machine or a tmpfs --dir.\n");
+    if (!interfered.empty())
+        out << fmt::format(
+            "! host interference: the hypervisor took CPU time from this machine while {} ran (steal_time, as % of "
+            "the wall time per run): their spread is the host's, not the method's.\n",
+            fmt::join(interfered, ", "));
     if (const int failed = outcomes_.failed(); failed > 0)
         out << fmt::format("\n{} benchmark(s) FAILED; their rows carry the reason.\n", failed);
     if (!skipped_.empty()) {

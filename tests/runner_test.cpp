@@ -262,6 +262,46 @@ TEST(Report, WorkloadsAreListedInTheSuitesOrderWhateverOrderTheyRan) {
     EXPECT_LT(ints_in, hello) << text;
 }
 
+TEST(Report, SpreadWithStolenTimeIsCalledHostInterference) {
+    // Two rows with a cv of 20 %: one ran while the hypervisor took 3 ms of
+    // its 12 ms (25 %), the other with no stolen time.
+    auto row = [](const std::string& name, benchmark::BenchmarkReporter::Run::RunType type, const char* aggregate,
+                  double value, double steal) {
+        benchmark::BenchmarkReporter::Run r;
+        r.run_name.function_name = name;
+        r.run_type = type;
+        r.aggregate_name = aggregate;
+        r.iterations = 1;
+        r.repetitions = 3;
+        r.time_unit = benchmark::kMillisecond;
+        r.real_accumulated_time = value;
+        r.counters["steal_time"] = steal;
+        return r;
+    };
+    using Run = benchmark::BenchmarkReporter::Run;
+    std::vector<Run> runs;
+    for (const char* name : {"hello/obuf", "hello/fwrite"}) {
+        const double steal = std::string(name) == "hello/obuf" ? 0.003 : 0.0;
+        for (double seconds : {0.010, 0.012, 0.016}) runs.push_back(row(name, Run::RT_Iteration, "", seconds, steal));
+        runs.push_back(row(name, Run::RT_Aggregate, "median", 0.012, steal));
+        runs.push_back(row(name, Run::RT_Aggregate, "cv", 0.20, 0));
+    }
+    std::ostringstream out;
+    const Outcomes outcomes;
+    SummaryConsoleReporter reporter(outcomes, benchmark::ConsoleReporter::OO_None);
+    reporter.SetOutputStream(&out);
+    reporter.SetErrorStream(&out);
+    reporter.ReportRuns(runs);
+    reporter.Finalize();
+    const std::string text = out.str();
+    EXPECT_NE(text.find("! host interference: the hypervisor took CPU time from this machine while hello/obuf (25%) "
+                        "ran (steal_time, as % of the wall time per run): their spread is the host's, not the "
+                        "method's.\n"),
+              std::string::npos)
+        << text;
+    EXPECT_EQ(text.find("hello/fwrite ("), std::string::npos) << text;
+}
+
 TEST(Report, SummarySaysWhatTheOutcomesSay) {
     const Ran ran = run_all({make_case("file_read", "broken_unavailable"), make_case("hello", "broken_one_byte"),
                              make_case("hello", "obuf")});
