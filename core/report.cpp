@@ -176,6 +176,7 @@ void SummaryConsoleReporter::Finalize() {
                              : fmt::format("verified runs only ({} benchmark(s) FAILED, below)", failed_rows))
         << "\n";
     bool unstable = false;
+    bool any_limit = false;  // some workload has a limit row: its column and footnote are shown
     // Rows whose spread came with time stolen by the hypervisor: "name (n%)".
     std::vector<std::string> interfered;
     bool wide = false;
@@ -199,8 +200,15 @@ void SummaryConsoleReporter::Finalize() {
         const bool input = reads > writes;  // which calls explain this workload
         std::size_t width = 6;
         for (const Row& r : list) width = std::max(width, r.method.size());
-        out << fmt::format("\n{}\n  {:<{}}  {:>9}  {:>7}  {:>11}  {:>8}  {:>7}  {:>11}  {:>10}  {:>5}  {:>6}\n", workload,
-                           "method", width, "time", "95% CI", "throughput", "x fastest", "x limit",
+        // The x limit column only where the workload has a limit row (the console suite has none).
+        bool has_limit = false;
+        for (const Row& r : list) has_limit = has_limit || (r.reference && limit_ms.count(reference_key(r.name)));
+        any_limit = any_limit || has_limit;
+        const auto limit_cell = [&](const std::string& text) {
+            return has_limit ? fmt::format("  {:>7}", text) : std::string();
+        };
+        out << fmt::format("\n{}\n  {:<{}}  {:>9}  {:>7}  {:>11}  {:>8}{}  {:>11}  {:>10}  {:>5}  {:>6}\n", workload,
+                           "method", width, "time", "95% CI", "throughput", "x fastest", limit_cell("x limit"),
                            input ? "read calls" : writes > 0 ? "write calls" : "calls", "bytes/call", "sys", "cv");
         for (const Row& r : list) {
             if (r.outcome.status == Status::skipped) {  // unavailable here, found at run time
@@ -242,15 +250,16 @@ void SummaryConsoleReporter::Finalize() {
             const std::optional<double>& calls = input ? r.read_calls : r.write_calls;
             const std::string sys =
                 r.system_time && r.ms > 0 ? fmt::format("{:.0f}%", 100 * *r.system_time / (r.ms / 1e3)) : "-";
-            out << fmt::format("  {:<{}}  {:>9}  {:>7}  {:>11}  {:>8}  {:>7}  {:>11}  {:>10}  {:>5}  {:>6}\n", r.method,
-                               width, format_ms(r.ms), interval, format_throughput(r.bytes_ps), x_fastest, x_limit,
+            out << fmt::format("  {:<{}}  {:>9}  {:>7}  {:>11}  {:>8}{}  {:>11}  {:>10}  {:>5}  {:>6}\n", r.method,
+                               width, format_ms(r.ms), interval, format_throughput(r.bytes_ps), x_fastest,
+                               limit_cell(x_limit),
                                calls ? format_count(*calls) : "-",
                                r.bytes_per_call ? format_bytes(*r.bytes_per_call) : "-", sys, cv);
         }
     }
-    out << "\ntime: median of the repetitions; 95% CI: half-width of the median's distribution-free interval;\n"
-           "x limit: time / the `limit` row's (the same bytes prepared in memory, 1 MiB system calls);\n"
-           "calls, bytes/call, sys (system CPU time / wall time): per run, from the operating system's counters.\n";
+    out << "\ntime: median of the repetitions; 95% CI: half-width of the median's distribution-free interval;\n";
+    if (any_limit) out << "x limit: time / the `limit` row's (the same bytes prepared in memory, 1 MiB system calls);\n";
+    out << "calls, bytes/call, sys (system CPU time / wall time): per run, from the operating system's counters.\n";
     if (no_interval)
         out << "- in the 95% CI column: fewer than 6 repetitions, too few for a 95% interval of the median.\n";
     if (unstable || wide)

@@ -136,11 +136,12 @@ def apply_labels(files: list[ResultFile], labels: list[str]) -> None:
     for f in files:
         if not f.label.strip():
             fail(f"--label: the label of {f.name} is empty")
-        same = [g for g in files if g.label == f.label]
-        if len(same) > 1:
-            for g in same:
-                stem = g.name[:-5] if g.name.endswith(".json") else g.name
-                g.label = f"{g.label} ({stem})"
+    # Equal labels get the file name, once (counted before any is changed).
+    labels = [f.label for f in files]
+    for f, label in zip(files, labels):
+        if labels.count(label) > 1:
+            stem = f.name[:-5] if f.name.endswith(".json") else f.name
+            f.label = f"{label} ({stem})"
     # Same label and file name: number them.
     seen: dict[str, int] = {}
     for f in files:

@@ -201,6 +201,12 @@ class ColumnsTest(unittest.TestCase):
         self.assertIn("Baseline: first (gcc.json)", out)
         self.assertIn("second", out)
 
+    def test_the_same_file_twice_is_labelled_once(self):
+        out = run_ok(self, fixture("gcc.json"), fixture("gcc.json"))
+        self.assertIn("Baseline: GNU 12.2.0 / Linux (gcc).", out)
+        self.assertIn("GNU 12.2.0 / Linux (gcc) #2 ", out)
+        self.assertNotIn("(gcc) (gcc)", out)
+
     def test_context_differences_are_noted(self):
         files = [results.load(fixture("gcc.json")), results.load(fixture("clang.json"))]
         files[1].context["scale"] = "0.01"
