@@ -22,9 +22,9 @@
 #
 # Wine runs in its own prefix, IOBENCH_MSVC_ROOT/wineprefix, through
 # cmake/toolchains/wine-run.sh: one wineserver for every tool of a build, kept
-# for 30 minutes after its last client (IOBENCH_WINE_LINGER), and wine's
-# background processes started with their output on /dev/null before any tool
-# whose output this script reads (they would hold the pipe open forever).
+# for 30 minutes after its last client (IOBENCH_WINE_LINGER), with wine's
+# background processes started on /dev/null before any tool runs; the tool's
+# own output goes through files (see the end).
 set -u
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 tool=$1
@@ -114,7 +114,9 @@ for a in "$@"; do
     # /Zi and /ZI write debug information through the PDB server
     # (mspdbsrv.exe), which fails under wine (C1902 "Program database
     # manager mismatch"): the same information goes into the object (/Z7).
-    [-/]Z[iI]) [ "$tool" != cl.exe ] || args+=(/Z7) ;;
+    [-/]Z[iI])
+      if [ "$tool" = cl.exe ]; then args+=(/Z7); else args+=("$a"); fi
+      ;;
     *) args+=("$(translate "$a")") ;;
   esac
 done
@@ -129,7 +131,7 @@ unixify='s/\r$//
 /^[Zz]:[\\/]/{
   s/^[Zz]://
   :a
-  s/^([^(: ]*)\\/\1\//
+  s/^([^(:]*)\\/\1\//
   ta
 }'
 
