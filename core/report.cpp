@@ -10,6 +10,7 @@
 #include <ostream>
 
 #include "core/method.hpp"
+#include "core/number_format.hpp"
 
 namespace iobench {
 
@@ -51,37 +52,7 @@ std::string method_of(const std::string& name) {
     return name.substr(first + 1, second == std::string::npos ? std::string::npos : second - first - 1);
 }
 
-/// A count per run: "1,205", "123.4 k", "10.0 M".
-std::string format_count(double n) {
-    if (n >= 1e6) return fmt::format("{:.1f} M", n / 1e6);
-    if (n >= 1e5) return fmt::format("{:.1f} k", n / 1e3);
-    const auto whole = static_cast<long long>(std::llround(n));
-    if (whole >= 1000) return fmt::format("{},{:03}", whole / 1000, whole % 1000);
-    return fmt::format("{}", whole);
-}
-
-/// A size in bytes with a binary unit: "12", "4.0 KiB", "1.0 MiB".
-std::string format_bytes(double b) {
-    if (b >= 1024.0 * 1024 * 1024) return fmt::format("{:.1f} GiB", b / (1024.0 * 1024 * 1024));
-    if (b >= 1024.0 * 1024) return fmt::format("{:.1f} MiB", b / (1024.0 * 1024));
-    if (b >= 1024.0) return fmt::format("{:.1f} KiB", b / 1024.0);
-    return fmt::format("{:.0f}", b);
-}
-
-std::string format_ms(double ms) {
-    if (ms >= 100) return fmt::format("{:.0f} ms", ms);
-    if (ms >= 1) return fmt::format("{:.2f} ms", ms);
-    return fmt::format("{:.1f} us", ms * 1e3);
-}
-
 }  // namespace
-
-std::string format_throughput(double bytes_per_second) {
-    if (bytes_per_second >= 1e9) return fmt::format("{:.2f} GB/s", bytes_per_second / 1e9);
-    if (bytes_per_second >= 1e6) return fmt::format("{:.1f} MB/s", bytes_per_second / 1e6);
-    if (bytes_per_second >= 1e3) return fmt::format("{:.1f} kB/s", bytes_per_second / 1e3);
-    return fmt::format("{:.0f} B/s", bytes_per_second);
-}
 
 bool SummaryConsoleReporter::ReportContext(const Context&) { return true; }
 
@@ -234,7 +205,7 @@ void SummaryConsoleReporter::Finalize() {
             } else if (n > 1) {
                 no_interval = true;
             }
-            std::string cv = r.cv ? fmt::format("{:.1f}%", *r.cv * 100) : "-";
+            std::string cv = r.cv ? format_percent(*r.cv) : "-";
             if (r.cv && *r.cv >= 0.05) {
                 cv += "!";
                 unstable = true;
@@ -244,14 +215,14 @@ void SummaryConsoleReporter::Finalize() {
             if (spread && r.steal_time && r.ms > 0 && *r.steal_time >= 0.01 * r.ms / 1e3)
                 interfered.push_back(fmt::format("{} ({:.0f}%)", r.name, 100 * *r.steal_time / (r.ms / 1e3)));
             const auto limit = limit_ms.find(reference_key(r.name));
-            std::string x_fastest = r.reference ? "ref" : fmt::format("{:.2f}x", fastest > 0 ? r.ms / fastest : 0.0);
+            std::string x_fastest = r.reference ? "ref" : format_ratio(fastest > 0 ? r.ms / fastest : 0.0);
             std::string x_limit =
-                limit != limit_ms.end() && !r.reference ? fmt::format("{:.2f}x", r.ms / limit->second) : "-";
+                limit != limit_ms.end() && !r.reference ? format_ratio(r.ms / limit->second) : "-";
             const std::optional<double>& calls = input ? r.read_calls : r.write_calls;
             const std::string sys =
-                r.system_time && r.ms > 0 ? fmt::format("{:.0f}%", 100 * *r.system_time / (r.ms / 1e3)) : "-";
+                r.system_time && r.ms > 0 ? format_percent(*r.system_time / (r.ms / 1e3)) : "-";
             out << fmt::format("  {:<{}}  {:>9}  {:>7}  {:>11}  {:>8}{}  {:>11}  {:>10}  {:>5}  {:>6}\n", r.method,
-                               width, format_ms(r.ms), interval, format_throughput(r.bytes_ps), x_fastest,
+                               width, format_time(r.ms / 1e3), interval, format_throughput(r.bytes_ps), x_fastest,
                                limit_cell(x_limit),
                                calls ? format_count(*calls) : "-",
                                r.bytes_per_call ? format_bytes(*r.bytes_per_call) : "-", sys, cv);

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/number_format.hpp"
 #include "core/outcome.hpp"
 #include "core/suite.hpp"
 
@@ -78,8 +79,5 @@ int median_interval_rank(int n, double level, double* coverage = nullptr);
 /// every parameter but `buf` ("file_read/cache:cold" for
 /// "file_read/read/buf:4096/cache:cold"), or "" for a name without a method.
 std::string reference_key(const std::string& benchmark_name);
-
-/// Formats a rate in bytes per second with a decimal unit ("1.27 GB/s").
-std::string format_throughput(double bytes_per_second);
 
 }  // namespace iobench

@@ -88,6 +88,14 @@ public:
     virtual std::string_view description() const = 0;
     /// Items at scale 1 (the published count).
     virtual std::uint64_t default_count() const = 0;
+    /// What one item is, singular ("integer", "line", "double", "message",
+    /// "code point"): the unit of Trial::items and of items_per_second, and
+    /// the row's `item_unit` in the JSON.
+    virtual std::string_view item_unit() const = 0;
+    /// True when runs of different item counts are compared per byte rather
+    /// than per item (file_read: its items are the file's lines, but what it
+    /// measures is bytes read). The row's `compared_per` in the JSON.
+    virtual bool compared_per_byte() const { return false; }
     /// True when `method` provides the operation this workload needs.
     virtual bool supports(const Method& method) const = 0;
     /// True when the workload reads an input whose page-cache state is a

@@ -143,6 +143,7 @@ public:
     std::string_view name() const override { return "prepare_fails_later"; }
     std::string_view description() const override { return "test: preparing fails from the Nth call on"; }
     std::uint64_t default_count() const override { return 1; }
+    std::string_view item_unit() const override { return "item"; }
     bool supports(const Method&) const override { return true; }
     std::unique_ptr<Trial> make_trial(const Method&, const Params&, Session&) const override {
         if (++calls_ >= fail_from_)

@@ -133,6 +133,7 @@ private:
 class BinarySize final : public Workload {
 public:
     std::string_view name() const override { return "binary_size"; }
+    std::string_view item_unit() const override { return "line"; }
     std::string_view description() const override {
         return "size of a minimal program per method family writing \"Hello World\\n\" N times (stripped, static "
                "where possible; counter binary_size), timed as one process run (N = 100M)";

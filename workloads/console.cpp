@@ -48,6 +48,7 @@ public:
     ConsoleText(std::string name, std::string description, std::string_view line)
         : name_(std::move(name)), description_(std::move(description)), line_(line) {}
     std::string_view name() const override { return name_; }
+    std::string_view item_unit() const override { return "message"; }
     std::string_view description() const override { return description_; }
     std::uint64_t default_count() const override { return published_count; }
     bool supports(const Method& m) const override { return m.put_console.present(); }
@@ -71,6 +72,7 @@ public:
           description_(fmt::format("print \"{}\\n\" to stdout N times (N = 10,000)",
                                    console_text(format).substr(0, console_text(format).size() - 1))) {}
     std::string_view name() const override { return name_; }
+    std::string_view item_unit() const override { return "message"; }
     std::string_view description() const override { return description_; }
     std::uint64_t default_count() const override { return published_count; }
     bool supports(const Method& m) const override { return m.print_console.present(); }

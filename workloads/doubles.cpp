@@ -133,6 +133,7 @@ private:
 class DoublesOut final : public Workload {
 public:
     std::string_view name() const override { return "doubles_out"; }
+    std::string_view item_unit() const override { return "double"; }
     std::string_view description() const override {
         return "write N doubles (uniform in [DBL_MIN, DBL_MAX), fixed seed), one per line, exactly round-trippable; "
                "every value parsed back and compared bit for bit (N = 10M)";

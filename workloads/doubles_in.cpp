@@ -64,6 +64,7 @@ private:
 class DoublesIn final : public Workload {
 public:
     std::string_view name() const override { return "doubles_in"; }
+    std::string_view item_unit() const override { return "double"; }
     std::string_view description() const override {
         return "read N doubles (the doubles_out values in shortest round-trip form, one per line) back into a "
                "std::vector<double>, bit for bit (N = 10M; page cache warm)";

@@ -110,6 +110,8 @@ private:
 class FileRead final : public Workload {
 public:
     std::string_view name() const override { return "file_read"; }
+    std::string_view item_unit() const override { return "line"; }
+    bool compared_per_byte() const override { return true; }
     std::string_view description() const override {
         return "read a generated text file (--file-size, 1 GiB) to its end, folding every byte; "
                "/buf: bytes per read, /cache:warm|cold page cache";

@@ -20,6 +20,7 @@ constexpr std::uint64_t published_count = 10'000'000;
 class IntsOut final : public Workload {
 public:
     std::string_view name() const override { return "ints_out"; }
+    std::string_view item_unit() const override { return "integer"; }
     std::string_view description() const override {
         return "write the integers 0..N-1 in decimal, one per line (N = 10M, 78,888,890 bytes)";
     }
@@ -41,6 +42,7 @@ const std::filesystem::path& ints_input(Session& s, std::uint64_t count) {
 class IntsIn final : public Workload {
 public:
     std::string_view name() const override { return "ints_in"; }
+    std::string_view item_unit() const override { return "integer"; }
     std::string_view description() const override {
         return "read the ints_out file back into a std::vector<uint64_t> (page cache warm)";
     }

@@ -20,6 +20,7 @@ constexpr NumberedLine line{"Line ", ": This is buffered write data\n"};
 class Lines final : public Workload {
 public:
     std::string_view name() const override { return "lines"; }
+    std::string_view item_unit() const override { return "line"; }
     std::string_view description() const override {
         return "write \"Line <i>: This is buffered write data\\n\" for i = 0..N-1 (N = 100,000, 3,988,890 bytes)";
     }

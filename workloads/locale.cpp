@@ -59,6 +59,7 @@ std::string grouping_key(const DigitGrouping& g) {
 class IntsOutLocale final : public Workload {
 public:
     std::string_view name() const override { return "ints_out_locale"; }
+    std::string_view item_unit() const override { return "integer"; }
     std::string_view description() const override {
         return "ints_out with the user's locale: 0..N-1, digits grouped as that locale groups them (N = 10M)";
     }
@@ -91,6 +92,7 @@ std::uint64_t size_of(const std::filesystem::path& path) {
 class IntsInLocale final : public Workload {
 public:
     std::string_view name() const override { return "ints_in_locale"; }
+    std::string_view item_unit() const override { return "integer"; }
     std::string_view description() const override {
         return "ints_in with the user's locale: read 0..N-1 written with that locale's digit grouping (N = 10M)";
     }

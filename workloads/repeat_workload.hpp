@@ -21,6 +21,7 @@ public:
         : name_(name), description_(description), line_(line), published_count_(published_count) {}
 
     std::string_view name() const override { return name_; }
+    std::string_view item_unit() const override { return "line"; }
     std::string_view description() const override { return description_; }
     std::uint64_t default_count() const override { return published_count_; }
     bool supports(const Method& m) const override { return m.put_repeat.present() || is_output_reference(m); }

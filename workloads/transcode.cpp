@@ -50,6 +50,7 @@ public:
                                    : to == Encoding::utf32le ? "UTF-32LE"
                                                              : "GB18030")) {}
     std::string_view name() const override { return name_; }
+    std::string_view item_unit() const override { return "code point"; }
     std::string_view description() const override { return description_; }
     std::uint64_t default_count() const override { return published_count; }
     bool supports(const Method& m) const override { return m.transcode.present(); }
