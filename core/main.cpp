@@ -485,8 +485,9 @@ int run(int argc, char** argv) {
     iobench::register_benchmarks(cases, session, outcomes,
                                  harness.repetitions.value_or(suite.repetitions.value_or(1)));
 
+    const iobench::CaseIndex index(cases);  // what each row is: the summary's tables, the JSON's fields
     iobench::SummaryConsoleReporter display(
-        outcomes,
+        outcomes, index,
         IOBENCH_ISATTY(1) ? benchmark::ConsoleReporter::OO_ColorTabular : benchmark::ConsoleReporter::OO_Tabular);
     display.set_skipped(skipped);
     // The summary is printed once the results file is safe: a reader of
@@ -496,9 +497,7 @@ int run(int argc, char** argv) {
     // The results stay in memory until the run ends: nothing half-written
     // exists on disk meanwhile.
     std::ostringstream json_text;
-    iobench::NamedJSONReporter json_file;
-    json_file.SetOutputStream(&json_text);
-    json_file.SetErrorStream(&json_text);
+    iobench::NamedJSONReporter json_file(index, json_text);
     TeeReporter tee(display, results_target.empty() ? nullptr : &json_file, harness.display_aggregates_only);
     note("iobench: {} benchmark(s), scale {}, files in {} ({})\n", cases.size(), scale, dir.string(),
          iobench::filesystem_type(dir));

@@ -196,6 +196,9 @@ Outcome run_case(benchmark::State& state, const Case& c, Session& session) {
     state.SetBytesProcessed(static_cast<std::int64_t>(trial->bytes) * state.iterations());
     state.SetItemsProcessed(static_cast<std::int64_t>(trial->items) * state.iterations());
     state.counters["verified"] = 1;
+    // What one run did, for readers comparing runs of different sizes.
+    state.counters["items"] = static_cast<double>(trial->items);
+    state.counters["bytes"] = static_cast<double>(trial->bytes);
     // Absent when unknown: a constant 0 would make Google Benchmark's cv
     // aggregate 0/0 = NaN, which is not valid JSON.
     if (trial->buffer_size != 0) state.counters["buffer_size"] = static_cast<double>(trial->buffer_size);

@@ -36,9 +36,13 @@ public:
 
 /// What a run of some cases gave: Google Benchmark's rows and the runner's outcomes.
 struct Ran {
+    std::vector<Case> cases;
     std::vector<benchmark::BenchmarkReporter::Run> runs;
     Outcomes outcomes;
 };
+
+/// The structure of no case: the summary then reads a row's workload from its name.
+const CaseIndex no_cases;
 
 Ran run_all(const std::vector<Case>& cases, double scale = 1e-4, int repetitions = 0) {
     static const bool initialized = [] {
@@ -55,6 +59,7 @@ Ran run_all(const std::vector<Case>& cases, double scale = 1e-4, int repetitions
     Session session(dir.path(), scale, false, false);
     benchmark::ClearRegisteredBenchmarks();
     Ran ran;
+    ran.cases = cases;
     register_benchmarks(cases, session, ran.outcomes, repetitions);
     Collector collector;
     benchmark::RunSpecifiedBenchmarks(&collector);
@@ -217,7 +222,7 @@ TEST(Runner, MethodRefusedAtRunTimeIsSkippedWithTheReasonNotFailed) {
 TEST(Report, SkippedPairsAreListedWithTheirReason) {
     std::ostringstream out;
     const Outcomes outcomes;
-    SummaryConsoleReporter reporter(outcomes, benchmark::ConsoleReporter::OO_None);
+    SummaryConsoleReporter reporter(outcomes, no_cases, benchmark::ConsoleReporter::OO_None);
     reporter.SetOutputStream(&out);
     reporter.SetErrorStream(&out);
     reporter.set_skipped({{"hello/fwrite_unlocked", "fwrite_unlocked is not in this C library"},
@@ -247,7 +252,7 @@ TEST(Report, WorkloadsAreListedInTheSuitesOrderWhateverOrderTheyRan) {
     };
     std::ostringstream out;
     const Outcomes outcomes;
-    SummaryConsoleReporter reporter(outcomes, benchmark::ConsoleReporter::OO_None);
+    SummaryConsoleReporter reporter(outcomes, no_cases, benchmark::ConsoleReporter::OO_None);
     reporter.SetOutputStream(&out);
     reporter.SetErrorStream(&out);
     reporter.ReportRuns({run("hello/obuf", 2)});
@@ -289,7 +294,7 @@ TEST(Report, SpreadWithStolenTimeIsCalledHostInterference) {
     }
     std::ostringstream out;
     const Outcomes outcomes;
-    SummaryConsoleReporter reporter(outcomes, benchmark::ConsoleReporter::OO_None);
+    SummaryConsoleReporter reporter(outcomes, no_cases, benchmark::ConsoleReporter::OO_None);
     reporter.SetOutputStream(&out);
     reporter.SetErrorStream(&out);
     reporter.ReportRuns(runs);
@@ -307,7 +312,8 @@ TEST(Report, SummarySaysWhatTheOutcomesSay) {
     const Ran ran = run_all({make_case("file_read", "broken_unavailable"), make_case("hello", "broken_one_byte"),
                              make_case("hello", "obuf")});
     std::ostringstream out;
-    SummaryConsoleReporter reporter(ran.outcomes, benchmark::ConsoleReporter::OO_None);
+    const CaseIndex index(ran.cases);
+    SummaryConsoleReporter reporter(ran.outcomes, index, benchmark::ConsoleReporter::OO_None);
     reporter.SetOutputStream(&out);
     reporter.SetErrorStream(&out);
     reporter.ReportRuns(ran.runs);
@@ -413,17 +419,83 @@ TEST(Report, MedianIntervalRanksFollowTheBinomialDistribution) {
     EXPECT_EQ(median_interval_rank(20, 0.95), 6);  // the textbook value for n = 20
 }
 
-TEST(Report, ReferenceKeyDropsTheMethodAndTheBufferSize) {
-    EXPECT_EQ(reference_key("file_read/read/buf:4096/cache:cold"), "file_read/cache:cold");
-    EXPECT_EQ(reference_key("file_read/limit/cache:cold"), "file_read/cache:cold");
-    EXPECT_EQ(reference_key("hello/obuf/buf:4096"), "hello");
-    EXPECT_EQ(reference_key("hello/limit"), "hello");
+TEST(Report, ARowsTableIsItsWorkloadAndEveryParameterButTheBufferSize) {
+    const Workload* file_read = find_workload("file_read");
+    Params cold;
+    cold.buffer_size = 4096;
+    cold.cache = CacheState::cold;
+    const Case read_cold{file_read, find_method("fread"), cold, case_name(*file_read, *find_method("fread"), cold)};
+    const RowStructure s = row_structure(read_cold);
+    EXPECT_EQ(s.name, "file_read/fread/buf:4096/cache:cold");
+    EXPECT_EQ(s.workload, "file_read");
+    EXPECT_EQ(s.method, "fread");
+    EXPECT_EQ(s.family, "stdio");
+    EXPECT_FALSE(s.reference);
+    EXPECT_EQ(s.buffer_size, 4096u);
+    EXPECT_EQ(s.cache, CacheState::cold);
+    EXPECT_EQ(s.item_unit, "line");
+    EXPECT_TRUE(s.compared_per_byte);
+    EXPECT_EQ(s.table(), "file_read/cache:cold");
+    EXPECT_EQ(s.label(), "fread/buf:4096");
+    const RowStructure limit = row_structure(make_case("hello", "limit"));
+    EXPECT_TRUE(limit.reference);
+    EXPECT_EQ(limit.table(), "hello");
+    EXPECT_EQ(limit.label(), "limit");
+    EXPECT_EQ(limit.item_unit, "line");
+    EXPECT_FALSE(limit.compared_per_byte);
 }
 
-TEST(Report, ThroughputUsesDecimalUnits) {
-    EXPECT_EQ(format_throughput(1.27e9), "1.27 GB/s");
-    EXPECT_EQ(format_throughput(154.4e6), "154.4 MB/s");
-    EXPECT_EQ(format_throughput(999), "999 B/s");
+TEST(Report, ColdAndWarmRowsAreRankedInTablesOfTheirOwn) {
+    // A cold read is never ranked against warm ones: each cache state has its
+    // table, its fastest row, and the cold table says cold / warm per method.
+    const Workload* file_read = find_workload("file_read");
+    std::vector<Case> cases;
+    for (const char* method : {"fread", "ifstream"})
+        for (CacheState cache : {CacheState::warm, CacheState::cold}) {
+            Params p;
+            p.cache = cache;
+            cases.push_back({file_read, find_method(method), p, case_name(*file_read, *find_method(method), p)});
+        }
+    const CaseIndex index(cases);
+    auto run = [](const std::string& name, double ms) {
+        benchmark::BenchmarkReporter::Run r;
+        r.run_name.function_name = name;
+        r.iterations = 1;
+        r.repetitions = 1;
+        r.time_unit = benchmark::kMillisecond;
+        r.real_accumulated_time = ms / 1e3;
+        return r;
+    };
+    std::ostringstream out;
+    const Outcomes outcomes;
+    SummaryConsoleReporter reporter(outcomes, index, benchmark::ConsoleReporter::OO_None);
+    reporter.SetOutputStream(&out);
+    reporter.SetErrorStream(&out);
+    reporter.ReportRuns({run("file_read/fread/cache:warm", 10), run("file_read/fread/cache:cold", 40),
+                         run("file_read/ifstream/cache:warm", 20), run("file_read/ifstream/cache:cold", 30)});
+    reporter.Finalize();
+    const std::string text = out.str();
+    const auto warm = text.find("\nfile_read, warm page cache\n"), cold = text.find("\nfile_read, cold page cache\n");
+    ASSERT_NE(warm, std::string::npos) << text;
+    ASSERT_NE(cold, std::string::npos) << text;
+    const std::string warm_table = text.substr(warm, cold > warm ? cold - warm : std::string::npos);
+    const std::string cold_table = text.substr(cold, text.find("\n\n", cold + 1) - cold);
+    EXPECT_EQ(warm_table.find("cold/warm"), std::string::npos) << warm_table;
+    EXPECT_NE(cold_table.find("cold/warm"), std::string::npos) << cold_table;
+    // Warm: fread (10 ms) is the fastest. Cold: ifstream (30 ms) is, fread
+    // 1.33x behind it and 4.00x its own warm time.
+    const auto line_of = [](const std::string& table, const std::string& method) {
+        const auto at = table.find("\n  " + method + " ");
+        return at == std::string::npos ? std::string() : table.substr(at + 1, table.find('\n', at + 1) - at - 1);
+    };
+    EXPECT_NE(line_of(warm_table, "fread").find("10.00 ms"), std::string::npos) << warm_table;
+    EXPECT_NE(line_of(warm_table, "fread").find("1.00x"), std::string::npos) << warm_table;
+    EXPECT_NE(line_of(cold_table, "fread").find("4.00x"), std::string::npos) << cold_table;
+    EXPECT_LT(cold_table.find("ifstream"), cold_table.find("fread")) << cold_table;
+    EXPECT_NE(cold_table.find("1.33x"), std::string::npos) << cold_table;
+    EXPECT_NE(cold_table.find("4.00x"), std::string::npos) << cold_table;
+    EXPECT_NE(cold_table.find("1.50x"), std::string::npos) << cold_table;  // ifstream 30 / 20
+    EXPECT_EQ(text.find("cache:"), std::string::npos) << "the tables name the state, the rows do not" << text;
 }
 
 }  // namespace
