@@ -60,6 +60,8 @@ using iobench::usage_error;
 
 constexpr int exit_failed = 1;
 constexpr int exit_usage = 2;
+/// Google Benchmark's own default --benchmark_min_time, in seconds.
+constexpr double default_min_time = 0.5;
 
 /// Prints a diagnostic on stderr, flushed. A stderr that cannot be written
 /// (closed, /dev/full, a full disk) loses the text and nothing else: the
@@ -483,7 +485,8 @@ int run(int argc, char** argv) {
     // Every benchmark gets the repetitions explicitly, so the progress lines can count them.
     iobench::Outcomes outcomes;  // how each benchmark ended: the summary, the exit status
     iobench::register_benchmarks(cases, session, outcomes,
-                                 harness.repetitions.value_or(suite.repetitions.value_or(1)));
+                                 harness.repetitions.value_or(suite.repetitions.value_or(1)),
+                                 harness.min_time.value_or(suite.min_time.value_or(default_min_time)));
 
     const iobench::CaseIndex index(cases);  // what each row is: the summary's tables, the JSON's fields
     iobench::SummaryConsoleReporter display(

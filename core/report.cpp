@@ -25,6 +25,7 @@ std::vector<Run> without_time_suffix(const std::vector<Run>& runs) {
     for (auto& r : copy) {
         r.run_name.time_type.clear();
         r.run_name.repetitions.clear();  // "/repeats:N": iobench sets every benchmark's repetitions itself
+        r.run_name.iterations.clear();   // "/iterations:N": and its runs per repetition
     }
     return copy;
 }

@@ -60,7 +60,7 @@ Ran run_all(const std::vector<Case>& cases, double scale = 1e-4, int repetitions
     benchmark::ClearRegisteredBenchmarks();
     Ran ran;
     ran.cases = cases;
-    register_benchmarks(cases, session, ran.outcomes, repetitions);
+    register_benchmarks(cases, session, ran.outcomes, repetitions, 0.01);
     Collector collector;
     benchmark::RunSpecifiedBenchmarks(&collector);
     benchmark::ClearRegisteredBenchmarks();
@@ -407,6 +407,30 @@ TEST(OsCounters, LimitWritesAndReadsOneMebibytePerCall) {
     EXPECT_EQ(counter_of(out, "write_calls"), std::ceil(12e6 / 1048576));
     const auto in = run_cases({make_case("ints_in", "limit")}, 1e-2);  // 588,890 bytes
     EXPECT_EQ(counter_of(in, "read_calls"), 2.0);  // one full read, then end of file
+}
+
+TEST(Runner, RunsPerRepetitionReachTheMinimumTimeWithinABoundedWallTime) {
+    // A 35 ms run whose reset and verify bring it to 60 ms: Google Benchmark's
+    // 15 runs for 0.5 s of measured time (they fit in 4 x 0.5 s).
+    EXPECT_EQ(runs_per_repetition({0.035, 0.060}, 0.5), 15);
+    // A 0.2 us run behind 1 ms of setup (a child process per run): not the
+    // 50,000 runs 0.01 s of measured time would take, 40 (0.04 s of wall time).
+    EXPECT_EQ(runs_per_repetition({2e-7, 1e-3}, 0.01), 40);
+    // A run longer than the minimum time: once.
+    EXPECT_EQ(runs_per_repetition({6.0, 6.2}, 0.5), 1);
+    // A run too short for the clock: bounded by its whole cost, or 10^6.
+    EXPECT_EQ(runs_per_repetition({0.0, 1e-3}, 0.5), 2000);
+    EXPECT_EQ(runs_per_repetition({0.0, 0.0}, 0.5), 1'000'000);
+}
+
+TEST(Runner, SizingRunTimesTheMeasuredPartAndTheWhole) {
+    test::TempDir dir;
+    Session session(dir.path(), 1e-4, false, false);
+    const auto cost = size_run(make_case("ints_out", "obuf"), session);
+    ASSERT_TRUE(cost.has_value());
+    EXPECT_GT(cost->measured, 0);
+    EXPECT_GE(cost->whole, cost->measured);
+    EXPECT_FALSE(size_run(make_case("hello", "broken_one_byte"), session).has_value()) << "verification fails";
 }
 
 TEST(Report, MedianIntervalRanksFollowTheBinomialDistribution) {
