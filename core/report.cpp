@@ -125,6 +125,7 @@ struct SummaryRow {
     std::optional<double> cv;          // coefficient of variation across repetitions
     std::optional<double> cold_warm;   // a cold row's time / the same method's warm time
     std::vector<double> samples;       // wall time per run of each repetition, ms
+    std::int64_t runs = 1;             // runs per repetition (Google Benchmark's iterations)
     Outcome outcome;
 };
 
@@ -179,6 +180,7 @@ std::vector<SummaryTable> build_tables(const std::vector<Run>& runs, const Outco
             }
         } else {
             row.samples.push_back(ms);
+            row.runs = static_cast<std::int64_t>(r.iterations);
             if (r.repetitions <= 1) {
                 row.ms = ms;
                 take_counters(row, r);
@@ -243,6 +245,10 @@ std::vector<SummaryTable> build_tables(const std::vector<Run>& runs, const Outco
     return tables;
 }
 
+/// Measured time of a repetition's runs (ms) below which the summary gives
+/// no system-time share.
+constexpr double min_ms_for_cpu_share = 50;
+
 /// What the notes under the tables must explain, gathered while rendering.
 struct SummaryNotes {
     bool unstable = false;     // a cv of 5 % or more
@@ -250,6 +256,7 @@ struct SummaryNotes {
     bool no_interval = false;  // repetitions too few for a 95 % interval
     bool any_limit = false;
     bool any_cold_warm = false;
+    bool short_runs = false;   // a sys cell left out: the run was too short
     std::vector<std::string> interfered;  // "name (n%)": spread with stolen time
 };
 
@@ -315,7 +322,12 @@ void render_table(std::ostream& out, const SummaryTable& t, SummaryNotes& notes)
                 fmt::format("{} ({:.0f}%)", r.structure.name, 100 * *r.steal_time / (r.ms / 1e3)));
         const std::string x_fastest = r.structure.reference ? "ref" : format_ratio(fastest > 0 ? r.ms / fastest : 0.0);
         const std::optional<double>& calls = t.input ? r.read_calls : r.write_calls;
-        const std::string sys = r.system_time && r.ms > 0 ? format_percent(*r.system_time / (r.ms / 1e3)) : "-";
+        // CPU time is split into user and system by scheduler ticks (1-10 ms):
+        // over a repetition's runs shorter than that in all, the split is
+        // noise (it once read 718%).
+        const bool sys_known = r.system_time && r.ms * static_cast<double>(r.runs) >= min_ms_for_cpu_share;
+        if (r.system_time && !sys_known) notes.short_runs = true;
+        const std::string sys = sys_known ? format_percent(*r.system_time / (r.ms / 1e3)) : "-";
         out << fmt::format("  {:<{}}  {:>9}  {:>7}  {:>11}  {:>9}{}  {:>11}  {:>10}  {:>6}  {:>6}\n", label, width,
                            format_time(r.ms / 1e3), interval, format_throughput(r.bytes_ps), x_fastest,
                            optional_cells(r.x_limit ? format_ratio(*r.x_limit) : "-",
@@ -332,6 +344,10 @@ void render_notes(std::ostream& out, const SummaryNotes& notes) {
     if (notes.any_cold_warm)
         out << "cold/warm: time with the file's pages dropped / the same method's time with them in memory;\n";
     out << "calls, bytes/call, sys (system CPU time / wall time): per run, from the operating system's counters.\n";
+    if (notes.short_runs)
+        out << fmt::format("- in the sys column: the runs of a repetition took less than {:.0f} ms in all, too short "
+                           "for the kernel's split of CPU time into user and system (it samples scheduler ticks).\n",
+                           min_ms_for_cpu_share);
     if (notes.no_interval)
         out << "- in the 95% CI column: fewer than 6 repetitions, too few for a 95% interval of the median.\n";
     if (notes.unstable || notes.wide)
