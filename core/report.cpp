@@ -122,6 +122,7 @@ struct SummaryRow {
     double bytes_ps = 0;
     std::optional<double> read_calls, write_calls, bytes_per_call, system_time, x_limit;
     std::optional<double> steal_time;  // seconds per run the hypervisor took (all CPUs)
+    std::optional<double> cpu_wait;    // seconds per run some task of the machine waited for a CPU
     std::optional<double> cv;          // coefficient of variation across repetitions
     std::optional<double> cold_warm;   // a cold row's time / the same method's warm time
     std::vector<double> samples;       // wall time per run of each repetition, ms
@@ -162,6 +163,7 @@ std::vector<SummaryTable> build_tables(const std::vector<Run>& runs, const Outco
         row.bytes_per_call = optional_counter(r, "bytes_per_call");
         row.system_time = optional_counter(r, "system_time");
         row.steal_time = optional_counter(r, "steal_time");
+        row.cpu_wait = optional_counter(r, "cpu_wait");
         row.x_limit = optional_counter(r, "x_limit");
     };
     for (const Run& r : runs) {
@@ -258,6 +260,7 @@ struct SummaryNotes {
     bool any_cold_warm = false;
     bool short_runs = false;   // a sys cell left out: the run was too short
     std::vector<std::string> interfered;  // "name (n%)": spread with stolen time
+    std::vector<std::string> contended;   // "name (n%)": spread with CPU pressure, no stolen time
 };
 
 /// The half-width of the 95 % interval of `row`'s median as text ("±1.2%",
@@ -320,6 +323,9 @@ void render_table(std::ostream& out, const SummaryTable& t, SummaryNotes& notes)
         if (spread && r.steal_time && r.ms > 0 && *r.steal_time >= 0.01 * r.ms / 1e3)
             notes.interfered.push_back(
                 fmt::format("{} ({:.0f}%)", r.structure.name, 100 * *r.steal_time / (r.ms / 1e3)));
+        else if (spread && r.cpu_wait && r.ms > 0 && *r.cpu_wait >= 0.01 * r.ms / 1e3)
+            notes.contended.push_back(
+                fmt::format("{} ({:.0f}%)", r.structure.name, 100 * *r.cpu_wait / (r.ms / 1e3)));
         const std::string x_fastest = r.structure.reference ? "ref" : format_ratio(fastest > 0 ? r.ms / fastest : 0.0);
         const std::optional<double>& calls = t.input ? r.read_calls : r.write_calls;
         // CPU time is split into user and system by scheduler ticks (1-10 ms):
@@ -359,6 +365,11 @@ void render_notes(std::ostream& out, const SummaryNotes& notes) {
             "! host interference: the hypervisor took CPU time from this machine while {} ran (steal_time, as % of "
             "the wall time per run): their spread is the host's, not the method's.\n",
             fmt::join(notes.interfered, ", "));
+    if (!notes.contended.empty())
+        out << fmt::format(
+            "! CPU contention: other work on this machine kept tasks waiting for a CPU while {} ran (cpu_wait, as % of "
+            "the wall time per run): a busy machine, not the method.\n",
+            fmt::join(notes.contended, ", "));
 }
 
 }  // namespace

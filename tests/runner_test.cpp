@@ -292,6 +292,10 @@ TEST(Report, SpreadWithStolenTimeIsCalledHostInterference) {
         runs.push_back(row(name, Run::RT_Aggregate, "median", 0.012, steal));
         runs.push_back(row(name, Run::RT_Aggregate, "cv", 0.20, 0));
     }
+    // hello/fwrite waited 6 ms of its 12 ms for a CPU that other work here
+    // held (PSI), with nothing stolen: a busy machine.
+    for (Run& r : runs)
+        if (r.run_name.function_name == "hello/fwrite") r.counters["cpu_wait"] = 0.006;
     std::ostringstream out;
     const Outcomes outcomes;
     SummaryConsoleReporter reporter(outcomes, no_cases, benchmark::ConsoleReporter::OO_None);
@@ -305,7 +309,14 @@ TEST(Report, SpreadWithStolenTimeIsCalledHostInterference) {
                         "method's.\n"),
               std::string::npos)
         << text;
-    EXPECT_EQ(text.find("hello/fwrite ("), std::string::npos) << text;
+    EXPECT_EQ(text.find("host interference: the hypervisor took CPU time from this machine while hello/fwrite"),
+              std::string::npos)
+        << text;
+    EXPECT_NE(text.find("! CPU contention: other work on this machine kept tasks waiting for a CPU while hello/fwrite "
+                        "(50%) ran (cpu_wait, as % of the wall time per run): a busy machine, not the method.\n"),
+              std::string::npos)
+        << text;
+    EXPECT_EQ(text.find("while hello/obuf (25%) ran (cpu_wait"), std::string::npos) << "stolen time comes first";
 }
 
 TEST(Report, SummarySaysWhatTheOutcomesSay) {
