@@ -193,6 +193,12 @@ struct Method {
     /// or read in 1 MiB system calls). The summary lists it apart and never
     /// ranks it as the fastest; other rows are given as multiples of it (x_limit).
     bool reference = false;
+    /// Why the operating system's call counters say nothing about this
+    /// method's I/O (io_uring: requests go through the ring, not read(2) or
+    /// write(2) calls); empty when they do. Its rows then carry no
+    /// read_calls, write_calls or bytes_per_call rather than a 0 that would
+    /// mean "no I/O", and the summary shows "-" there.
+    std::string calls_not_counted{};
 
     Op<PutInts> put_ints{};
     Op<PutRepeat> put_repeat{};

@@ -67,6 +67,7 @@ RowStructure row_structure(const Case& c) {
     if (c.workload->has_cache_state()) s.cache = c.params.cache;
     s.item_unit = std::string(c.workload->item_unit());
     s.compared_per_byte = c.workload->compared_per_byte();
+    s.calls_not_counted = c.method->calls_not_counted;
     return s;
 }
 
@@ -261,6 +262,7 @@ struct SummaryNotes {
     bool short_runs = false;   // a sys cell left out: the run was too short
     std::vector<std::string> interfered;  // "name (n%)": spread with stolen time
     std::vector<std::string> contended;   // "name (n%)": spread with CPU pressure, no stolen time
+    std::map<std::string, std::vector<std::string>> calls_not_counted;  // reason -> methods whose calls are "-"
 };
 
 /// The half-width of the 95 % interval of `row`'s median as text ("±1.2%",
@@ -328,6 +330,11 @@ void render_table(std::ostream& out, const SummaryTable& t, SummaryNotes& notes)
                 fmt::format("{} ({:.0f}%)", r.structure.name, 100 * *r.cpu_wait / (r.ms / 1e3)));
         const std::string x_fastest = r.structure.reference ? "ref" : format_ratio(fastest > 0 ? r.ms / fastest : 0.0);
         const std::optional<double>& calls = t.input ? r.read_calls : r.write_calls;
+        if (!r.structure.calls_not_counted.empty()) {
+            auto& methods = notes.calls_not_counted[r.structure.calls_not_counted];
+            if (std::find(methods.begin(), methods.end(), r.structure.method) == methods.end())
+                methods.push_back(r.structure.method);
+        }
         // CPU time is split into user and system by scheduler ticks (1-10 ms):
         // over a repetition's runs shorter than that in all, the split is
         // noise (it once read 718%).
@@ -350,6 +357,8 @@ void render_notes(std::ostream& out, const SummaryNotes& notes) {
     if (notes.any_cold_warm)
         out << "cold/warm: time with the file's pages dropped / the same method's time with them in memory;\n";
     out << "calls, bytes/call, sys (system CPU time / wall time): per run, from the operating system's counters.\n";
+    for (const auto& [reason, methods] : notes.calls_not_counted)
+        out << fmt::format("- in the calls columns of {}: {}.\n", fmt::join(methods, ", "), reason);
     if (notes.short_runs)
         out << fmt::format("- in the sys column: the runs of a repetition took less than {:.0f} ms in all, too short "
                            "for the kernel's split of CPU time into user and system (it samples scheduler ticks).\n",
@@ -460,6 +469,7 @@ void NamedJSONReporter::Finalize() {
         row["params"] = std::move(params);
         row["item_unit"] = s->item_unit;
         row["compared_per"] = s->compared_per_byte ? "byte" : "item";
+        if (!s->calls_not_counted.empty()) row["calls_not_counted"] = s->calls_not_counted;
     }
     out_ << doc.dump(2) << "\n";
 }

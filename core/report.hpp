@@ -32,6 +32,8 @@ struct RowStructure {
     std::optional<CacheState> cache;
     std::string item_unit;  ///< Workload::item_unit() ("integer", "line", ...)
     bool compared_per_byte = false;  ///< Workload::compared_per_byte()
+    /// Method::calls_not_counted: why the row has no read or write calls ("" when it has them).
+    std::string calls_not_counted;
 
     /// The row's table in the summary, and the key that pairs it with its
     /// `limit` row: the workload and every parameter but the buffer size
@@ -115,7 +117,8 @@ std::string skipped_context(const std::vector<Skipped>& skipped);
 /// it), without the "/manual_time" suffix, every row carrying its structure:
 /// `workload`, `method`, `family`, `reference`, `params` (`buffer_size` in
 /// bytes and `cache`, as far as the name has them), `item_unit` and
-/// `compared_per` ("item" or "byte"), and `x_limit` (add_x_limit). It holds
+/// `compared_per` ("item" or "byte"), `calls_not_counted` (the reason, where
+/// the method's I/O is no system call), and `x_limit` (add_x_limit). It holds
 /// every row until Finalize, then writes the whole document to `out`.
 class NamedJSONReporter : public benchmark::JSONReporter {
 public:

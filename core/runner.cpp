@@ -92,14 +92,16 @@ private:
 
 /// Sets the operating system's counters of the run as Google Benchmark
 /// counters, per run (averaged over the iterations), and bytes_per_call.
-void report_os_counters(benchmark::State& state, const Trial& trial, const OsCounters& total) {
+void report_os_counters(benchmark::State& state, const Method& method, const Trial& trial, const OsCounters& total) {
+    const bool calls_counted = method.calls_not_counted.empty();
     for (unsigned i = 0; i < os_counter_count; ++i) {
         const auto c = static_cast<OsCounter>(i);
+        if (!calls_counted && (c == OsCounter::read_calls || c == OsCounter::write_calls)) continue;
         if (total.has(c))
             state.counters[std::string(os_counter_name(c))] = benchmark::Counter(total[c], benchmark::Counter::kAvgIterations);
     }
     const OsCounter calls = trial.input ? OsCounter::read_calls : OsCounter::write_calls;
-    if (total.has(calls) && total[calls] > 0 && state.iterations() > 0) {
+    if (calls_counted && total.has(calls) && total[calls] > 0 && state.iterations() > 0) {
         const double per_run = total[calls] / static_cast<double>(state.iterations());
         state.counters["bytes_per_call"] = static_cast<double>(trial.bytes) / per_run;
     }
@@ -190,7 +192,7 @@ Outcome run_case(benchmark::State& state, const Case& c, Session& session) {
     if (trial->buffer_size != 0) state.counters["buffer_size"] = static_cast<double>(trial->buffer_size);
     for (const auto& [name, value] : trial->counters)
         if (value != 0) state.counters[name] = value;
-    report_os_counters(state, *trial, os_total);
+    report_os_counters(state, *c.method, *trial, os_total);
     return outcome;
 }
 

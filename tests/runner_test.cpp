@@ -219,6 +219,24 @@ TEST(Runner, MethodRefusedAtRunTimeIsSkippedWithTheReasonNotFailed) {
 #endif
 }
 
+TEST(Runner, IoThroughTheRingHasNoCallCountsRatherThanZero) {
+    // io_uring's reads are requests in the ring: read_calls would say 0.
+    const Method* m = find_method("io_uring_qd1");
+    ASSERT_NE(m, nullptr);
+    EXPECT_FALSE(m->calls_not_counted.empty());
+    if (!m->unavailable.empty()) GTEST_SKIP() << m->unavailable;
+    Params p;
+    p.buffer_size = 4096;
+    const Case c{find_workload("file_read"), m, p, case_name(*find_workload("file_read"), *m, p)};
+    const Ran ran = run_all({c});
+    ASSERT_EQ(ran.runs.size(), 1u);
+    if (ran.runs[0].error_occurred) GTEST_SKIP() << ran.runs[0].error_message;  // io_uring refused here
+    EXPECT_EQ(ran.runs[0].counters.count("read_calls"), 0u);
+    EXPECT_EQ(ran.runs[0].counters.count("write_calls"), 0u);
+    EXPECT_EQ(ran.runs[0].counters.count("bytes_per_call"), 0u);
+    EXPECT_EQ(ran.runs[0].counters.count("verified"), 1u);
+}
+
 TEST(Report, SkippedPairsAreListedWithTheirReason) {
     std::ostringstream out;
     const Outcomes outcomes;
