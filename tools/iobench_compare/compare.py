@@ -27,6 +27,9 @@ MIN_REPETITIONS = 3
 # A coefficient of variation at or above this is flagged (docs/methodology.md).
 CV_WARNING = 0.05
 
+# The confidence level of the interval of a median (the 95% CI column, the error bars).
+CI_LEVEL = 0.95
+
 # Context keys that must agree for times to be comparable; a difference is noted.
 COMPARABLE_CONTEXT = ("suite", "scale", "file_size", "build_type", "build_flags", "target_filesystem")
 
@@ -80,6 +83,7 @@ class Cell:
     # What the table compares: the time per run, or per item (see Workload.unit).
     value: float | None = None
     value_samples: list[float] = field(default_factory=list)
+    ci: tuple[float, float] | None = None  # 95% interval of the median value (None below 6 repetitions)
     x_fastest: float | None = None  # value / the fastest method's in the same file and workload
     ratio: float | None = None  # value / the baseline's value
     p_value: float | None = None
@@ -172,6 +176,33 @@ def split_name(name: str) -> tuple[str, str, str, list[tuple[str, str]]]:
         else:  # not iobench's <param>:<value>: part of the method
             method += "/" + part
     return workload, "/".join(parts[1:]), method, params
+
+
+def median_interval_rank(n: int, level: float = CI_LEVEL) -> int:
+    """The rank k of the distribution-free interval [x_(k), x_(n+1-k)] (sorted, 1-based) that holds the
+    median of n values with probability >= level, or 0 when n values are too few (n < 6 at 95%).
+
+    The interval misses the median when at most k - 1 values fall below it or above it: 2 P(B <= k - 1)
+    for B ~ binomial(n, 1/2); k is the largest rank that keeps this at most 1 - level (as
+    core/report.cpp's median_interval_rank)."""
+    if n < 1:
+        return 0
+    tail = (1 - level) / 2
+    k = 0
+    for j in range(n):
+        if scipy.stats.binom.cdf(j, n, 0.5) > tail + 1e-12:
+            break
+        k = j + 1
+    return min(k, n // 2)
+
+
+def median_interval(values: list[float], level: float = CI_LEVEL) -> tuple[float, float] | None:
+    """The distribution-free interval of the median of `values` (see median_interval_rank), or None."""
+    k = median_interval_rank(len(values), level)
+    if k == 0:
+        return None
+    ordered = sorted(values)
+    return ordered[k - 1], ordered[len(values) - k]
 
 
 def _median(values: list[float]) -> float:
@@ -303,12 +334,14 @@ def _choose_unit(table: Workload, pairs, files: list[ResultFile]) -> None:
                 continue
             if not table.per_item:
                 cell.value, cell.value_samples = cell.time, list(cell.samples)
+                cell.ci = median_interval(cell.value_samples)
                 continue
             work = cell.work(kind)
             if work:
                 cell.value = cell.time / work
                 rates = cell.rates.get(kind, [])
                 cell.value_samples = [1.0 / r for r in rates]  # time per item of each repetition
+                cell.ci = median_interval(cell.value_samples)
 
 
 def _comparable(cell: Cell, i: int, base: Cell, j: int, table: Workload, files: list[ResultFile]) -> str | None:
@@ -345,6 +378,24 @@ def _fastest(table: Workload, files: list[ResultFile]) -> None:
             cell = row.cells[i]
             if not row.is_limit and cell.value is not None:
                 cell.x_fastest = cell.value / best
+
+
+def _order(table: Workload, ranked_by: int) -> None:
+    """One order for every table and chart: the methods that ran, fastest first (by their value in file
+    `ranked_by`, the baseline file); those that ran only in other files, in the suite's order; then the
+    reference (limit) rows; then the rows without a result in any file (failed, skipped, invalid)."""
+    def key(indexed: tuple[int, Row]):
+        position, row = indexed
+        ran = any(c.ok for c in row.cells)
+        cell = row.cells[ranked_by]
+        if not ran:
+            return (3, 0.0, position)
+        if row.is_limit:
+            return (2, 0.0, position)
+        if cell.ok:
+            return (0, cell.value if cell.value is not None else cell.time, position)
+        return (1, 0.0, position)
+    table.rows = [row for _, row in sorted(enumerate(table.rows), key=key)]
 
 
 def _baseline_row(rows: dict[str, Row], row: Row, specs: list[str]) -> Row | None:
@@ -480,9 +531,7 @@ def compare(files: list[ResultFile], baseline_file: int = 0, baseline_methods: l
     workloads = []
     found_baseline = False
     for workload, rows in by_workload.items():
-        # The limit row last: a reference under the methods.
-        table = Workload(workload, [r for r in rows.values() if not r.is_limit] +
-                         [r for r in rows.values() if r.is_limit])
+        table = Workload(workload, list(rows.values()))
         pairs = _pairs(table, rows, files, baseline_file, baseline_methods)
         found_baseline |= bool(pairs)
         _choose_unit(table, pairs, files)
@@ -496,6 +545,7 @@ def compare(files: list[ResultFile], baseline_file: int = 0, baseline_methods: l
                 else:
                     cell.verdict = why
         _fastest(table, files)
+        _order(table, baseline_file if not baseline_methods else 0)
         if baseline_methods and all(row.baseline is None for row in table.rows):
             table.note = f"no baseline method ({', '.join(baseline_methods)}) in this workload"
         table.columns = _columns(table, counter_keys, counters is not None)

@@ -108,25 +108,37 @@ class ColumnsTest(unittest.TestCase):
     def test_a_line_per_method_and_file(self):
         out = run_ok(self, fixture("gcc.json"), fixture("clang.json"))
         table = out.split("ints_out: time per run\n", 1)[1].split("\n\n", 1)[0].splitlines()
-        self.assertEqual(table[0].split(), ["method", "file", "time/run", "throughput", "cv", "x", "fastest",
-                                            "ratio", "significance"])
-        self.assertTrue(table[2].lstrip().startswith("fprintf   GNU 12.2.0 / Linux"), table[2])
+        self.assertEqual(table[0].split(), ["method", "file", "time/run", "95%", "CI", "throughput", "cv", "x",
+                                            "fastest", "ratio", "significance"])
+        self.assertTrue(table[2].lstrip().startswith("obuf      GNU 12.2.0 / Linux"), table[2])
         self.assertTrue(table[3].lstrip().startswith("Clang 14.0.6 / Linux"), table[3])  # the method once
         self.assertIn("baseline", table[2])
 
-    def test_suite_order_of_an_interleaved_run(self):
-        # Interleaved repetitions: the file lists the benchmarks at random; the tables keep the suite's order.
-        rows = rows_of("quick-gcc.json")
-        in_file = list(dict.fromkeys(r["run_name"] for r in rows))
-        registered = [name for _, name in sorted({(r["family_index"], r["run_name"]) for r in rows})]
-        self.assertNotEqual(in_file, registered)  # else this test would prove nothing
+    def test_fastest_first_then_the_reference_then_the_rows_without_a_result(self):
+        # Interleaved repetitions: the file lists the benchmarks at random; the order is the medians'.
         out = run_ok(self, fixture("quick-gcc.json"))
+        names = list(dict.fromkeys(r["run_name"] for r in rows_of("quick-gcc.json")))
         for workload in ("ints_out", "ints_in", "hello"):
             table = out.split(f"{workload}: time per run\n", 1)[1].split("\n\n", 1)[0].splitlines()[2:]
             methods = [line.split()[0] for line in table]
-            self.assertEqual(methods, [n.split("/", 1)[1] for n in registered if n.startswith(workload + "/")])
+            ran = [n for n in names if n.startswith(workload + "/") and not n.endswith("/limit")]
+            by_median = sorted(ran, key=lambda n: statistics.median(iteration_times("quick-gcc.json", n)))
+            self.assertEqual(methods, [n.split("/", 1)[1] for n in by_median] + ["limit"])
+            self.assertIn("  ref  ", table[-1])  # the reference's x fastest
         csv_order = [bench for bench, _ in csv_rows(self, fixture("quick-gcc.json"))]
-        self.assertEqual(csv_order, registered)
+        self.assertEqual(csv_order[:3], ["ints_out/obuf", "ints_out/ofstream", "ints_out/fprintf"])
+        # A skipped row last, though the suite registered it before others.
+        out = run_ok(self, fixture("file-read-shm.json"))
+        table = out.split("file_read: time per run\n", 1)[1].split("\n\n", 1)[0].splitlines()[2:]
+        self.assertTrue(table[-1].split()[0].startswith("mmap_MADV_HUGEPAGE"), table[-1])
+        self.assertEqual(table[-1].split()[1], "skipped")
+        skipped = [r["run_name"] for r in rows_of("file-read-shm.json") if r.get("error_occurred")][0]
+        self.assertNotEqual(list(dict.fromkeys(r["run_name"] for r in rows_of("file-read-shm.json")))[-1], skipped)
+
+    def test_ordered_by_the_baseline_file(self):
+        rows = csv_rows(self, fixture("gcc.json"), fixture("clang.json"), "--baseline-file", "2")
+        order = list(dict.fromkeys(bench for bench, _ in rows))
+        self.assertEqual(order, ["ints_out/obuf", "ints_out/fprintf", "hello/obuf", "hello/fwrite"])
 
     def test_median_of_the_repetitions(self):
         rows = csv_rows(self, fixture("gcc.json"), fixture("clang.json"))
@@ -327,7 +339,7 @@ class CountersTest(unittest.TestCase):
         reps = iteration_rows("quick-gcc.json", "ints_out/write")
         sys_percent = 100 * statistics.median(r["system_time"] for r in reps) / statistics.median(
             r["real_time"] * 1e-3 for r in reps)
-        self.assertIn(f"{sys_percent:.0f}%", line)
+        self.assertIn(f"{sys_percent:.1f}%", line)  # one decimal, as every percentage
         self.assertIn(f"{statistics.median(r['x_limit'] for r in reps):.0f}x", line)
         self.assertIn(f"{statistics.median(r['write_calls'] for r in reps):,.0f}", line)
         header = [x for x in out.splitlines() if x.strip().startswith("method")][0]
@@ -466,7 +478,7 @@ class ProblemRowsTest(unittest.TestCase):
 
     def test_failed(self):
         out = run_ok(self, fixture("gcc.json"), fixture("failed.json"))
-        line = self.line(out, "GNU 12.2.0 / Linux (failed)", "FAILED")
+        line = self.line(out, "GNU 12.2.0 / Linux (failed)", "fclose")
         self.assertEqual(line.split(), ["GNU", "12.2.0", "/", "Linux", "(failed)", "FAILED", "FAILED:",
                                         "fclose(full/output-hello-fwrite):", "No", "space", "left", "on", "device"])
         self.assertIn("FAILED: write(full/output-hello-obuf): No space left on device", out)
@@ -475,7 +487,7 @@ class ProblemRowsTest(unittest.TestCase):
         out = run_ok(self, fixture("gcc.json"), fixture("failed.json"), "--format", "md")
         line = [x for x in out.splitlines() if "fclose" in x][0]
         cells = [c.strip() for c in line.strip("|").split("|")]
-        self.assertEqual(cells, ["", "GNU 12.2.0 / Linux (failed)", "FAILED", "", "", "", "",
+        self.assertEqual(cells, ["", "GNU 12.2.0 / Linux (failed)", "FAILED", "", "", "", "", "",
                                  "FAILED: fclose(full/output-hello-fwrite): No space left on device"])
 
     def test_failed_csv(self):
