@@ -602,6 +602,30 @@ class PlotTest(unittest.TestCase):
             self.assertIn(f"limit: {format_throughput(rate)}", svg)
             self.assertNotIn("<!-- limit -->", svg)  # no bar (tick label) named limit
 
+    def test_value_labels_clear_of_the_limit_lines(self):
+        from iobench_compare import compare, plot, results
+
+        # hello: obuf's label would cross both files' limit lines, which lie just beyond its bar.
+        files = [results.load(fixture("quick-gcc.json")), results.load(fixture("quick-clang-tenth.json"))]
+        for f in files:
+            f.label = f.name
+        comparison = compare.compare(files)
+        for workload in comparison.workloads:
+            chart = plot.bar_chart(comparison, workload)
+            ax = chart.figure.axes[0]
+            renderer = chart.figure.canvas.get_renderer()
+            lines = [ax.transData.transform((line.get_xdata()[0], 0))[0] for line in ax.lines
+                     if line.get_linestyle() == "--"]
+            self.assertTrue(lines, workload.name)
+            labels = [t for t in ax.texts if t.get_text().strip().endswith("B/s")]
+            self.assertEqual(len(labels), sum(1 for r in workload.rows if not r.is_limit for c in r.cells if c.ok))
+            for text in labels:
+                box = text.get_window_extent(renderer)
+                for x in lines:
+                    self.assertFalse(box.x0 <= x <= box.x1, f"{workload.name}: {text.get_text()} crosses {x}")
+                self.assertLessEqual(box.x1, ax.get_window_extent(renderer).x1, text.get_text())  # inside
+            plot.plt.close(chart.figure)
+
     def test_svg_is_reproducible(self):
         with tempfile.TemporaryDirectory() as a, tempfile.TemporaryDirectory() as b:
             run_ok(self, fixture("sweep-gcc.json"), "--plot", a)
