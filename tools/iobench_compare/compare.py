@@ -1,7 +1,10 @@
 """Lining up benchmarks across result files: medians, ratios to a baseline, significance.
 
 Names are `<workload>/<method>[/<param>:<value>]`; a table is one workload, its rows
-are the rest of the name ("obuf", "obuf/buf:4096"), with one line per file.
+are the rest of the name ("obuf", "obuf/buf:4096"), with one line per file. What a
+row is (its workload, method, family, parameters, whether it is the reference row,
+what one item is) comes from the row's own fields; files written before iobench
+wrote them fall back to the name (describe()).
 
 What a table compares: the wall time of one run when every pair it compares ran
 the same number of items; otherwise (files run with different --scale or
@@ -43,16 +46,46 @@ SAME_WORK = 0.01
 # The method name of a workload's memory-bound limit row: a reference, not a method.
 LIMIT_METHOD = "limit"
 
-# What one item of a workload is; workloads in BYTE_WORKLOADS are compared per byte.
-ITEM_WORDS = {"ints_out": "integer", "ints_in": "integer", "doubles_out": "double", "doubles_in": "double",
-              "hello": "line", "lines": "line", "endl": "line"}
-BYTE_WORKLOADS = {"file_read"}
+
+@dataclass(frozen=True)
+class Structure:
+    """What a benchmark is: its workload, the rest of its name (key), method, family (None when the file
+    does not say), whether it is the workload's reference row, its parameters, what one item is and
+    whether it is compared per item or per byte."""
+
+    workload: str
+    key: str
+    method: str
+    family: str | None
+    reference: bool
+    params: tuple[tuple[str, str], ...]
+    item_unit: str
+    compared_per: str  # "item" or "byte"
 
 
-def item_word(workload: str) -> str:
-    if workload in ITEM_WORDS:
-        return ITEM_WORDS[workload]
-    return "message" if workload.startswith("console_") else "item"
+def describe(name: str, bench: Benchmark | None) -> Structure:
+    """The structure of benchmark `name`: from its rows' fields, or, in files written before iobench
+    wrote them, from the name and the workloads as they were then (the only place that knows them)."""
+    workload, key, method, params = split_name(name)
+    found = bench.structure if bench is not None else None
+    if found:
+        return Structure(found["workload"], key, found["method"], found.get("family"),
+                         bool(found.get("reference", False)),
+                         tuple((str(k), str(v)) for k, v in found.get("params", {}).items()),
+                         str(found.get("item_unit") or "item"),
+                         "byte" if found.get("compared_per") == "byte" else "item")
+    # Before: the limit row was named limit, file_read was compared per byte, and the item was this.
+    units = {"ints_out": "integer", "ints_in": "integer", "doubles_out": "double", "doubles_in": "double",
+             "hello": "line", "lines": "line", "endl": "line"}
+    unit = units.get(workload, "message" if workload.startswith("console_") else "item")
+    return Structure(workload, key, method, None, method == LIMIT_METHOD, tuple(params), unit,
+                     "byte" if workload == "file_read" else "item")
+
+
+def reads_a_file(f: ResultFile) -> bool:
+    """Whether the file has a workload compared per byte (file_read, which reads a file of the context's
+    file_size)."""
+    return any(describe(name, b).compared_per == "byte" for name, b in f.benchmarks.items())
 
 
 @dataclass
@@ -106,14 +139,15 @@ class Row:
     name: str  # full benchmark name
     key: str  # the name without the workload: "obuf/buf:4096"
     method: str  # "obuf"
-    params: list[tuple[str, str]]  # [("buf", "4096")]
+    params: list[tuple[str, str]]  # [("buffer_size", "4096"), ("cache", "warm")]
     cells: list[Cell]
     baseline: str | None = None  # what the row is compared with, for the CSV
+    structure: Structure | None = None
 
     @property
     def is_limit(self) -> bool:
-        """The workload's memory-bound limit: a reference row, never the fastest method."""
-        return self.method == LIMIT_METHOD
+        """The workload's reference row (the memory-bound limit): never the fastest method."""
+        return self.structure.reference if self.structure is not None else self.method == LIMIT_METHOD
 
 
 @dataclass
@@ -126,6 +160,8 @@ class Workload:
     unit: str = "run"  # "run", or the item compared per: "integer", "line", "byte", ...
     unit_note: str | None = None  # why the table compares per item
     columns: list[counter_columns.Column] = field(default_factory=list)
+    item_unit: str = "item"  # what one item is: "integer", "line", "message", ...
+    compared_per: str = "item"  # per "item" or per "byte" when per item
 
     @property
     def per_item(self) -> bool:
@@ -233,6 +269,9 @@ def summarize(bench: Benchmark | None) -> Cell:
             if len(values) == n and all(v > 0 for v in values):
                 cell.rates[kind] = list(values)
                 setattr(cell, kind, _median([r * t for r, t in zip(values, bench.real_times)]))
+        for kind in ("items", "bytes"):  # the rows' own counts per run, where they carry them: exact
+            if cell.counters.get(kind, 0) > 0:
+                setattr(cell, kind, cell.counters[kind])
         if n >= 2:
             cell.cv = float(numpy.std(bench.real_times, ddof=1) / numpy.mean(bench.real_times))
     elif bench.median is not None:
@@ -240,7 +279,9 @@ def summarize(bench: Benchmark | None) -> Cell:
         cell = Cell("ok", source="median row", time=median["real_time"], cv=bench.cv, cpu_time=median.get("cpu_time"))
         cell.counters = {k: v for k, v in median.items() if k not in ("real_time", "cpu_time")}
         for kind, counter in (("items", "items_per_second"), ("bytes", "bytes_per_second")):
-            if median.get(counter, 0) > 0:
+            if median.get(kind, 0) > 0:
+                setattr(cell, kind, median[kind])
+            elif median.get(counter, 0) > 0:
                 setattr(cell, kind, median[counter] * cell.time)
     else:
         return Cell("invalid", error="no repetition and no median row in the file")
@@ -278,11 +319,11 @@ def _context_counts(f: ResultFile) -> tuple[str, ...]:
     return tuple(str(f.context.get(k, "")) for k in COUNT_CONTEXT)
 
 
-def _work_kind(workload: str, cells: list[Cell]) -> str:
-    """What a per-item table counts: bytes for byte workloads, else items; the other one when a result
-    lacks the first (a file without items_per_second, say)."""
+def _work_kind(table: Workload, cells: list[Cell]) -> str:
+    """What a per-item table counts: bytes for workloads compared per byte, else items; the other one when a
+    result lacks the first (a file without items_per_second, say)."""
     ok = [c for c in cells if c.ok]
-    preferred, other = ("bytes", "items") if workload in BYTE_WORKLOADS else ("items", "bytes")
+    preferred, other = ("bytes", "items") if table.compared_per == "byte" else ("items", "bytes")
     if all(c.work(preferred) for c in ok) or not all(c.work(other) for c in ok):
         return preferred
     return other
@@ -309,13 +350,13 @@ def _pairs(table: Workload, rows: dict[str, Row], files: list[ResultFile], basel
 
 def _choose_unit(table: Workload, pairs, files: list[ResultFile]) -> None:
     """Per run, unless a compared pair ran different counts: then per item (sets unit and unit_note)."""
-    kind = _work_kind(table.name, [c for r in table.rows for c in r.cells])
+    kind = _work_kind(table, [c for r in table.rows for c in r.cells])
     for cell, i, base, j, row in pairs:
         if cell is base or not (cell.ok and base.ok):
             continue
         a, b = cell.work(kind), base.work(kind)
         if a is not None and b is not None and not _same_work(a, b):
-            word = "byte" if kind == "bytes" else item_word(table.name)
+            word = "byte" if kind == "bytes" else table.item_unit
             table.unit = word
             if i == j:
                 table.unit_note = f"the rows ran different counts: {b:,.0f} and {a:,.0f} {word}s per run"
@@ -349,7 +390,7 @@ def _comparable(cell: Cell, i: int, base: Cell, j: int, table: Workload, files: 
     if cell.value is None or base.value is None:
         return f"not comparable: no {table.unit} count"
     if not table.per_item and i != j and _context_counts(files[i]) != _context_counts(files[j]):
-        kind = _work_kind(table.name, [cell, base])
+        kind = _work_kind(table, [cell, base])
         a, b = cell.work(kind), base.work(kind)
         if a is None or b is None:
             return "not comparable: different scale, no item count"
@@ -405,9 +446,9 @@ def _baseline_row(rows: dict[str, Row], row: Row, specs: list[str]) -> Row | Non
             if spec in rows:
                 return rows[spec]
             continue
-        with_params = "/".join([spec] + [f"{k}:{v}" for k, v in row.params])
-        if with_params in rows:
-            return rows[with_params]
+        same = [r for r in rows.values() if r.method == spec and r.params == row.params]
+        if same:
+            return same[0]
         if spec in rows:
             return rows[spec]
     return None
@@ -415,10 +456,10 @@ def _baseline_row(rows: dict[str, Row], row: Row, specs: list[str]) -> Row | Non
 
 def _context_notes(files: list[ResultFile]) -> list[str]:
     notes = []
-    workloads = {split_name(name)[0] for f in files for name in f.benchmarks}
+    any_file_read = any(reads_a_file(f) for f in files)
     for key in COMPARABLE_CONTEXT:
         values = [str(f.context.get(key, "?")) for f in files]
-        if key == "file_size" and not workloads & BYTE_WORKLOADS:
+        if key == "file_size" and not any_file_read:
             continue  # only file_read reads a file of that size
         if len(set(values)) > 1:
             listed = ", ".join(f"{v} ({f.label})" for v, f in zip(values, files))
@@ -522,16 +563,18 @@ def compare(files: list[ResultFile], baseline_file: int = 0, baseline_methods: l
 
     by_workload: dict[str, dict[str, Row]] = {}
     for f in files:
-        for name in f.benchmarks:
-            workload, key, method, params = split_name(name)
-            rows = by_workload.setdefault(workload, {})
-            if key not in rows:
-                rows[key] = Row(name, key, method, params, [summarize(g.benchmarks.get(name)) for g in files])
+        for name, bench in f.benchmarks.items():
+            structure = describe(name, bench)
+            rows = by_workload.setdefault(structure.workload, {})
+            if structure.key not in rows:
+                rows[structure.key] = Row(name, structure.key, structure.method, list(structure.params),
+                                          [summarize(g.benchmarks.get(name)) for g in files], structure=structure)
 
     workloads = []
     found_baseline = False
     for workload, rows in by_workload.items():
-        table = Workload(workload, list(rows.values()))
+        first = next(iter(rows.values())).structure
+        table = Workload(workload, list(rows.values()), item_unit=first.item_unit, compared_per=first.compared_per)
         pairs = _pairs(table, rows, files, baseline_file, baseline_methods)
         found_baseline |= bool(pairs)
         _choose_unit(table, pairs, files)

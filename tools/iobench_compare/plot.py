@@ -27,7 +27,10 @@ from matplotlib.patches import Patch  # noqa: E402
 from .compare import Cell, Comparison, Row, Workload, median_interval, sweeps  # noqa: E402
 from .render import STATUS_WORDS, format_throughput  # noqa: E402
 
-_PARAM_TITLES = {"buf": "buffer size"}
+# Parameters by their name in the rows ("buffer_size") or, in older files, in the benchmark name ("buf").
+_PARAM_TITLES = {"buf": "buffer size", "buffer_size": "buffer size"}
+_BYTE_PARAMS = {"buf", "buffer_size"}
+_PARAM_STEMS = {"buffer_size": "buf"}  # file names stay <workload>-buf.png
 _STATUS_COLORS = {"failed": "#c0392b", "invalid": "#c0392b", "skipped": "#7f7f7f"}
 
 
@@ -204,10 +207,10 @@ def sweep_chart(comparison: Comparison, workload: Workload, param: str, rows: li
     ax.set_xscale("log", base=2)
     values = sorted({int(dict(r.params)[param]) for r in rows})
     ax.set_xticks(values)
-    ax.set_xticklabels([_size(v) if param == "buf" else str(v) for v in values])
+    ax.set_xticklabels([_size(v) if param in _BYTE_PARAMS else str(v) for v in values])
     ax.minorticks_off()
     ax.tick_params(labelsize=VALUE_FONT)
-    ax.set_xlabel(_PARAM_TITLES.get(param, param) + (" (bytes)" if param == "buf" else "") + ", log scale",
+    ax.set_xlabel(_PARAM_TITLES.get(param, param) + (" (bytes)" if param in _BYTE_PARAMS else "") + ", log scale",
                   fontsize=LABEL_FONT)
     ax.set_ylabel(ylabel, fontsize=VALUE_FONT)
     ax.set_ylim(bottom=0)
@@ -216,7 +219,7 @@ def sweep_chart(comparison: Comparison, workload: Workload, param: str, rows: li
     ax.grid(alpha=0.3)
     below = 0.62 / (5.0 * (fig.subplotpars.top - fig.subplotpars.bottom))  # under the axis title
     ax.legend(fontsize=VALUE_FONT - 1, loc="upper center", bbox_to_anchor=(0.5, -below), ncol=2, frameon=False)
-    return Chart(f"{_safe(workload.name)}-{_safe(param)}", title, fig)
+    return Chart(f"{_safe(workload.name)}-{_safe(_PARAM_STEMS.get(param, param))}", title, fig)
 
 
 def _size(value: int) -> str:

@@ -16,7 +16,7 @@ import io
 from tabulate import tabulate
 
 from . import counters as counter_columns
-from .compare import BYTE_WORKLOADS, CI_LEVEL, CV_WARNING, LIMIT_METHOD, Cell, Comparison, Row, Workload, split_name
+from .compare import CI_LEVEL, CV_WARNING, LIMIT_METHOD, Cell, Comparison, Row, Workload, reads_a_file
 from .number_format import format_percent, format_ratio, format_throughput, format_time  # noqa: F401 (re-exported)
 
 CV_LEGEND = ("! cv >= 5%: the repetitions disagree; the machine was busy or the page cache was writing back. "
@@ -68,11 +68,11 @@ def problem(cell: Cell) -> str | None:
 def file_details(comparison: Comparison, index: int) -> str:
     """Suite, scale, file size (of file_read's file), build type, file system and repetitions of a file."""
     f = comparison.files[index]
-    reads_a_file = any(split_name(name)[0] in BYTE_WORKLOADS for name in f.benchmarks)
+    reads = reads_a_file(f)
     parts = []
     for key, fmt in (("suite", "suite {}"), ("scale", "scale {}"), ("file_size", "file size {}"),
                      ("build_type", "{}"), ("target_filesystem", "{}")):
-        if key == "file_size" and not reads_a_file:
+        if key == "file_size" and not reads:
             continue  # only file_read reads a file of that size
         if f.context.get(key) not in (None, ""):
             parts.append(fmt.format(f.context[key]))

@@ -12,7 +12,7 @@ from __future__ import annotations
 import html
 
 from . import __version__
-from .compare import BYTE_WORKLOADS, CV_WARNING, Comparison, Workload, split_name
+from .compare import CV_WARNING, Comparison, Workload, reads_a_file
 from .plot import charts, svg
 from .render import (LIMIT_LEGEND, SUMMARY_TITLE, STATUS_WORDS, baseline_sentence, body, headers, problem,
                      summary_lines, table_title)
@@ -76,9 +76,9 @@ def _context_table(comparison: Comparison) -> str:
     out = ['<div class="scroll"><table class="context">', "<tr><th></th>"]
     out += [f"<th>{_e(f.label)}</th>" for f in files]
     out.append("</tr>")
-    reads_a_file = any(split_name(name)[0] in BYTE_WORKLOADS for f in files for name in f.benchmarks)
+    any_file_read = any(reads_a_file(f) for f in files)
     for key, title in CONTEXT_ROWS:
-        if key == "file_size" and not reads_a_file:
+        if key == "file_size" and not any_file_read:
             continue  # only file_read reads a file of that size
         values = []
         for f in files:

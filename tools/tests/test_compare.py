@@ -237,6 +237,29 @@ class ColumnsTest(unittest.TestCase):
         self.assertEqual(cmp.split_name("hello/fwrite"), ("hello", "fwrite", "fwrite", []))
 
 
+class StructureTest(unittest.TestCase):
+    """What a row is: from its own fields, or, in files from before iobench wrote them, from its name."""
+
+    def test_files_without_the_fields_fall_back_to_the_names(self):
+        from iobench_compare import compare, results
+
+        quick = results.load(fixture("quick-gcc.json"))
+        self.assertNotIn("workload", rows_of("quick-gcc.json")[0])  # written before the rows carried it
+        self.assertTrue(all(b.structure is None for b in quick.benchmarks.values()))
+        limit = compare.describe("ints_out/limit", quick.benchmarks["ints_out/limit"])
+        self.assertEqual((limit.workload, limit.key, limit.method, limit.reference, limit.params),
+                         ("ints_out", "limit", "limit", True, ()))
+        obuf = compare.describe("hello/obuf", quick.benchmarks["hello/obuf"])
+        self.assertEqual((obuf.reference, obuf.item_unit, obuf.compared_per, obuf.family), (False, "line", "item", None))
+        self.assertEqual(compare.describe("ints_in/ibuf", quick.benchmarks["ints_in/ibuf"]).item_unit, "integer")
+        self.assertFalse(compare.reads_a_file(quick))
+        shm = results.load(fixture("file-read-shm.json"))
+        read = compare.describe("file_read/read/buf:65536/cache:warm", shm.benchmarks["file_read/read/buf:65536/cache:warm"])
+        self.assertEqual((read.workload, read.method, read.params, read.compared_per),
+                         ("file_read", "read", (("buf", "65536"), ("cache", "warm")), "byte"))
+        self.assertTrue(compare.reads_a_file(shm))
+
+
 class PerItemTest(unittest.TestCase):
     """Files that ran different counts are compared per item, never per run."""
 
