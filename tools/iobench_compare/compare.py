@@ -118,6 +118,7 @@ class Cell:
     value_samples: list[float] = field(default_factory=list)
     ci: tuple[float, float] | None = None  # 95% interval of the median value (None below 6 repetitions)
     x_fastest: float | None = None  # value / the fastest method's in the same file and workload
+    cold_warm: float | None = None  # a cold-cache row: its time / the same method's warm-cache time, same file
     ratio: float | None = None  # value / the baseline's value
     p_value: float | None = None
     verdict: str | None = None  # baseline, significant, not significant, too few repetitions, identical samples,
@@ -162,10 +163,17 @@ class Workload:
     columns: list[counter_columns.Column] = field(default_factory=list)
     item_unit: str = "item"  # what one item is: "integer", "line", "message", ...
     compared_per: str = "item"  # per "item" or per "byte" when per item
+    part: str | None = None  # the rows of one cache state of the workload: "cache:cold"
+    cold_warm: bool = False  # whether the table has the cold / warm column
 
     @property
     def per_item(self) -> bool:
         return self.unit != "run"
+
+    @property
+    def title(self) -> str:
+        """The workload's name, with the part of it the table holds: "file_read, cache:cold"."""
+        return f"{self.name}, {self.part}" if self.part else self.name
 
 
 @dataclass
@@ -439,6 +447,39 @@ def _order(table: Workload, ranked_by: int) -> None:
     table.rows = [row for _, row in sorted(enumerate(table.rows), key=key)]
 
 
+# The parameter a workload's tables are split by, and its values in table order.
+CACHE_PARAM = "cache"
+CACHE_STATES = ("warm", "cold")
+
+
+def _split_by_cache(name: str, rows: dict[str, Row]) -> list[tuple[str | None, dict[str, Row]]]:
+    """The parts of a workload that has rows in more than one cache state: one per state (warm first), each
+    with the rows of that state and the rows without a cache parameter; else the whole workload."""
+    states = {dict(r.params).get(CACHE_PARAM) for r in rows.values()} - {None}
+    if len(states) < 2:
+        return [(None, rows)]
+    ordered = [s for s in CACHE_STATES if s in states] + sorted(states - set(CACHE_STATES))
+    return [(f"{CACHE_PARAM}:{state}",
+             {k: r for k, r in rows.items() if dict(r.params).get(CACHE_PARAM) in (state, None)})
+            for state in ordered]
+
+
+def _cold_warm(cold: Workload, warm: Workload) -> None:
+    """Each cold row's time / the warm time of the same method with the same other parameters, per file."""
+    def others(row: Row):
+        return row.method, tuple(p for p in row.params if p[0] != CACHE_PARAM)
+
+    warm_rows = {others(r): r for r in warm.rows if dict(r.params).get(CACHE_PARAM)}
+    for row in cold.rows:
+        match = warm_rows.get(others(row))
+        if match is None or not dict(row.params).get(CACHE_PARAM):
+            continue
+        for cell, base in zip(row.cells, match.cells):
+            if cell.ok and base.ok and cell.time and base.time:
+                cell.cold_warm = cell.time / base.time
+                cold.cold_warm = True
+
+
 def _baseline_row(rows: dict[str, Row], row: Row, specs: list[str]) -> Row | None:
     """The row `row` is compared with: the first spec present, with row's parameters if it has them."""
     for spec in specs:
@@ -570,11 +611,14 @@ def compare(files: list[ResultFile], baseline_file: int = 0, baseline_methods: l
                 rows[structure.key] = Row(name, structure.key, structure.method, list(structure.params),
                                           [summarize(g.benchmarks.get(name)) for g in files], structure=structure)
 
+    parts = [(workload, part, part_rows) for workload, rows in by_workload.items()
+             for part, part_rows in _split_by_cache(workload, rows)]
     workloads = []
     found_baseline = False
-    for workload, rows in by_workload.items():
+    for workload, part, rows in parts:
         first = next(iter(rows.values())).structure
-        table = Workload(workload, list(rows.values()), item_unit=first.item_unit, compared_per=first.compared_per)
+        table = Workload(workload, list(rows.values()), item_unit=first.item_unit, compared_per=first.compared_per,
+                         part=part)
         pairs = _pairs(table, rows, files, baseline_file, baseline_methods)
         found_baseline |= bool(pairs)
         _choose_unit(table, pairs, files)
@@ -594,6 +638,11 @@ def compare(files: list[ResultFile], baseline_file: int = 0, baseline_methods: l
         table.columns = _columns(table, counter_keys, counters is not None)
         workloads.append(table)
 
+    for table in workloads:
+        if table.part == f"{CACHE_PARAM}:cold":
+            warm = [w for w in workloads if w.name == table.name and w.part == f"{CACHE_PARAM}:warm"]
+            if warm:
+                _cold_warm(table, warm[0])
     if baseline_methods and not found_baseline:
         methods = sorted({row.method for w in workloads for row in w.rows})
         raise InputError(f"--baseline-method {','.join(baseline_methods)}: no such method in these files "

@@ -160,7 +160,7 @@ def bar_chart(comparison: Comparison, workload: Workload) -> Chart:
     right = max([top] + lines)
     ax.set_xlim(0, right * 1.3 if right > 0 else 1)  # room for the value labels
     ax.set_xlabel(xlabel, fontsize=LABEL_FONT)
-    ax.set_title(f"{workload.name}: throughput by method", fontsize=LABEL_FONT + 1)
+    ax.set_title(f"{workload.title}: throughput by method", fontsize=LABEL_FONT + 1)
     ax.grid(axis="x", alpha=0.3)
     ax.set_axisbelow(True)
     if handles:
@@ -171,7 +171,7 @@ def bar_chart(comparison: Comparison, workload: Workload) -> Chart:
     widest = max([t.get_position()[0] for t in labels], default=0.0)
     if labels and widest > ax.get_xlim()[1] * 0.8:
         ax.set_xlim(0, widest * 1.25)
-    return Chart(_safe(workload.name), f"{workload.name}: throughput by method", fig)
+    return Chart(_safe(workload.title), f"{workload.title}: throughput by method", fig)
 
 
 def sweep_chart(comparison: Comparison, workload: Workload, param: str, rows: list[Row]) -> Chart:
@@ -214,12 +214,12 @@ def sweep_chart(comparison: Comparison, workload: Workload, param: str, rows: li
                   fontsize=LABEL_FONT)
     ax.set_ylabel(ylabel, fontsize=VALUE_FONT)
     ax.set_ylim(bottom=0)
-    title = f"{workload.name}: throughput against {_PARAM_TITLES.get(param, param)}"
+    title = f"{workload.title}: throughput against {_PARAM_TITLES.get(param, param)}"
     ax.set_title(title, fontsize=LABEL_FONT + 1)
     ax.grid(alpha=0.3)
     below = 0.62 / (5.0 * (fig.subplotpars.top - fig.subplotpars.bottom))  # under the axis title
     ax.legend(fontsize=VALUE_FONT - 1, loc="upper center", bbox_to_anchor=(0.5, -below), ncol=2, frameon=False)
-    return Chart(f"{_safe(workload.name)}-{_safe(_PARAM_STEMS.get(param, param))}", title, fig)
+    return Chart(f"{_safe(workload.title)}-{_safe(_PARAM_STEMS.get(param, param))}", title, fig)
 
 
 def _size(value: int) -> str:

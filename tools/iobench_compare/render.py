@@ -107,11 +107,12 @@ def baseline_sentence(comparison: Comparison, md: bool = False) -> str:
 def table_title(workload: Workload) -> str:
     """ "ints_out: time per run", or per item with the reason."""
     if workload.per_item:
-        return f"{workload.name}: time per {workload.unit} ({workload.unit_note})"
-    return f"{workload.name}: time per run"
+        return f"{workload.title}: time per {workload.unit} ({workload.unit_note})"
+    return f"{workload.title}: time per run"
 
 
 CI_HEADER = f"{CI_LEVEL:.0%} CI"
+COLD_WARM_HEADER = "cold / warm"
 
 
 def headers(comparison: Comparison, workload: Workload) -> list[str]:
@@ -120,6 +121,8 @@ def headers(comparison: Comparison, workload: Workload) -> list[str]:
     if len(comparison.files) > 1:
         cols.append("file")
     cols += [f"time/{workload.unit}", CI_HEADER, "throughput", "cv", "x fastest"]
+    if workload.cold_warm:
+        cols.append(COLD_WARM_HEADER)
     cols += [c.header for c in workload.columns]
     if comparison.compares:
         cols += ["ratio", "significance"]
@@ -135,13 +138,15 @@ def _has_problems(workload: Workload) -> bool:
 def cells(comparison: Comparison, workload: Workload, row: Row, index: int) -> list[str]:
     """The texts of one line (a method in one file) without the method and file columns."""
     cell = row.cells[index]
-    n_counters = len(workload.columns)
+    n_counters = len(workload.columns) + workload.cold_warm
     if cell.ok:
         texts = [format_time(cell.value) if cell.value is not None else format_time(cell.time) + " per run",
                  format_ci(cell),
                  format_throughput(cell.bytes_per_second) if cell.bytes_per_second is not None else "-",
                  format_cv(cell),
                  "ref" if row.is_limit else format_ratio(cell.x_fastest) if cell.x_fastest is not None else "-"]
+        if workload.cold_warm:
+            texts.append(format_ratio(cell.cold_warm) if cell.cold_warm is not None else "-")
         texts += [counter_columns.format_value(c, c.value(cell)) for c in workload.columns]
         last = [format_ratio(cell.ratio) if cell.ratio is not None and cell.verdict != "baseline" else
                 ("" if cell.verdict == "baseline" else "-"), format_verdict(cell)]

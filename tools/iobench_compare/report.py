@@ -174,7 +174,7 @@ def _warnings(comparison: Comparison, workload: Workload) -> str:
 
 
 def _workload(comparison: Comparison, workload: Workload, index: int) -> str:
-    out = [f'<section id="{_anchor(workload.name)}">', f"<h2>{_e(workload.name)}</h2>"]
+    out = [f'<section id="{_anchor(workload.title)}">', f"<h2>{_e(workload.title)}</h2>"]
     if len(comparison.files) > 1:  # one file: always the time of a run
         out.append(f"<p>Compared: <strong>{_e(table_title(workload).split(': ', 1)[1])}</strong></p>")
     if workload.note:
@@ -212,7 +212,7 @@ def to_html(comparison: Comparison) -> str:
         title = SUMMARY_TITLE.split(": ", 1)[1]
         out += ['<section id="summary">', "<h2>Overall</h2>", f"<p>{_e(title[0].upper() + title[1:])}</p>", "<ul>"]
         out += [f"<li>{_e(line)}</li>" for line in summary_lines(comparison)] + ["</ul>", "</section>"]
-    out.append("<nav>" + "".join(f'<a href="#{_anchor(w.name)}">{_e(w.name)}</a>' for w in comparison.workloads) +
+    out.append("<nav>" + "".join(f'<a href="#{_anchor(w.title)}">{_e(w.title)}</a>' for w in comparison.workloads) +
                "</nav>")
     out.append(_cv_warning(comparison))
     for k, workload in enumerate(comparison.workloads):

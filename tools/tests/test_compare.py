@@ -37,7 +37,7 @@ from support import (EXPECTED, FIXTURES, TOOLS, check_golden, csv_rows, fixture,
 
 from iobench_compare import compare as cmp  # noqa: E402
 from iobench_compare import results  # noqa: E402
-from iobench_compare.render import format_throughput  # noqa: E402
+from iobench_compare.render import format_ratio, format_throughput  # noqa: E402
 
 
 def write_json(directory, name, data):
@@ -74,6 +74,10 @@ class GoldenTest(unittest.TestCase):
     def test_one_file_with_a_skipped_row(self):
         out = self.check("file-read.txt", fixture("file-read-shm.json"))
         self.assertIn("skipped: madvise(MADV_HUGEPAGE)", out)
+
+    def test_one_table_per_cache_state(self):
+        out = self.check("file-read-cache.txt", fixture("file-read-cache.json"))
+        self.assertIn("cold / warm", out)
 
     def test_readme_shows_the_real_output(self):
         with open(os.path.join(EXPECTED, "gcc-clang.md"), encoding="utf-8") as f:
@@ -258,6 +262,55 @@ class StructureTest(unittest.TestCase):
         self.assertEqual((read.workload, read.method, read.params, read.compared_per),
                          ("file_read", "read", (("buf", "65536"), ("cache", "warm")), "byte"))
         self.assertTrue(compare.reads_a_file(shm))
+
+
+class CacheStateTest(unittest.TestCase):
+    """file_read with warm and cold rows: one table per cache state, each with its own fastest; the cold
+    table says how much slower each method was cold than warm."""
+
+    def tables(self, out):
+        return {title: [line for line in block.split("\n")[2:] if line] for title, block in
+                (part.split(": time per run\n", 1) for part in out.split("\n\n") if ": time per run\n" in part)}
+
+    def test_one_table_per_cache_state(self):
+        out = run_ok(self, fixture("file-read-cache.json"))
+        tables = self.tables(out)
+        self.assertEqual(list(tables), ["file_read, cache:warm", "file_read, cache:cold"])
+        for state, lines in (("warm", tables["file_read, cache:warm"]), ("cold", tables["file_read, cache:cold"])):
+            self.assertEqual(len(lines), 4)
+            self.assertTrue(all(f"/cache:{state}" in line for line in lines), lines)
+            self.assertIn(" 1.00x ", lines[0])  # each table has its own fastest
+        self.assertNotIn("cold / warm", out.split("file_read, cache:cold")[0])
+
+    def test_cold_over_warm(self):
+        rows = csv_rows(self, fixture("file-read-cache.json"))
+        out = run_ok(self, fixture("file-read-cache.json"))
+        cold = self.tables(out)["file_read, cache:cold"]
+        for method in ("fread/buf:4096", "fread/buf:65536", "read/buf:4096", "read/buf:65536"):
+            warm = statistics.median(iteration_times("file-read-cache.json", f"file_read/{method}/cache:warm"))
+            cold_time = statistics.median(iteration_times("file-read-cache.json", f"file_read/{method}/cache:cold"))
+            line = [x for x in cold if x.split()[0] == f"{method}/cache:cold"][0]
+            self.assertIn(f"  {format_ratio(cold_time / warm)}  ", line)
+            # x fastest of a cold row is against the fastest cold row, never a warm one.
+            fastest_cold = min(float(r["real_time_s"]) for (b, _), r in rows.items() if b.endswith("cache:cold"))
+            self.assertAlmostEqual(float(rows[(f"file_read/{method}/cache:cold", "file-read-cache.json")]["x_fastest"]),
+                                   cold_time / fastest_cold, places=9)
+
+    def test_html_and_charts_per_cache_state(self):
+        from iobench_compare import compare, report, results
+
+        f = results.load(fixture("file-read-cache.json"))
+        f.label = "gcc"
+        page = report.to_html(compare.compare([f]))
+        for state in ("warm", "cold"):
+            self.assertIn(f"<h2>file_read, cache:{state}</h2>", page)
+            self.assertIn(f"file_read, cache:{state}: throughput by method", page)
+        self.assertEqual(page.count("<th>cold / warm</th>"), 1)
+        with tempfile.TemporaryDirectory() as tmp:
+            run_ok(self, fixture("file-read-cache.json"), "--plot", tmp)
+            self.assertEqual(sorted(os.listdir(tmp)), sorted(
+                f"file_read_cache_{s}{chart}.{ext}" for s in ("warm", "cold") for chart in ("", "-buf")
+                for ext in ("png", "svg")))
 
 
 class PerItemTest(unittest.TestCase):

@@ -19,7 +19,7 @@ import subprocess
 import tempfile
 import unittest
 
-from support import FIXTURES, fixture, iteration_times, main, rows_of, run, run_ok
+from support import FIXTURES, check_golden, fixture, iteration_times, main, rows_of, run, run_ok
 
 
 def report(*args):
@@ -171,6 +171,13 @@ class ReportTest(unittest.TestCase):
         self.assertIn('id="LineCollection_1"', section)
         section = five.split('<section id="w-ints_out">', 1)[1].split("</section>", 1)[0]
         self.assertNotIn('id="LineCollection_1"', section)
+
+    def test_tables_golden(self):
+        # The tables as the HTML writes them (the charts aside): order, number format, columns.
+        for golden, text in (("quick-two.tables.html", self.two),
+                             ("file-read-cache.tables.html", report(fixture("file-read-cache.json")))):
+            tables = re.findall(r'<h2>[^<]*</h2>|<table class="results">.*?</table>', text, re.S)
+            check_golden(self, golden, "\n".join(tables) + "\n")
 
     def test_reproducible_and_no_local_path(self):
         self.assertEqual(self.sweep, report(fixture("file-read-shm.json")))
