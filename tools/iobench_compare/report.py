@@ -193,8 +193,10 @@ def _workload(comparison: Comparison, workload: Workload, index: int) -> str:
 def _intro(comparison: Comparison) -> str:
     if comparison.compares:
         return baseline_sentence(comparison)
-    return ("One result file: per workload the median time of a run, throughput, cv, x fastest (time / the "
-            "fastest method's; the limit row is a reference, never the fastest) and the counters each row carries.")
+    limit = any(r.is_limit for w in comparison.workloads for r in w.rows)
+    return ("One result file: per workload the median time of a run, its 95% interval, throughput, cv, x fastest "
+            "(time / the fastest method's" + ("; the limit row is a reference, never the fastest" if limit else "") +
+            ") and the counters each row carries.")
 
 
 def to_html(comparison: Comparison) -> str:
