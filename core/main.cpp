@@ -60,6 +60,8 @@ using iobench::usage_error;
 
 constexpr int exit_failed = 1;
 constexpr int exit_usage = 2;
+/// Google Benchmark's own default --benchmark_min_time, in seconds.
+constexpr double default_min_time = 0.5;
 
 /// Prints a diagnostic on stderr, flushed. A stderr that cannot be written
 /// (closed, /dev/full, a full disk) loses the text and nothing else: the
@@ -483,10 +485,12 @@ int run(int argc, char** argv) {
     // Every benchmark gets the repetitions explicitly, so the progress lines can count them.
     iobench::Outcomes outcomes;  // how each benchmark ended: the summary, the exit status
     iobench::register_benchmarks(cases, session, outcomes,
-                                 harness.repetitions.value_or(suite.repetitions.value_or(1)));
+                                 harness.repetitions.value_or(suite.repetitions.value_or(1)),
+                                 harness.min_time.value_or(suite.min_time.value_or(default_min_time)));
 
+    const iobench::CaseIndex index(cases);  // what each row is: the summary's tables, the JSON's fields
     iobench::SummaryConsoleReporter display(
-        outcomes,
+        outcomes, index,
         IOBENCH_ISATTY(1) ? benchmark::ConsoleReporter::OO_ColorTabular : benchmark::ConsoleReporter::OO_Tabular);
     display.set_skipped(skipped);
     // The summary is printed once the results file is safe: a reader of
@@ -496,9 +500,7 @@ int run(int argc, char** argv) {
     // The results stay in memory until the run ends: nothing half-written
     // exists on disk meanwhile.
     std::ostringstream json_text;
-    iobench::NamedJSONReporter json_file;
-    json_file.SetOutputStream(&json_text);
-    json_file.SetErrorStream(&json_text);
+    iobench::NamedJSONReporter json_file(index, json_text);
     TeeReporter tee(display, results_target.empty() ? nullptr : &json_file, harness.display_aggregates_only);
     note("iobench: {} benchmark(s), scale {}, files in {} ({})\n", cases.size(), scale, dir.string(),
          iobench::filesystem_type(dir));

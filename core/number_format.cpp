@@ -20,9 +20,8 @@ std::string grouped(double value) {
     const auto whole = static_cast<unsigned long long>(std::llround(value));
     std::string digits = fmt::format("{}", whole);
     std::string text;
-    const std::size_t lead = digits.size() % 3;
     for (std::size_t i = 0; i < digits.size(); ++i) {
-        if (i != 0 && (i - lead) % 3 == 0) text += ',';
+        if (i != 0 && (digits.size() - i) % 3 == 0) text += ',';  // a group of three digits follows
         text += digits[i];
     }
     return text;

@@ -145,6 +145,7 @@ HarnessFlags check_harness_flags(const std::vector<std::string>& args) {
             if (!t || (warmup ? *t < 0 : !(*t > 0)) || *t > max_min_time)
                 throw bad(fmt::format("must be a number of seconds {} and at most {} (e.g. 0.5)",
                                       warmup ? ">= 0" : "> 0", max_min_time));
+            if (!warmup) flags.min_time = *t;
         } else if (name == "--benchmark_enable_random_interleaving") {
             flags.interleave = boolean();
         } else if (name == "--benchmark_display_aggregates_only") {

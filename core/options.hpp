@@ -67,6 +67,8 @@ struct HarnessFlags {
     std::optional<bool> interleave;
     /// --benchmark_repetitions, when given (1..max_repetitions).
     std::optional<int> repetitions;
+    /// --benchmark_min_time in seconds, when given (0 < t <= max_min_time).
+    std::optional<double> min_time;
     /// --benchmark_display_aggregates_only (default false: the console
     /// reporter gets every repetition, from which its summary computes the
     /// median's confidence interval; it prints no per-repetition table; the

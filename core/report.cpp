@@ -6,114 +6,168 @@
 #include <cmath>
 #include <cstdint>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <ostream>
 
 #include "core/method.hpp"
 #include "core/number_format.hpp"
+#include "core/workload.hpp"
 
 namespace iobench {
 
+using Run = benchmark::BenchmarkReporter::Run;
+
 namespace {
 
-std::vector<benchmark::BenchmarkReporter::Run> without_time_suffix(const std::vector<benchmark::BenchmarkReporter::Run>& runs) {
+std::vector<Run> without_time_suffix(const std::vector<Run>& runs) {
     auto copy = runs;
     for (auto& r : copy) {
         r.run_name.time_type.clear();
         r.run_name.repetitions.clear();  // "/repeats:N": iobench sets every benchmark's repetitions itself
+        r.run_name.iterations.clear();   // "/iterations:N": and its runs per repetition
     }
     return copy;
 }
 
-double counter(const benchmark::BenchmarkReporter::Run& run, const char* name) {
-    auto it = run.counters.find(name);
-    return it == run.counters.end() ? 0.0 : static_cast<double>(it->second);
-}
-
-std::optional<double> optional_counter(const benchmark::BenchmarkReporter::Run& run, const char* name) {
+std::optional<double> optional_counter(const Run& run, const char* name) {
     auto it = run.counters.find(name);
     if (it == run.counters.end()) return std::nullopt;
     return static_cast<double>(it->second);
 }
 
 /// Wall time per run of `run` in milliseconds.
-double milliseconds(const benchmark::BenchmarkReporter::Run& r) {
+double milliseconds(const Run& r) {
     return r.GetAdjustedRealTime() * (r.time_unit == benchmark::kMillisecond   ? 1.0
                                       : r.time_unit == benchmark::kMicrosecond ? 1e-3
                                       : r.time_unit == benchmark::kNanosecond  ? 1e-6
                                                                                : 1e3);
 }
 
-/// The method part of a benchmark name ("obuf" of "ints_out/obuf/buf:4096").
-std::string method_of(const std::string& name) {
-    const auto first = name.find('/');
-    if (first == std::string::npos) return "";
-    const auto second = name.find('/', first + 1);
-    return name.substr(first + 1, second == std::string::npos ? std::string::npos : second - first - 1);
-}
-
 }  // namespace
 
-bool SummaryConsoleReporter::ReportContext(const Context&) { return true; }
+// --- the structure of a row ----------------------------------------------------
 
-void SummaryConsoleReporter::ReportRuns(const std::vector<Run>& runs) {
-    auto named = without_time_suffix(runs);
-    runs_.insert(runs_.end(), named.begin(), named.end());
+std::string RowStructure::table() const {
+    return cache ? fmt::format("{}/cache:{}", workload, to_string(*cache)) : workload;
 }
 
-void SummaryConsoleReporter::Finalize() {
-    struct Row {
-        std::string name;
-        std::string method;
-        bool reference = false;
-        double ms = 0;  // median wall time per run
-        double bytes_ps = 0;
-        std::optional<double> read_calls, write_calls, bytes_per_call, system_time;
-        std::optional<double> steal_time;  // seconds per run the hypervisor took (all CPUs)
-        std::optional<double> cv;  // coefficient of variation across repetitions
-        std::vector<double> samples;  // wall time per run of each repetition, ms
-        Outcome outcome;
-    };
-    // Rows by benchmark name, grouped by workload in the suite's order (the
-    // lowest family_index, i.e. registration order, of the workload's
-    // benchmarks): interleaved repetitions report benchmarks in random order.
-    std::map<std::string, Row> rows;
-    std::vector<std::string> workload_order;
-    std::map<std::string, std::vector<std::string>> names_by_workload;
-    std::map<std::string, std::int64_t> first_family;
-    for (const Run& r : runs_) {
-        const std::string name = r.run_name.str();
-        const std::string workload = name.substr(0, name.find('/'));
-        const auto family = static_cast<std::int64_t>(r.family_index);
-        const auto [it, added] = first_family.emplace(workload, family);
-        if (!added && family < it->second) it->second = family;
+std::string RowStructure::label() const {
+    return buffer_size != 0 ? fmt::format("{}/buf:{}", method, buffer_size) : method;
+}
+
+RowStructure row_structure(const Case& c) {
+    RowStructure s;
+    s.name = c.name;
+    s.workload = std::string(c.workload->name());
+    s.method = c.method->name;
+    s.family = c.method->family;
+    s.reference = c.method->reference;
+    s.buffer_size = c.params.buffer_size;
+    if (c.workload->has_cache_state()) s.cache = c.params.cache;
+    s.item_unit = std::string(c.workload->item_unit());
+    s.compared_per_byte = c.workload->compared_per_byte();
+    return s;
+}
+
+CaseIndex::CaseIndex(const std::vector<Case>& cases) {
+    for (const Case& c : cases) rows_.emplace(c.name, row_structure(c));
+}
+
+const RowStructure* CaseIndex::find(std::string_view name) const {
+    const auto it = rows_.find(name);
+    return it == rows_.end() ? nullptr : &it->second;
+}
+
+RowStructure CaseIndex::structure(const std::string& name) const {
+    if (const RowStructure* s = find(name)) return *s;
+    RowStructure s;
+    s.name = name;
+    const auto slash = name.find('/');
+    s.workload = name.substr(0, slash);
+    s.method = slash == std::string::npos ? name : name.substr(slash + 1);
+    return s;
+}
+
+void add_x_limit(std::vector<Run>& runs, const CaseIndex& index) {
+    // The median time per run of each table's limit row (a single
+    // repetition: its only time).
+    std::map<std::string, double> limit_ms;
+    for (const Run& r : runs) {
+        if (r.error_occurred) continue;
+        const RowStructure* s = index.find(r.run_name.str());
+        if (s == nullptr || !s->reference) continue;
+        if (r.run_type == Run::RT_Aggregate && r.aggregate_name == "median") limit_ms[s->table()] = milliseconds(r);
+        else if (r.run_type == Run::RT_Iteration && r.repetitions <= 1) limit_ms.emplace(s->table(), milliseconds(r));
     }
-    for (const Run& r : runs_) {
+    for (Run& r : runs) {
+        if (r.error_occurred) continue;
+        if (r.run_type == Run::RT_Aggregate && r.aggregate_name != "mean" && r.aggregate_name != "median") continue;
+        const RowStructure* s = index.find(r.run_name.str());
+        if (s == nullptr || s->reference) continue;
+        const auto limit = limit_ms.find(s->table());
+        if (limit == limit_ms.end() || !(limit->second > 0)) continue;
+        r.counters["x_limit"] = milliseconds(r) / limit->second;
+    }
+}
+
+// --- the console summary: rows built, then rendered ------------------------------
+
+namespace {
+
+/// One line of a summary table.
+struct SummaryRow {
+    RowStructure structure;
+    double ms = 0;  // median wall time per run
+    double bytes_ps = 0;
+    std::optional<double> read_calls, write_calls, bytes_per_call, system_time, x_limit;
+    std::optional<double> steal_time;  // seconds per run the hypervisor took (all CPUs)
+    std::optional<double> cpu_wait;    // seconds per run some task of the machine waited for a CPU
+    std::optional<double> cv;          // coefficient of variation across repetitions
+    std::optional<double> cold_warm;   // a cold row's time / the same method's warm time
+    std::vector<double> samples;       // wall time per run of each repetition, ms
+    std::int64_t runs = 1;             // runs per repetition (Google Benchmark's iterations)
+    Outcome outcome;
+};
+
+/// One table of the summary: the rows of one workload and cache state.
+struct SummaryTable {
+    std::string key;    // RowStructure::table()
+    std::string title;  // "ints_out", "file_read, cold page cache"
+    std::vector<SummaryRow> rows;  // ranked rows, then references, then rows without a time
+    bool input = false;      // read calls explain it (else write calls)
+    bool any_calls = false;  // some row counted read or write calls
+    bool has_limit = false;
+    bool has_cold_warm = false;
+};
+
+/// The rows of `runs` by table, tables in the suite's order (the lowest
+/// family_index, i.e. registration order, of their benchmarks: interleaved
+/// repetitions report benchmarks in random order), rows sorted.
+std::vector<SummaryTable> build_tables(const std::vector<Run>& runs, const Outcomes& outcomes,
+                                       const CaseIndex& index) {
+    std::map<std::string, SummaryRow> rows;  // by benchmark name
+    std::vector<std::string> names;          // in the order first reported
+    for (const Run& r : runs) {
         const std::string name = r.run_name.str();
         if (rows.count(name)) continue;
-        const auto slash = name.find('/');
-        const std::string workload = name.substr(0, slash);
-        Row& row = rows[name];
-        row.name = name;
-        if (const Outcome* o = outcomes_.find(name)) row.outcome = *o;
-        row.method = slash == std::string::npos ? name : name.substr(slash + 1);
-        const Method* m = find_method(method_of(name));
-        row.reference = m != nullptr && m->reference;
-        if (!names_by_workload.count(workload)) workload_order.push_back(workload);
-        names_by_workload[workload].push_back(name);
+        SummaryRow& row = rows[name];
+        row.structure = index.structure(name);
+        if (const Outcome* o = outcomes.find(name)) row.outcome = *o;
+        names.push_back(name);
     }
-    std::stable_sort(workload_order.begin(), workload_order.end(),
-                     [&](const std::string& a, const std::string& b) { return first_family[a] < first_family[b]; });
-    auto take_counters = [](Row& row, const Run& r) {
-        row.bytes_ps = counter(r, "bytes_per_second");
+    auto take_counters = [](SummaryRow& row, const Run& r) {
+        row.bytes_ps = optional_counter(r, "bytes_per_second").value_or(0);
         row.read_calls = optional_counter(r, "read_calls");
         row.write_calls = optional_counter(r, "write_calls");
         row.bytes_per_call = optional_counter(r, "bytes_per_call");
         row.system_time = optional_counter(r, "system_time");
         row.steal_time = optional_counter(r, "steal_time");
+        row.cpu_wait = optional_counter(r, "cpu_wait");
+        row.x_limit = optional_counter(r, "x_limit");
     };
-    for (const Run& r : runs_) {
-        Row& row = rows[r.run_name.str()];
+    for (const Run& r : runs) {
+        SummaryRow& row = rows[r.run_name.str()];
         if (r.error_occurred) {
             if (row.outcome.ok()) row.outcome = Outcome::failed(r.error_message);  // no outcome recorded
             continue;
@@ -128,121 +182,219 @@ void SummaryConsoleReporter::Finalize() {
             }
         } else {
             row.samples.push_back(ms);
+            row.runs = static_cast<std::int64_t>(r.iterations);
             if (r.repetitions <= 1) {
                 row.ms = ms;
                 take_counters(row, r);
             }
         }
     }
-    // The median of the limit row of each reference key.
-    std::map<std::string, double> limit_ms;
-    for (const auto& [name, row] : rows)
-        if (row.reference && row.outcome.ok() && row.ms > 0) limit_ms[reference_key(name)] = row.ms;
+    // A cold row's time over the warm time of the same method and buffer.
+    for (auto& [name, row] : rows) {
+        const RowStructure& s = row.structure;
+        if (!s.cache || *s.cache != CacheState::cold || !row.outcome.ok() || row.ms <= 0) continue;
+        for (const auto& [other_name, other] : rows) {
+            const RowStructure& o = other.structure;
+            if (o.workload == s.workload && o.label() == s.label() && o.cache == CacheState::warm &&
+                other.outcome.ok() && other.ms > 0)
+                row.cold_warm = row.ms / other.ms;
+        }
+    }
 
+    std::map<std::string, std::int64_t> first_family;  // by table
+    for (const Run& r : runs) {
+        const std::string table = rows[r.run_name.str()].structure.table();
+        const auto family = static_cast<std::int64_t>(r.family_index);
+        const auto [it, added] = first_family.emplace(table, family);
+        if (!added && family < it->second) it->second = family;
+    }
+    std::vector<SummaryTable> tables;
+    for (const std::string& name : names) {
+        const SummaryRow& row = rows[name];
+        const std::string key = row.structure.table();
+        auto it = std::find_if(tables.begin(), tables.end(), [&](const SummaryTable& t) { return t.key == key; });
+        if (it == tables.end()) {
+            SummaryTable t;
+            t.key = key;
+            t.title = row.structure.cache
+                          ? fmt::format("{}, {} page cache", row.structure.workload, to_string(*row.structure.cache))
+                          : row.structure.workload;
+            tables.push_back(std::move(t));
+            it = tables.end() - 1;
+        }
+        it->rows.push_back(row);
+    }
+    std::stable_sort(tables.begin(), tables.end(), [&](const SummaryTable& a, const SummaryTable& b) {
+        return first_family[a.key] < first_family[b.key];
+    });
+    for (SummaryTable& t : tables) {
+        std::stable_sort(t.rows.begin(), t.rows.end(), [](const SummaryRow& a, const SummaryRow& b) {
+            if (a.outcome.ok() != b.outcome.ok()) return a.outcome.ok();
+            if (a.structure.reference != b.structure.reference) return !a.structure.reference;
+            return a.ms < b.ms;
+        });
+        double reads = 0, writes = 0;
+        for (const SummaryRow& r : t.rows) {
+            if (!r.outcome.ok()) continue;
+            reads += r.read_calls.value_or(0);
+            writes += r.write_calls.value_or(0);
+            t.has_limit = t.has_limit || r.structure.reference;
+            t.has_cold_warm = t.has_cold_warm || r.cold_warm.has_value();
+        }
+        t.input = reads > writes;
+        t.any_calls = reads + writes > 0;
+    }
+    return tables;
+}
+
+/// Measured time of a repetition's runs (ms) below which the summary gives
+/// no system-time share.
+constexpr double min_ms_for_cpu_share = 50;
+
+/// What the notes under the tables must explain, gathered while rendering.
+struct SummaryNotes {
+    bool unstable = false;     // a cv of 5 % or more
+    bool wide = false;         // an interval wider than ±5 %
+    bool no_interval = false;  // repetitions too few for a 95 % interval
+    bool any_limit = false;
+    bool any_cold_warm = false;
+    bool short_runs = false;   // a sys cell left out: the run was too short
+    std::vector<std::string> interfered;  // "name (n%)": spread with stolen time
+    std::vector<std::string> contended;   // "name (n%)": spread with CPU pressure, no stolen time
+};
+
+/// The half-width of the 95 % interval of `row`'s median as text ("±1.2%",
+/// "±7.0%!" when wider than 5 %), "-" when there are too few repetitions.
+std::string interval_text(const SummaryRow& row, SummaryNotes& notes) {
+    std::vector<double> sorted = row.samples;
+    std::sort(sorted.begin(), sorted.end());
+    const int n = static_cast<int>(sorted.size());
+    const int k = median_interval_rank(n, 0.95);
+    if (k == 0 || row.ms <= 0) {
+        if (n > 1) notes.no_interval = true;
+        return "-";
+    }
+    const double half = std::max(row.ms - sorted[static_cast<std::size_t>(k - 1)],
+                                 sorted[static_cast<std::size_t>(n - k)] - row.ms);
+    std::string text = fmt::format("±{:.1f}%", 100 * half / row.ms);
+    if (half / row.ms > 0.05) {
+        text += "!";
+        notes.wide = true;
+    }
+    return text;
+}
+
+void render_table(std::ostream& out, const SummaryTable& t, SummaryNotes& notes) {
+    std::size_t width = 6;
+    for (const SummaryRow& r : t.rows) width = std::max(width, r.structure.label().size());
+    notes.any_limit = notes.any_limit || t.has_limit;
+    notes.any_cold_warm = notes.any_cold_warm || t.has_cold_warm;
+    // Optional columns: x limit where the table has a limit row (the console
+    // suite has none), cold/warm in a cold table whose methods also ran warm.
+    const auto optional_cells = [&](const std::string& limit, const std::string& cold_warm) {
+        return (t.has_limit ? fmt::format("  {:>7}", limit) : std::string()) +
+               (t.has_cold_warm ? fmt::format("  {:>9}", cold_warm) : std::string());
+    };
+    double fastest = 0;
+    for (const SummaryRow& r : t.rows)
+        if (r.outcome.ok() && !r.structure.reference && (fastest == 0 || r.ms < fastest)) fastest = r.ms;
+    out << fmt::format("\n{}\n  {:<{}}  {:>9}  {:>7}  {:>11}  {:>9}{}  {:>11}  {:>10}  {:>6}  {:>6}\n", t.title,
+                       "method", width, "time", "95% CI", "throughput", "x fastest",
+                       optional_cells("x limit", "cold/warm"),
+                       t.input ? "read calls" : t.any_calls ? "write calls" : "calls", "bytes/call", "sys", "cv");
+    for (const SummaryRow& r : t.rows) {
+        const std::string label = r.structure.label();
+        if (r.outcome.status == Status::skipped) {  // unavailable here, found at run time
+            out << fmt::format("  {:<{}}  skipped: {}\n", label, width, r.outcome.reason);
+            continue;
+        }
+        if (r.outcome.status == Status::failed) {
+            out << fmt::format("  {:<{}}  FAILED: {}\n", label, width, r.outcome.reason);
+            continue;
+        }
+        const std::string interval = interval_text(r, notes);
+        std::string cv = r.cv ? format_percent(*r.cv) : "-";
+        if (r.cv && *r.cv >= 0.05) {
+            cv += "!";
+            notes.unstable = true;
+        }
+        // Stolen time of at least 1 % of the run's wall time beside a spread.
+        const bool spread = (r.cv && *r.cv >= 0.05) || interval.ends_with('!');
+        if (spread && r.steal_time && r.ms > 0 && *r.steal_time >= 0.01 * r.ms / 1e3)
+            notes.interfered.push_back(
+                fmt::format("{} ({:.0f}%)", r.structure.name, 100 * *r.steal_time / (r.ms / 1e3)));
+        else if (spread && r.cpu_wait && r.ms > 0 && *r.cpu_wait >= 0.01 * r.ms / 1e3)
+            notes.contended.push_back(
+                fmt::format("{} ({:.0f}%)", r.structure.name, 100 * *r.cpu_wait / (r.ms / 1e3)));
+        const std::string x_fastest = r.structure.reference ? "ref" : format_ratio(fastest > 0 ? r.ms / fastest : 0.0);
+        const std::optional<double>& calls = t.input ? r.read_calls : r.write_calls;
+        // CPU time is split into user and system by scheduler ticks (1-10 ms):
+        // over a repetition's runs shorter than that in all, the split is
+        // noise (it once read 718%).
+        const bool sys_known = r.system_time && r.ms * static_cast<double>(r.runs) >= min_ms_for_cpu_share;
+        if (r.system_time && !sys_known) notes.short_runs = true;
+        const std::string sys = sys_known ? format_percent(*r.system_time / (r.ms / 1e3)) : "-";
+        out << fmt::format("  {:<{}}  {:>9}  {:>7}  {:>11}  {:>9}{}  {:>11}  {:>10}  {:>6}  {:>6}\n", label, width,
+                           format_time(r.ms / 1e3), interval, format_throughput(r.bytes_ps), x_fastest,
+                           optional_cells(r.x_limit ? format_ratio(*r.x_limit) : "-",
+                                          r.cold_warm ? format_ratio(*r.cold_warm) : "-"),
+                           calls ? format_count(*calls) : "-",
+                           r.bytes_per_call ? format_bytes(*r.bytes_per_call) : "-", sys, cv);
+    }
+}
+
+void render_notes(std::ostream& out, const SummaryNotes& notes) {
+    out << "\ntime: median of the repetitions; 95% CI: half-width of the median's distribution-free interval;\n";
+    if (notes.any_limit)
+        out << "x limit: time / the `limit` row's (the same bytes prepared in memory, 1 MiB system calls);\n";
+    if (notes.any_cold_warm)
+        out << "cold/warm: time with the file's pages dropped / the same method's time with them in memory;\n";
+    out << "calls, bytes/call, sys (system CPU time / wall time): per run, from the operating system's counters.\n";
+    if (notes.short_runs)
+        out << fmt::format("- in the sys column: the runs of a repetition took less than {:.0f} ms in all, too short "
+                           "for the kernel's split of CPU time into user and system (it samples scheduler ticks).\n",
+                           min_ms_for_cpu_share);
+    if (notes.no_interval)
+        out << "- in the 95% CI column: fewer than 6 repetitions, too few for a 95% interval of the median.\n";
+    if (notes.unstable || notes.wide)
+        out << "\n! cv >= 5% or an interval wider than ±5%: the repetitions disagree (a busy machine, page-cache "
+               "writeback), so close rankings are not to be trusted. Rerun with more --benchmark_repetitions, on "
+               "an idle machine or a tmpfs --dir.\n";
+    if (!notes.interfered.empty())
+        out << fmt::format(
+            "! host interference: the hypervisor took CPU time from this machine while {} ran (steal_time, as % of "
+            "the wall time per run): their spread is the host's, not the method's.\n",
+            fmt::join(notes.interfered, ", "));
+    if (!notes.contended.empty())
+        out << fmt::format(
+            "! CPU contention: other work on this machine kept tasks waiting for a CPU while {} ran (cpu_wait, as % of "
+            "the wall time per run): a busy machine, not the method.\n",
+            fmt::join(notes.contended, ", "));
+}
+
+}  // namespace
+
+bool SummaryConsoleReporter::ReportContext(const Context&) { return true; }
+
+void SummaryConsoleReporter::ReportRuns(const std::vector<Run>& runs) {
+    auto named = without_time_suffix(runs);
+    runs_.insert(runs_.end(), named.begin(), named.end());
+}
+
+void SummaryConsoleReporter::Finalize() {
+    add_x_limit(runs_, index_);
+    const std::vector<SummaryTable> tables = build_tables(runs_, outcomes_, index_);
     std::ostream& out = GetOutputStream();
     std::size_t failed_rows = 0;
-    for (const auto& [name, row] : rows) failed_rows += row.outcome.status == Status::failed;
+    for (const SummaryTable& t : tables)
+        for (const SummaryRow& r : t.rows) failed_rows += r.outcome.status == Status::failed;
     out << "\nSummary: median wall time per run, "
         << (failed_rows == 0 ? std::string("every run verified")
                              : fmt::format("verified runs only ({} benchmark(s) FAILED, below)", failed_rows))
         << "\n";
-    bool unstable = false;
-    bool any_limit = false;  // some workload has a limit row: its column and footnote are shown
-    // Rows whose spread came with time stolen by the hypervisor: "name (n%)".
-    std::vector<std::string> interfered;
-    bool wide = false;
-    bool no_interval = false;
-    for (const std::string& workload : workload_order) {
-        std::vector<Row> list;
-        for (const std::string& name : names_by_workload[workload]) list.push_back(rows[name]);
-        std::stable_sort(list.begin(), list.end(), [](const Row& a, const Row& b) {
-            if (a.outcome.ok() != b.outcome.ok()) return a.outcome.ok();
-            if (a.reference != b.reference) return !a.reference;
-            return a.ms < b.ms;
-        });
-        double fastest = 0;
-        double reads = 0, writes = 0;
-        for (const Row& r : list) {
-            if (!r.outcome.ok()) continue;
-            if (!r.reference && (fastest == 0 || r.ms < fastest)) fastest = r.ms;
-            reads += r.read_calls.value_or(0);
-            writes += r.write_calls.value_or(0);
-        }
-        const bool input = reads > writes;  // which calls explain this workload
-        std::size_t width = 6;
-        for (const Row& r : list) width = std::max(width, r.method.size());
-        // The x limit column only where the workload has a limit row (the console suite has none).
-        bool has_limit = false;
-        for (const Row& r : list) has_limit = has_limit || (r.reference && limit_ms.count(reference_key(r.name)));
-        any_limit = any_limit || has_limit;
-        const auto limit_cell = [&](const std::string& text) {
-            return has_limit ? fmt::format("  {:>7}", text) : std::string();
-        };
-        out << fmt::format("\n{}\n  {:<{}}  {:>9}  {:>7}  {:>11}  {:>8}{}  {:>11}  {:>10}  {:>5}  {:>6}\n", workload,
-                           "method", width, "time", "95% CI", "throughput", "x fastest", limit_cell("x limit"),
-                           input ? "read calls" : writes > 0 ? "write calls" : "calls", "bytes/call", "sys", "cv");
-        for (const Row& r : list) {
-            if (r.outcome.status == Status::skipped) {  // unavailable here, found at run time
-                out << fmt::format("  {:<{}}  skipped: {}\n", r.method, width, r.outcome.reason);
-                continue;
-            }
-            if (r.outcome.status == Status::failed) {
-                out << fmt::format("  {:<{}}  FAILED: {}\n", r.method, width, r.outcome.reason);
-                continue;
-            }
-            std::string interval = "-";
-            std::vector<double> sorted = r.samples;
-            std::sort(sorted.begin(), sorted.end());
-            const int n = static_cast<int>(sorted.size());
-            if (const int k = median_interval_rank(n, 0.95); k > 0 && r.ms > 0) {
-                const double half = std::max(r.ms - sorted[static_cast<std::size_t>(k - 1)],
-                                             sorted[static_cast<std::size_t>(n - k)] - r.ms);
-                interval = fmt::format("±{:.1f}%", 100 * half / r.ms);
-                if (half / r.ms > 0.05) {
-                    interval += "!";
-                    wide = true;
-                }
-            } else if (n > 1) {
-                no_interval = true;
-            }
-            std::string cv = r.cv ? format_percent(*r.cv) : "-";
-            if (r.cv && *r.cv >= 0.05) {
-                cv += "!";
-                unstable = true;
-            }
-            // Stolen time of at least 1 % of the run's wall time beside a spread.
-            const bool spread = (r.cv && *r.cv >= 0.05) || interval.ends_with('!');
-            if (spread && r.steal_time && r.ms > 0 && *r.steal_time >= 0.01 * r.ms / 1e3)
-                interfered.push_back(fmt::format("{} ({:.0f}%)", r.name, 100 * *r.steal_time / (r.ms / 1e3)));
-            const auto limit = limit_ms.find(reference_key(r.name));
-            std::string x_fastest = r.reference ? "ref" : format_ratio(fastest > 0 ? r.ms / fastest : 0.0);
-            std::string x_limit =
-                limit != limit_ms.end() && !r.reference ? format_ratio(r.ms / limit->second) : "-";
-            const std::optional<double>& calls = input ? r.read_calls : r.write_calls;
-            const std::string sys =
-                r.system_time && r.ms > 0 ? format_percent(*r.system_time / (r.ms / 1e3)) : "-";
-            out << fmt::format("  {:<{}}  {:>9}  {:>7}  {:>11}  {:>8}{}  {:>11}  {:>10}  {:>5}  {:>6}\n", r.method,
-                               width, format_time(r.ms / 1e3), interval, format_throughput(r.bytes_ps), x_fastest,
-                               limit_cell(x_limit),
-                               calls ? format_count(*calls) : "-",
-                               r.bytes_per_call ? format_bytes(*r.bytes_per_call) : "-", sys, cv);
-        }
-    }
-    out << "\ntime: median of the repetitions; 95% CI: half-width of the median's distribution-free interval;\n";
-    if (any_limit) out << "x limit: time / the `limit` row's (the same bytes prepared in memory, 1 MiB system calls);\n";
-    out << "calls, bytes/call, sys (system CPU time / wall time): per run, from the operating system's counters.\n";
-    if (no_interval)
-        out << "- in the 95% CI column: fewer than 6 repetitions, too few for a 95% interval of the median.\n";
-    if (unstable || wide)
-        out << fmt::format(
-                   "\n! cv >= 5% or an interval wider than ±5%: the repetitions disagree (a busy machine, page-cache "
-                   "writeback), so close rankings are not to be trusted. Rerun with more --benchmark_repetitions, on "
-                   "an idle machine or a tmpfs --dir.\n");
-    if (!interfered.empty())
-        out << fmt::format(
-            "! host interference: the hypervisor took CPU time from this machine while {} ran (steal_time, as % of "
-            "the wall time per run): their spread is the host's, not the method's.\n",
-            fmt::join(interfered, ", "));
+    SummaryNotes notes;
+    for (const SummaryTable& t : tables) render_table(out, t, notes);
+    render_notes(out, notes);
     if (const int failed = outcomes_.failed(); failed > 0)
         out << fmt::format("\n{} benchmark(s) FAILED; their rows carry the reason.\n", failed);
     if (!skipped_.empty()) {
@@ -256,6 +408,13 @@ std::string skipped_context(const std::vector<Skipped>& skipped) {
     std::string text;
     for (const Skipped& s : skipped) text += fmt::format("{}{}: {}", text.empty() ? "" : "; ", s.name, s.reason);
     return text;
+}
+
+// --- the results file --------------------------------------------------------------
+
+NamedJSONReporter::NamedJSONReporter(const CaseIndex& index, std::ostream& out) : index_(index), out_(out) {
+    SetOutputStream(&text_);
+    SetErrorStream(&text_);
 }
 
 void NamedJSONReporter::ReportRuns(const std::vector<Run>& runs) {
@@ -277,30 +436,32 @@ void NamedJSONReporter::ReportRuns(const std::vector<Run>& runs) {
 }
 
 void NamedJSONReporter::Finalize() {
-    // The median time per run of each reference row, by reference key.
-    std::map<std::string, double> limit_ms;
-    for (const Run& r : runs_) {
-        if (r.error_occurred || r.run_type != Run::RT_Aggregate || r.aggregate_name != "median") continue;
-        const Method* m = find_method(method_of(r.run_name.str()));
-        if (m != nullptr && m->reference) limit_ms[reference_key(r.run_name.str())] = milliseconds(r);
-    }
-    for (const Run& r : runs_) {  // a single repetition has no aggregates
-        if (r.error_occurred || r.run_type != Run::RT_Iteration || r.repetitions > 1) continue;
-        const Method* m = find_method(method_of(r.run_name.str()));
-        if (m != nullptr && m->reference) limit_ms.emplace(reference_key(r.run_name.str()), milliseconds(r));
-    }
-    for (Run& r : runs_) {
-        if (r.error_occurred) continue;
-        if (r.run_type == Run::RT_Aggregate && r.aggregate_name != "mean" && r.aggregate_name != "median") continue;
-        const Method* m = find_method(method_of(r.run_name.str()));
-        if (m == nullptr || m->reference) continue;
-        const auto limit = limit_ms.find(reference_key(r.run_name.str()));
-        if (limit == limit_ms.end() || !(limit->second > 0)) continue;
-        r.counters["x_limit"] = milliseconds(r) / limit->second;
-    }
+    add_x_limit(runs_, index_);
     if (!runs_.empty()) benchmark::JSONReporter::ReportRuns(runs_);
     runs_.clear();
     benchmark::JSONReporter::Finalize();
+    // Every row gets the structure of its case, keys in the order written
+    // (ordered_json), after Google Benchmark's own.
+    nlohmann::ordered_json doc = nlohmann::ordered_json::parse(text_.str(), nullptr, false);
+    if (doc.is_discarded() || !doc.contains("benchmarks")) {
+        out_ << text_.str();  // never lose the results for want of the extra fields
+        return;
+    }
+    for (auto& row : doc["benchmarks"]) {
+        const RowStructure* s = row.contains("run_name") ? index_.find(row["run_name"].get<std::string>()) : nullptr;
+        if (s == nullptr) continue;
+        row["workload"] = s->workload;
+        row["method"] = s->method;
+        row["family"] = s->family;
+        row["reference"] = s->reference;
+        nlohmann::ordered_json params = nlohmann::ordered_json::object();
+        if (s->buffer_size != 0) params["buffer_size"] = s->buffer_size;
+        if (s->cache) params["cache"] = std::string(to_string(*s->cache));
+        row["params"] = std::move(params);
+        row["item_unit"] = s->item_unit;
+        row["compared_per"] = s->compared_per_byte ? "byte" : "item";
+    }
+    out_ << doc.dump(2) << "\n";
 }
 
 int median_interval_rank(int n, double level, double* coverage) {
@@ -319,24 +480,6 @@ int median_interval_rank(int n, double level, double* coverage) {
     }
     if (2 * k > n) k = n / 2;
     return k;
-}
-
-std::string reference_key(const std::string& benchmark_name) {
-    const auto first = benchmark_name.find('/');
-    if (first == std::string::npos) return "";
-    std::string key = benchmark_name.substr(0, first);
-    const auto second = benchmark_name.find('/', first + 1);
-    if (second == std::string::npos) return key;
-    std::size_t at = second + 1;
-    while (at <= benchmark_name.size()) {
-        const auto next = benchmark_name.find('/', at);
-        const std::string part =
-            benchmark_name.substr(at, next == std::string::npos ? std::string::npos : next - at);
-        if (part.rfind("buf:", 0) != 0) key += "/" + part;
-        if (next == std::string::npos) break;
-        at = next + 1;
-    }
-    return key;
 }
 
 }  // namespace iobench

@@ -5,7 +5,11 @@
 
 #include <benchmark/benchmark.h>
 
+#include <map>
+#include <optional>
+#include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/number_format.hpp"
@@ -14,27 +18,81 @@
 
 namespace iobench {
 
+/// What a benchmark row is, from the Case that made it: the fields every row
+/// of the results JSON carries (NamedJSONReporter), so no reader parses names.
+struct RowStructure {
+    std::string name;      ///< the benchmark name, `<workload>/<method>[/buf:<bytes>][/cache:<state>]`
+    std::string workload;  ///< Workload::name()
+    std::string method;    ///< Method::name
+    std::string family;    ///< Method::family
+    bool reference = false;  ///< Method::reference: the `limit` row
+    /// `/buf:` of the name in bytes (the suite swept the buffer size); 0 when the name has none.
+    std::size_t buffer_size = 0;
+    /// `/cache:` of the name, for workloads with a page-cache state.
+    std::optional<CacheState> cache;
+    std::string item_unit;  ///< Workload::item_unit() ("integer", "line", ...)
+    bool compared_per_byte = false;  ///< Workload::compared_per_byte()
+
+    /// The row's table in the summary, and the key that pairs it with its
+    /// `limit` row: the workload and every parameter but the buffer size
+    /// ("file_read/cache:cold", "hello").
+    std::string table() const;
+    /// The row's label within its table: the method and the parameters the
+    /// table does not fix ("read/buf:4096").
+    std::string label() const;
+};
+
+/// The structure of `c`'s rows.
+RowStructure row_structure(const Case& c);
+
+/// The structure of every case of a run, by benchmark name.
+class CaseIndex {
+public:
+    CaseIndex() = default;
+    explicit CaseIndex(const std::vector<Case>& cases);
+    /// The structure of benchmark `name`, or nullptr when no case has that name.
+    const RowStructure* find(std::string_view name) const;
+    /// The structure of benchmark `name`; for a name no case has (rows made
+    /// outside a suite), one read from the name: its workload up to the first
+    /// '/', the rest as the method, no parameters, not a reference.
+    RowStructure structure(const std::string& name) const;
+
+private:
+    std::map<std::string, RowStructure, std::less<>> rows_;
+};
+
+/// Adds the counter `x_limit` (time per run / the median time per run of the
+/// `limit` row of the same table, RowStructure::table()) to the iteration
+/// rows and the mean and median aggregates of every non-reference row whose
+/// table has a `limit` row that ran; a single repetition's own time stands
+/// for its median. The one place x_limit is computed: the summary and the
+/// results file read it from there.
+void add_x_limit(std::vector<benchmark::BenchmarkReporter::Run>& runs, const CaseIndex& index);
+
 /// The console report of a run: prints nothing while benchmarks run (the
 /// runner's progress lines on stderr say what is running), then a summary
-/// table per workload: methods from fastest to slowest with the median wall
+/// table per workload and page-cache state (file_read's warm and cold rows
+/// are never ranked together; a cold table has a `cold/warm` column where the
+/// same method ran warm): methods from fastest to slowest with the median wall
 /// time per run, a 95 % confidence interval of the median (order statistics,
 /// distribution-free; needs 6 repetitions or more), throughput, ratio to the
-/// fastest method and to the workload's `limit` reference row, the read or
+/// fastest method and to the table's `limit` reference row, the read or
 /// write system calls per run and bytes per call, system CPU time as a share
 /// of wall time, the coefficient of variation across repetitions; a row that
 /// failed or was skipped at run time says so with the reason, from the
 /// benchmark's Outcome (a row without a recorded outcome that reports an
 /// error counts as failed); then the number of failed benchmarks
 /// (Outcomes::failed) and the pairs skipped because their method is not
-/// built here. Reference rows (Method::reference) are listed last and never
-/// ranked. Google Benchmark's context block (and its "Library was built as
-/// DEBUG" warning, which describes the library, not iobench's build:
-/// iobench's own build type is in the JSON context) is not printed.
+/// built here. Reference rows (Method::reference) are listed after the ranked
+/// rows and never ranked; failed and skipped rows last. Numbers are written
+/// as core/number_format.hpp says. Google Benchmark's context block is not
+/// printed.
 class SummaryConsoleReporter : public benchmark::ConsoleReporter {
 public:
-    /// `outcomes`: the runner's record of the run (register_benchmarks); it must outlive the reporter.
-    SummaryConsoleReporter(const Outcomes& outcomes, OutputOptions options)
-        : benchmark::ConsoleReporter(options), outcomes_(outcomes) {}
+    /// `outcomes`: the runner's record of the run (register_benchmarks);
+    /// `index`: the run's cases. Both must outlive the reporter.
+    SummaryConsoleReporter(const Outcomes& outcomes, const CaseIndex& index, OutputOptions options)
+        : benchmark::ConsoleReporter(options), outcomes_(outcomes), index_(index) {}
     bool ReportContext(const Context& context) override;
     void ReportRuns(const std::vector<Run>& runs) override;
     void Finalize() override;
@@ -44,6 +102,7 @@ public:
 
 private:
     const Outcomes& outcomes_;
+    const CaseIndex& index_;
     std::vector<Run> runs_;
     std::vector<Skipped> skipped_;
 };
@@ -52,17 +111,23 @@ private:
 /// "name: reason; name: reason" ("" when none).
 std::string skipped_context(const std::vector<Skipped>& skipped);
 
-/// JSON reporter (Google Benchmark's own format) without the "/manual_time"
-/// suffix. It holds every row until Finalize, then adds `x_limit` (time per
-/// run / the median time per run of the workload's `limit` reference row with
-/// the same parameters but `buf`) to the iteration rows and the mean and
-/// median aggregates of every row that has one, and writes them all.
+/// The results file: Google Benchmark's own JSON format (its compare.py reads
+/// it), without the "/manual_time" suffix, every row carrying its structure:
+/// `workload`, `method`, `family`, `reference`, `params` (`buffer_size` in
+/// bytes and `cache`, as far as the name has them), `item_unit` and
+/// `compared_per` ("item" or "byte"), and `x_limit` (add_x_limit). It holds
+/// every row until Finalize, then writes the whole document to `out`.
 class NamedJSONReporter : public benchmark::JSONReporter {
 public:
+    /// `index`: the run's cases; it must outlive the reporter.
+    NamedJSONReporter(const CaseIndex& index, std::ostream& out);
     void ReportRuns(const std::vector<Run>& runs) override;
     void Finalize() override;
 
 private:
+    const CaseIndex& index_;
+    std::ostream& out_;
+    std::ostringstream text_;  // Google Benchmark's document, before the fields are added
     std::vector<Run> runs_;
 };
 
@@ -74,10 +139,5 @@ private:
 /// short of `level` (n < 6 for 95 %). `coverage` receives the interval's
 /// exact coverage when k > 0.
 int median_interval_rank(int n, double level, double* coverage = nullptr);
-
-/// The key that pairs a row with its `limit` reference row: the workload and
-/// every parameter but `buf` ("file_read/cache:cold" for
-/// "file_read/read/buf:4096/cache:cold"), or "" for a name without a method.
-std::string reference_key(const std::string& benchmark_name);
 
 }  // namespace iobench

@@ -30,33 +30,32 @@ std::string format_duration(double seconds) {
 }
 
 /// Prints one line per repetition started, with how many of all the run's
-/// repetitions have started and an estimate of the time left. Google Benchmark
-/// calls a benchmark several times in its first repetition, with a growing
-/// iteration count, until the run is long enough, and then once per further
-/// repetition with that count: a call whose count does not exceed the
-/// benchmark's largest so far starts a new repetition. The estimate is, over
-/// every benchmark, the repetitions it has left times the duration of its
-/// latest call (for benchmarks not yet started: the mean over those that did).
+/// repetitions have started and an estimate of the time left. Every
+/// benchmark runs a fixed number of runs per repetition (Iterations), so
+/// Google Benchmark calls it exactly once per repetition. The estimate is,
+/// over every benchmark, the repetitions it has left times the duration of
+/// its latest repetition, or, before its first, its runs per repetition
+/// times the whole cost of its sizing run (reset, run and verify).
 class Progress {
 public:
-    Progress(std::size_t benchmarks, int repetitions)
-        : benchmarks_(benchmarks), repetitions_(repetitions), state_(benchmarks) {}
+    /// `expected[i]`: the estimated seconds of one repetition of benchmark i.
+    Progress(std::vector<double> expected, int repetitions)
+        : benchmarks_(expected.size()), repetitions_(repetitions), state_(expected.size()) {
+        for (std::size_t i = 0; i < expected.size(); ++i) state_[i].expected_seconds = expected[i];
+    }
 
-    /// Benchmark `index` is about to run `iterations` iterations.
-    void starting(std::size_t index, const std::string& name, benchmark::IterationCount iterations) {
+    /// Benchmark `index` is about to run a repetition.
+    void starting(std::size_t index, const std::string& name) {
         Bench& b = state_[index];
-        const bool new_repetition = b.repetitions == 0 || iterations <= b.max_iterations;
-        b.max_iterations = std::max(b.max_iterations, iterations);
-        call_start_ = clock_type::now();
-        if (!new_repetition) return;
         ++b.repetitions;
         ++started_;
+        call_start_ = clock_type::now();
         std::string line;
         if (repetitions_ > 0) {
             line = fmt::format("iobench: [{}/{}] {}", started_, benchmarks_ * static_cast<std::size_t>(repetitions_),
                                name);
             if (repetitions_ > 1) line += fmt::format(", repetition {}/{}", b.repetitions, repetitions_);
-            if (const auto left = seconds_left()) line += fmt::format("; about {} left", format_duration(*left));
+            line += fmt::format("; about {} left", format_duration(seconds_left(index)));
         } else {
             line = fmt::format("iobench: [{}/{}] {}", index + 1, benchmarks_, name);
             if (b.repetitions > 1) line += fmt::format(", repetition {}", b.repetitions);
@@ -65,35 +64,22 @@ public:
         std::fflush(stderr);
     }
 
-    /// The call that `starting` announced has returned.
+    /// The repetition that `starting` announced has ended.
     void finished(std::size_t index) {
-        state_[index].last_call_seconds = std::chrono::duration<double>(clock_type::now() - call_start_).count();
+        state_[index].expected_seconds = std::chrono::duration<double>(clock_type::now() - call_start_).count();
     }
 
 private:
     struct Bench {
-        int repetitions = 0;  ///< repetitions started
-        benchmark::IterationCount max_iterations = 0;
-        double last_call_seconds = -1;  ///< < 0: no call finished yet
+        int repetitions = 0;            ///< repetitions started
+        double expected_seconds = 0;    ///< of one repetition: the latest one's, or the sizing estimate
     };
 
-    /// Estimated seconds until every repetition has run, once something is known.
-    std::optional<double> seconds_left() const {
-        double known_sum = 0;
-        int known = 0;
-        for (const Bench& b : state_)
-            if (b.last_call_seconds >= 0) {
-                known_sum += b.last_call_seconds;
-                ++known;
-            }
-        if (known == 0) return std::nullopt;
-        const double mean = known_sum / known;
-        double left = 0;
-        for (const Bench& b : state_) {
-            // The repetition just announced is under way: not counted.
-            const int remaining = std::max(0, repetitions_ - b.repetitions);
-            left += remaining * (b.last_call_seconds >= 0 ? b.last_call_seconds : mean);
-        }
+    /// Estimated seconds until every repetition has run, counting the one
+    /// of benchmark `current` just announced as still to run.
+    double seconds_left(std::size_t current) const {
+        double left = state_[current].expected_seconds;
+        for (const Bench& b : state_) left += std::max(0, repetitions_ - b.repetitions) * b.expected_seconds;
         return left;
     }
 
@@ -196,6 +182,9 @@ Outcome run_case(benchmark::State& state, const Case& c, Session& session) {
     state.SetBytesProcessed(static_cast<std::int64_t>(trial->bytes) * state.iterations());
     state.SetItemsProcessed(static_cast<std::int64_t>(trial->items) * state.iterations());
     state.counters["verified"] = 1;
+    // What one run did, for readers comparing runs of different sizes.
+    state.counters["items"] = static_cast<double>(trial->items);
+    state.counters["bytes"] = static_cast<double>(trial->bytes);
     // Absent when unknown: a constant 0 would make Google Benchmark's cv
     // aggregate 0/0 = NaN, which is not valid JSON.
     if (trial->buffer_size != 0) state.counters["buffer_size"] = static_cast<double>(trial->buffer_size);
@@ -218,7 +207,35 @@ Outcome run_once(const Case& c, Session& session) {
     return outcome;
 }
 
-void register_benchmarks(const std::vector<Case>& cases, Session& session, Outcomes& outcomes, int repetitions) {
+std::int64_t runs_per_repetition(const RunCost& cost, double min_time) {
+    constexpr double most = 1e6;  // a bound for runs too short for the clock
+    // Google Benchmark's rule: enough runs for min_time of measured time.
+    double runs = cost.measured > 0 ? std::ceil(min_time / cost.measured) : most;
+    // The bound: no more runs than fit in 4 x min_time of their whole cost.
+    if (cost.whole > 0) runs = std::min(runs, std::floor(4 * min_time / cost.whole));
+    return static_cast<std::int64_t>(std::clamp(runs, 1.0, most));
+}
+
+std::optional<RunCost> size_run(const Case& c, Session& session) {
+    std::unique_ptr<Trial> trial;
+    if (!make_trial(c, session, trial).ok()) return std::nullopt;
+    const auto begin = clock_type::now();
+    Outcome outcome = reset_trial(*trial);
+    const auto start = clock_type::now();
+    clock_type::time_point stop = start;
+    if (outcome.ok()) outcome = run_trial(*trial, stop);
+    if (outcome.ok()) outcome = verify_trial(*trial);
+    const auto end = clock_type::now();
+    trial->finish();
+    if (!outcome.ok()) return std::nullopt;
+    RunCost cost;
+    cost.measured = trial->measured_seconds().value_or(std::chrono::duration<double>(stop - start).count());
+    cost.whole = std::chrono::duration<double>(end - begin).count();
+    return cost;
+}
+
+void register_benchmarks(const std::vector<Case>& cases, Session& session, Outcomes& outcomes, int repetitions,
+                         double min_time) {
     // Which of the operating system's counters the rows can carry here (once
     // per process: Google Benchmark refuses a second value for a key).
     static const bool context_added = [] {
@@ -226,16 +243,30 @@ void register_benchmarks(const std::vector<Case>& cases, Session& session, Outco
         return true;
     }();
     (void)context_added;
-    auto progress = std::make_shared<Progress>(cases.size(), repetitions);
+    if (!cases.empty()) {
+        std::fprintf(stderr, "iobench: one sizing run of each benchmark first (runs per repetition)\n");
+        std::fflush(stderr);
+    }
+    std::vector<std::int64_t> runs(cases.size(), 1);
+    std::vector<double> expected(cases.size(), 0);
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+        // A sizing run that fails leaves 1 run: the benchmark then fails or
+        // is skipped with the reason when it runs.
+        if (const auto cost = size_run(cases[i], session)) {
+            runs[i] = runs_per_repetition(*cost, min_time);
+            expected[i] = static_cast<double>(runs[i]) * cost->whole;
+        }
+    }
+    auto progress = std::make_shared<Progress>(std::move(expected), repetitions);
     for (std::size_t i = 0; i < cases.size(); ++i) {
         const Case* c = &cases[i];
         auto* b = benchmark::RegisterBenchmark(
             c->name.c_str(), [c, i, progress, &session, &outcomes](benchmark::State& state) {
-                progress->starting(i, c->name, state.max_iterations);
+                progress->starting(i, c->name);
                 outcomes.record(c->name, run_case(state, *c, session));
                 progress->finished(i);
             });
-        b->UseManualTime()->Unit(benchmark::kMillisecond);
+        b->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(runs[i]);
         if (repetitions > 0) b->Repetitions(repetitions);
     }
 }

@@ -3,6 +3,8 @@
 // verifying every run.
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "core/outcome.hpp"
@@ -34,10 +36,32 @@ namespace iobench {
 /// Benchmark's error ("skipped: <reason>" for a skip).
 /// `repetitions` > 0 sets every benchmark's repetitions (and lets the progress
 /// lines count them); 0 leaves them to --benchmark_repetitions.
+/// Runs per repetition (Google Benchmark's iterations) are fixed per benchmark
+/// before the suite starts, from one sizing run of each (size_run,
+/// runs_per_repetition): enough runs for `min_time` seconds of measured time,
+/// but never more than fit in 4 x `min_time` of their whole cost (reset and
+/// verify included), so a tiny --scale cannot make a benchmark whose setup
+/// costs more than its measured run iterate for minutes.
 /// `cases`, `session` and `outcomes` must outlive the run. Progress goes to stderr: one
 /// line per repetition started, with the repetitions done and an estimate of
 /// the time left.
-void register_benchmarks(const std::vector<Case>& cases, Session& session, Outcomes& outcomes, int repetitions = 0);
+void register_benchmarks(const std::vector<Case>& cases, Session& session, Outcomes& outcomes, int repetitions,
+                         double min_time);
+
+/// What one run of a benchmark costs, in seconds.
+struct RunCost {
+    double measured = 0;  ///< inside the measurement: what counts toward the minimum time
+    double whole = 0;     ///< reset, run and verify: what the run costs the wall clock
+};
+
+/// Runs per repetition of a benchmark whose runs cost `cost`: ceil(min_time /
+/// measured) (Google Benchmark's own target: `min_time` seconds of measured
+/// time), at most floor(4 x min_time / whole), at least 1 and at most 10^6.
+std::int64_t runs_per_repetition(const RunCost& cost, double min_time);
+
+/// One run of `c` (made, reset, run, verified, finished) timed both ways;
+/// std::nullopt when it does not end ok.
+std::optional<RunCost> size_run(const Case& c, Session& session);
 
 /// One run of `c` outside Google Benchmark, through the same stages as a
 /// benchmark's: the trial made, reset, run, verified and finished. Returns

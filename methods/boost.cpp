@@ -109,9 +109,11 @@ private:
     io::stream<io::file_descriptor_source> in_;
 };
 
-/// in.read() of `buf` bytes per call, the stream keeping Boost's 4 KiB buffer.
+/// in.read() of `buf` bytes per call through a stream buffer of `buf` bytes
+/// (Boost's default 4 KiB when no `buf`): with Boost's own 4 KiB buffer the
+/// device was read 4 KiB at a time whatever the request.
 ReadResult boost_stream_read(const Source& source) {
-    BoostInput b(source.path, 0);
+    BoostInput b(source.path, source.buffer_size);
     const std::size_t request = source.buffer_size ? source.buffer_size : boost_read_request;
     std::unique_ptr<char[]> buf(new char[request]);
     ByteFold fold;
@@ -181,9 +183,8 @@ const MethodRegistrar registrar{{.family = "boost", .unavailable = unavailable},
      .put_repeat = boost_repeat,
      .put_lines = boost_lines},
     {.name = "boost_fd_source",
-     .description = "boost::iostreams::stream<file_descriptor_source>: in.read() of `buf` bytes (" +
-                    size_text(boost_read_request) + ") per call (" + size_text(boost_default_buffer) +
-                    " stream buffer); in >> v with a stream buffer of `buf` bytes",
+     .description = "boost::iostreams::stream<file_descriptor_source> with a stream buffer of `buf` bytes (" +
+                    size_text(boost_default_buffer) + "): in.read() of `buf` bytes per call; in >> v",
      .default_buffer_size = boost_read_request,
      .sizable_buffer = true,
      .get_ints = boost_stream_ints,

@@ -14,6 +14,7 @@
 
 #include "core/os_counters.hpp"
 #include "core/session.hpp"
+#include "workloads/console_trial.hpp"
 #include "core/workload.hpp"
 #include "test_dir.hpp"
 
@@ -69,6 +70,20 @@ std::string repeated(std::string_view line, int n) {
     std::string s;
     for (int i = 0; i < n; ++i) s += line;
     return s;
+}
+
+TEST(Console, WarmUpFillsTheMethodsBufferTwiceAndIsAtLeastATenth) {
+    // console_short: 10,000 messages of 13 bytes. A tenth (1,000 = 13 KB)
+    // would touch 4 of a 64 KiB buffer's 16 pages; twice 64 KiB needs 10,083.
+    EXPECT_EQ(console_warmup_messages(10'000, 130'000, 64 << 10), 10'083u);
+    // Unknown buffer (0) and a small one (4 KiB): 64 KiB twice all the same.
+    EXPECT_EQ(console_warmup_messages(10'000, 130'000, 0), 10'083u);
+    EXPECT_EQ(console_warmup_messages(10'000, 130'000, 4096), 10'083u);
+    // A 1 MiB buffer: filled twice.
+    EXPECT_EQ(console_warmup_messages(10'000, 130'000, 1 << 20), 161'320u);
+    // Long messages at a large count: the tenth is more than enough.
+    EXPECT_EQ(console_warmup_messages(10'000'000, 1'420'000'000, 64 << 10), 1'000'000u);
+    EXPECT_EQ(console_warmup_messages(0, 0, 0), 131'073u);  // nothing known: 1-byte messages
 }
 
 TEST(Console, EveryTargetVerifiesAndReportsTheChildsTime) {

@@ -210,6 +210,30 @@ std::string read_once(Session& session, const char* method, CacheState cache = C
     return verdict;
 }
 
+#ifdef __linux__
+TEST(FileRead, ColdOnAFileSystemThatKeepsEveryPageIsSkippedNotReportedAsCold) {
+    // /dev/shm is tmpfs on Linux: its pages are the file and cannot be dropped.
+    std::error_code ec;
+    const std::filesystem::path shm = "/dev/shm";
+    if (!std::filesystem::is_directory(shm, ec) || filesystem_type(shm) != "tmpfs")
+        GTEST_SKIP() << "no tmpfs at /dev/shm";
+    const std::filesystem::path dir = shm / ("iobench-test-cold-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    {
+        Session session(dir, 1.0, false, false);
+        session.set_file_size(1u << 20);
+        try {
+            read_once(session, "fread", CacheState::cold);
+            ADD_FAILURE() << "a cold read on tmpfs ran as if the cache had been dropped";
+        } catch (const unavailable_error& e) {
+            EXPECT_NE(std::string(e.what()).find("no cold page cache here"), std::string::npos) << e.what();
+        }
+        EXPECT_EQ(read_once(session, "fread", CacheState::warm), "");  // warm still runs
+    }
+    std::filesystem::remove_all(dir, ec);
+}
+#endif
+
 TEST(FileRead, WrongReadersAreCaught) {
     test::TempDir dir;
     Session session(dir.path(), 1.0, false, false);

@@ -102,4 +102,35 @@ TEST(ResultsJson, EveryRowIsVerifiedWithRatesAndPlainNames) {
     EXPECT_EQ(iterations, 2 * 13);  // --benchmark_repetitions=2
 }
 
+TEST(ResultsJson, EveryRowCarriesItsStructure) {
+    // Readers take a row's workload, method and parameters from its fields,
+    // never from its name.
+    const auto doc = load();
+    int medians = 0;
+    for (const auto& row : doc.at("benchmarks")) {
+        const std::string name = row.at("run_name");
+        const std::string workload = row.at("workload");
+        const std::string method = row.at("method");
+        EXPECT_EQ(name, workload + "/" + method) << "the default suite sweeps no parameter";
+        EXPECT_FALSE(row.at("family").get<std::string>().empty()) << name;
+        EXPECT_EQ(row.at("reference").get<bool>(), method == "limit") << name;
+        EXPECT_TRUE(row.at("params").is_object() && row.at("params").empty()) << name;
+        EXPECT_EQ(row.at("item_unit"), workload == "hello" ? "line" : "integer") << name;
+        EXPECT_EQ(row.at("compared_per"), "item") << name;
+        if (row.at("run_type") == "iteration") {
+            // What one run did: the integers or lines, and their bytes.
+            EXPECT_GT(row.at("items").get<double>(), 0) << name;
+            EXPECT_NEAR(row.at("items").get<double>() * 1e3 / row.at("real_time").get<double>(),
+                        row.at("items_per_second").get<double>(), 1e-6 * row.at("items_per_second").get<double>())
+                << name;
+            EXPECT_GT(row.at("bytes").get<double>(), row.at("items").get<double>()) << name;
+        }
+        if (row.value("aggregate_name", "") == "median" && method != "limit") {
+            ++medians;
+            EXPECT_GT(row.at("x_limit").get<double>(), 0) << name;
+        }
+    }
+    EXPECT_EQ(medians, 10);  // every method but the three limit rows
+}
+
 }  // namespace

@@ -36,9 +36,13 @@ public:
 
 /// What a run of some cases gave: Google Benchmark's rows and the runner's outcomes.
 struct Ran {
+    std::vector<Case> cases;
     std::vector<benchmark::BenchmarkReporter::Run> runs;
     Outcomes outcomes;
 };
+
+/// The structure of no case: the summary then reads a row's workload from its name.
+const CaseIndex no_cases;
 
 Ran run_all(const std::vector<Case>& cases, double scale = 1e-4, int repetitions = 0) {
     static const bool initialized = [] {
@@ -55,7 +59,8 @@ Ran run_all(const std::vector<Case>& cases, double scale = 1e-4, int repetitions
     Session session(dir.path(), scale, false, false);
     benchmark::ClearRegisteredBenchmarks();
     Ran ran;
-    register_benchmarks(cases, session, ran.outcomes, repetitions);
+    ran.cases = cases;
+    register_benchmarks(cases, session, ran.outcomes, repetitions, 0.01);
     Collector collector;
     benchmark::RunSpecifiedBenchmarks(&collector);
     benchmark::ClearRegisteredBenchmarks();
@@ -217,7 +222,7 @@ TEST(Runner, MethodRefusedAtRunTimeIsSkippedWithTheReasonNotFailed) {
 TEST(Report, SkippedPairsAreListedWithTheirReason) {
     std::ostringstream out;
     const Outcomes outcomes;
-    SummaryConsoleReporter reporter(outcomes, benchmark::ConsoleReporter::OO_None);
+    SummaryConsoleReporter reporter(outcomes, no_cases, benchmark::ConsoleReporter::OO_None);
     reporter.SetOutputStream(&out);
     reporter.SetErrorStream(&out);
     reporter.set_skipped({{"hello/fwrite_unlocked", "fwrite_unlocked is not in this C library"},
@@ -247,7 +252,7 @@ TEST(Report, WorkloadsAreListedInTheSuitesOrderWhateverOrderTheyRan) {
     };
     std::ostringstream out;
     const Outcomes outcomes;
-    SummaryConsoleReporter reporter(outcomes, benchmark::ConsoleReporter::OO_None);
+    SummaryConsoleReporter reporter(outcomes, no_cases, benchmark::ConsoleReporter::OO_None);
     reporter.SetOutputStream(&out);
     reporter.SetErrorStream(&out);
     reporter.ReportRuns({run("hello/obuf", 2)});
@@ -287,9 +292,13 @@ TEST(Report, SpreadWithStolenTimeIsCalledHostInterference) {
         runs.push_back(row(name, Run::RT_Aggregate, "median", 0.012, steal));
         runs.push_back(row(name, Run::RT_Aggregate, "cv", 0.20, 0));
     }
+    // hello/fwrite waited 6 ms of its 12 ms for a CPU that other work here
+    // held (PSI), with nothing stolen: a busy machine.
+    for (Run& r : runs)
+        if (r.run_name.function_name == "hello/fwrite") r.counters["cpu_wait"] = 0.006;
     std::ostringstream out;
     const Outcomes outcomes;
-    SummaryConsoleReporter reporter(outcomes, benchmark::ConsoleReporter::OO_None);
+    SummaryConsoleReporter reporter(outcomes, no_cases, benchmark::ConsoleReporter::OO_None);
     reporter.SetOutputStream(&out);
     reporter.SetErrorStream(&out);
     reporter.ReportRuns(runs);
@@ -300,14 +309,22 @@ TEST(Report, SpreadWithStolenTimeIsCalledHostInterference) {
                         "method's.\n"),
               std::string::npos)
         << text;
-    EXPECT_EQ(text.find("hello/fwrite ("), std::string::npos) << text;
+    EXPECT_EQ(text.find("host interference: the hypervisor took CPU time from this machine while hello/fwrite"),
+              std::string::npos)
+        << text;
+    EXPECT_NE(text.find("! CPU contention: other work on this machine kept tasks waiting for a CPU while hello/fwrite "
+                        "(50%) ran (cpu_wait, as % of the wall time per run): a busy machine, not the method.\n"),
+              std::string::npos)
+        << text;
+    EXPECT_EQ(text.find("while hello/obuf (25%) ran (cpu_wait"), std::string::npos) << "stolen time comes first";
 }
 
 TEST(Report, SummarySaysWhatTheOutcomesSay) {
     const Ran ran = run_all({make_case("file_read", "broken_unavailable"), make_case("hello", "broken_one_byte"),
                              make_case("hello", "obuf")});
     std::ostringstream out;
-    SummaryConsoleReporter reporter(ran.outcomes, benchmark::ConsoleReporter::OO_None);
+    const CaseIndex index(ran.cases);
+    SummaryConsoleReporter reporter(ran.outcomes, index, benchmark::ConsoleReporter::OO_None);
     reporter.SetOutputStream(&out);
     reporter.SetErrorStream(&out);
     reporter.ReportRuns(ran.runs);
@@ -403,6 +420,30 @@ TEST(OsCounters, LimitWritesAndReadsOneMebibytePerCall) {
     EXPECT_EQ(counter_of(in, "read_calls"), 2.0);  // one full read, then end of file
 }
 
+TEST(Runner, RunsPerRepetitionReachTheMinimumTimeWithinABoundedWallTime) {
+    // A 35 ms run whose reset and verify bring it to 60 ms: Google Benchmark's
+    // 15 runs for 0.5 s of measured time (they fit in 4 x 0.5 s).
+    EXPECT_EQ(runs_per_repetition({0.035, 0.060}, 0.5), 15);
+    // A 0.2 us run behind 1 ms of setup (a child process per run): not the
+    // 50,000 runs 0.01 s of measured time would take, 40 (0.04 s of wall time).
+    EXPECT_EQ(runs_per_repetition({2e-7, 1e-3}, 0.01), 40);
+    // A run longer than the minimum time: once.
+    EXPECT_EQ(runs_per_repetition({6.0, 6.2}, 0.5), 1);
+    // A run too short for the clock: bounded by its whole cost, or 10^6.
+    EXPECT_EQ(runs_per_repetition({0.0, 1e-3}, 0.5), 2000);
+    EXPECT_EQ(runs_per_repetition({0.0, 0.0}, 0.5), 1'000'000);
+}
+
+TEST(Runner, SizingRunTimesTheMeasuredPartAndTheWhole) {
+    test::TempDir dir;
+    Session session(dir.path(), 1e-4, false, false);
+    const auto cost = size_run(make_case("ints_out", "obuf"), session);
+    ASSERT_TRUE(cost.has_value());
+    EXPECT_GT(cost->measured, 0);
+    EXPECT_GE(cost->whole, cost->measured);
+    EXPECT_FALSE(size_run(make_case("hello", "broken_one_byte"), session).has_value()) << "verification fails";
+}
+
 TEST(Report, MedianIntervalRanksFollowTheBinomialDistribution) {
     double coverage = 0;
     EXPECT_EQ(median_interval_rank(5, 0.95), 0);  // [x1, x5] covers only 93.75 %
@@ -413,17 +454,85 @@ TEST(Report, MedianIntervalRanksFollowTheBinomialDistribution) {
     EXPECT_EQ(median_interval_rank(20, 0.95), 6);  // the textbook value for n = 20
 }
 
-TEST(Report, ReferenceKeyDropsTheMethodAndTheBufferSize) {
-    EXPECT_EQ(reference_key("file_read/read/buf:4096/cache:cold"), "file_read/cache:cold");
-    EXPECT_EQ(reference_key("file_read/limit/cache:cold"), "file_read/cache:cold");
-    EXPECT_EQ(reference_key("hello/obuf/buf:4096"), "hello");
-    EXPECT_EQ(reference_key("hello/limit"), "hello");
+TEST(Report, ARowsTableIsItsWorkloadAndEveryParameterButTheBufferSize) {
+    const Workload* file_read = find_workload("file_read");
+    Params cold;
+    cold.buffer_size = 4096;
+    cold.cache = CacheState::cold;
+    const Case read_cold{file_read, find_method("fread"), cold, case_name(*file_read, *find_method("fread"), cold)};
+    const RowStructure s = row_structure(read_cold);
+    EXPECT_EQ(s.name, "file_read/fread/buf:4096/cache:cold");
+    EXPECT_EQ(s.workload, "file_read");
+    EXPECT_EQ(s.method, "fread");
+    EXPECT_EQ(s.family, "stdio");
+    EXPECT_FALSE(s.reference);
+    EXPECT_EQ(s.buffer_size, 4096u);
+    EXPECT_EQ(s.cache, CacheState::cold);
+    EXPECT_EQ(s.item_unit, "line");
+    EXPECT_TRUE(s.compared_per_byte);
+    EXPECT_EQ(s.table(), "file_read/cache:cold");
+    EXPECT_EQ(s.label(), "fread/buf:4096");
+    const RowStructure limit = row_structure(make_case("hello", "limit"));
+    EXPECT_TRUE(limit.reference);
+    EXPECT_EQ(limit.table(), "hello");
+    EXPECT_EQ(limit.label(), "limit");
+    EXPECT_EQ(limit.item_unit, "line");
+    EXPECT_FALSE(limit.compared_per_byte);
 }
 
-TEST(Report, ThroughputUsesDecimalUnits) {
-    EXPECT_EQ(format_throughput(1.27e9), "1.27 GB/s");
-    EXPECT_EQ(format_throughput(154.4e6), "154.4 MB/s");
-    EXPECT_EQ(format_throughput(999), "999 B/s");
+TEST(Report, ColdAndWarmRowsAreRankedInTablesOfTheirOwn) {
+    // A cold read is never ranked against warm ones: each cache state has its
+    // table, its fastest row, and the cold table says cold / warm per method.
+    const Workload* file_read = find_workload("file_read");
+    std::vector<Case> cases;
+    for (const char* method : {"fread", "ifstream"})
+        for (CacheState cache : {CacheState::warm, CacheState::cold}) {
+            Params p;
+            p.cache = cache;
+            cases.push_back({file_read, find_method(method), p, case_name(*file_read, *find_method(method), p)});
+        }
+    const CaseIndex index(cases);
+    auto run = [](const std::string& name, double ms) {
+        benchmark::BenchmarkReporter::Run r;
+        r.run_name.function_name = name;
+        r.family_index = name.find("cold") == std::string::npos ? 0 : 1;  // warm first, as a suite lists them
+        r.iterations = 1;
+        r.repetitions = 1;
+        r.time_unit = benchmark::kMillisecond;
+        r.real_accumulated_time = ms / 1e3;
+        return r;
+    };
+    std::ostringstream out;
+    const Outcomes outcomes;
+    SummaryConsoleReporter reporter(outcomes, index, benchmark::ConsoleReporter::OO_None);
+    reporter.SetOutputStream(&out);
+    reporter.SetErrorStream(&out);
+    reporter.ReportRuns({run("file_read/fread/cache:warm", 10), run("file_read/fread/cache:cold", 40),
+                         run("file_read/ifstream/cache:warm", 20), run("file_read/ifstream/cache:cold", 30)});
+    reporter.Finalize();
+    const std::string text = out.str();
+    const auto warm = text.find("\nfile_read, warm page cache\n"), cold = text.find("\nfile_read, cold page cache\n");
+    ASSERT_NE(warm, std::string::npos) << text;
+    ASSERT_NE(cold, std::string::npos) << text;
+    EXPECT_LT(warm, cold) << text;
+    const std::string warm_table = text.substr(warm, text.find("\n\n", warm + 1) - warm);
+    const std::string cold_table = text.substr(cold, text.find("\n\n", cold + 1) - cold);
+    EXPECT_EQ(warm_table.find("cold/warm"), std::string::npos) << warm_table;
+    EXPECT_NE(cold_table.find("cold/warm"), std::string::npos) << cold_table;
+    // Warm: fread (10 ms) is the fastest. Cold: ifstream (30 ms) is, fread
+    // 1.33x behind it and 4.00x its own warm time.
+    const auto line_of = [](const std::string& table, const std::string& method) {
+        const auto at = table.find("\n  " + method + " ");
+        return at == std::string::npos ? std::string() : table.substr(at + 1, table.find('\n', at + 1) - at - 1);
+    };
+    EXPECT_NE(line_of(warm_table, "fread").find("10.00 ms"), std::string::npos) << warm_table;
+    EXPECT_NE(line_of(warm_table, "fread").find("1.00x"), std::string::npos) << warm_table;
+    EXPECT_NE(line_of(cold_table, "fread").find("4.00x"), std::string::npos) << cold_table;
+    EXPECT_LT(cold_table.find("ifstream"), cold_table.find("fread")) << cold_table;
+    EXPECT_NE(cold_table.find("1.33x"), std::string::npos) << cold_table;
+    EXPECT_NE(cold_table.find("4.00x"), std::string::npos) << cold_table;
+    EXPECT_NE(cold_table.find("1.50x"), std::string::npos) << cold_table;  // ifstream 30 / 20
+    EXPECT_EQ(text.find("cache:"), std::string::npos) << "the tables name the state, the rows do not" << text;
 }
 
 }  // namespace

@@ -28,4 +28,12 @@ struct ConsoleMessage {
 std::unique_ptr<Trial> make_console_trial(Session& s, const Method& m, const Params& p, std::string_view workload,
                                           const ConsoleMessage& msg, std::uint64_t count);
 
+/// Messages of the untimed warm-up the child writes to /dev/null before a
+/// measured run of `count` messages of `bytes` in all through a buffer of
+/// `buffer_size` bytes (0: unknown): count / 10 (the seed's 1,000 before its
+/// 10,000), and at least enough to fill twice the buffer (64 KiB when smaller
+/// or unknown), so no page of the method's buffers is touched for the first
+/// time inside the measurement.
+std::uint64_t console_warmup_messages(std::uint64_t count, std::uint64_t bytes, std::size_t buffer_size);
+
 }  // namespace iobench

@@ -10,9 +10,10 @@
 //
 // Counters: `resident_at_start`, the fraction of the file's pages in the page
 // cache when a measured read began (mincore; the mean over the run's
-// iterations; absent when 0, i.e. every page had been dropped). A cold row
-// with a large value is a cold run the kernel did not allow (tmpfs keeps every
-// page: the pages are the file).
+// iterations; absent when 0, i.e. every page had been dropped). Where more
+// than half the file stays in memory after the drop (tmpfs keeps every page:
+// the pages are the file) a cold row is skipped with that reason: it would be
+// a warm run.
 #include <fmt/format.h>
 
 #include <cstdio>
@@ -75,6 +76,13 @@ public:
     void reset() override {
         if (cache_ == CacheState::cold) {
             drop_from_page_cache(path_);
+            // A file system whose pages are the file (tmpfs, ramfs) keeps
+            // them: such a "cold" run is a warm one, and is not reported as cold.
+            if (const auto resident = resident_fraction(path_); resident && *resident > 0.5)
+                throw unavailable_error(fmt::format(
+                    "no cold page cache here: {:.0f}% of the file stayed in memory after its pages were dropped "
+                    "(tmpfs and ramfs keep every page: the pages are the file)",
+                    100 * *resident));
         } else if (!warmed_) {
             read_through(path_);  // the seed's warm-up run
             warmed_ = true;

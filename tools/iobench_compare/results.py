@@ -209,7 +209,7 @@ def parse(path: str, data) -> ResultFile:
     if not isinstance(data, dict):
         raise _not_a_result(path, "not a JSON object")
     rows = data.get("benchmarks")
-    if isinstance(rows, list) and any(isinstance(r, dict) and "workload" in r and "methods" in r for r in rows):
+    if isinstance(rows, list) and any(isinstance(r, dict) and "workload" in r and "name" not in r for r in rows):
         raise _not_a_result(path, "it looks like an iobench suite file")
     if not isinstance(rows, list):
         raise _not_a_result(path, 'no "benchmarks" list')
