@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from .number_format import format_bytes, format_count, format_percent, format_ratio, format_time
 
 # Counters every row has and that the tables show in their own columns (or never).
-STANDARD = frozenset({"bytes_per_second", "items_per_second", "verified"})
+STANDARD = frozenset({"bytes_per_second", "items_per_second", "verified", "items", "bytes"})
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,11 @@ context key "counters", the limit rows and x_limit are iobench's own:
   directory on a disk file system (--disk-dir; tmpfs skips cold rows): fread and
   read at two buffer sizes, warm and cold cache, 6 repetitions (the fewest with a
   95% interval of the median).
+- quick-structure.json: `iobench --suite quick --scale 0.001` (GCC): rows that
+  carry their structure (workload, method, family, reference, params, item_unit,
+  compared_per, items, bytes), beside the older fixtures, which do not.
+file-read-cache.json carries it too; the other fixtures were made before
+iobench wrote it and test that such files still load.
 
 Derived, not run: all-errors.json (failed.json's hello rows only: every row an
 error) and invalid-times.json (gcc.json with a NaN, an infinite and a zero
@@ -109,6 +114,7 @@ def main():
             ("quick-clang-tenth.json", clang, "quick", args.dir, ("--scale", "0.001")),
             ("file-read-shm.json", gcc, suite, args.dir, ("--file-size", "2M")),
             ("file-read-cache.json", gcc, cache_suite, disk, ("--file-size", "2M")),
+            ("quick-structure.json", gcc, "quick", args.dir, ("--scale", "0.001")),
         ]
         for name, binary, suite, directory, extra in runs:
             if args.only and name not in args.only:

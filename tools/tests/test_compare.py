@@ -264,6 +264,53 @@ class StructureTest(unittest.TestCase):
         self.assertTrue(compare.reads_a_file(shm))
 
 
+class StructureFieldsTest(unittest.TestCase):
+    """Files whose rows carry their structure: what a row is comes from those fields, not from its name."""
+
+    def test_fields_are_read(self):
+        data = rows_of("quick-structure.json")
+        self.assertTrue(all("workload" in r for r in data))  # every row, aggregates and skipped ones too
+        f = results.load(fixture("quick-structure.json"))
+        for name, bench in f.benchmarks.items():
+            row = next(r for r in data if r.get("run_name", r["name"]) == name)
+            found = cmp.describe(name, bench)
+            self.assertEqual((found.workload, found.method, found.family, found.reference, dict(found.params),
+                              found.item_unit, found.compared_per),
+                             (row["workload"], row["method"], row["family"], row["reference"],
+                              {k: str(v) for k, v in row["params"].items()}, row["item_unit"], row["compared_per"]))
+        self.assertTrue(cmp.describe("ints_out/limit", f.benchmarks["ints_out/limit"]).reference)
+
+    def test_the_fields_decide_not_the_name(self):
+        # A row whose fields say it is the reference is the reference, whatever its name; the item unit is
+        # the row's own (the fields of the fixture's rows, changed here: the only way to tell them apart).
+        with open(fixture("quick-structure.json"), encoding="utf-8") as f:
+            data = json.load(f)
+        for row in data["benchmarks"]:
+            if row.get("run_name", row["name"]) == "hello/obuf":
+                row["reference"], row["item_unit"] = True, "greeting"
+        f = results.parse("renamed.json", data)
+        found = cmp.describe("hello/obuf", f.benchmarks["hello/obuf"])
+        self.assertTrue(found.reference)
+        self.assertEqual(found.item_unit, "greeting")
+
+    def test_counts_per_run_come_from_the_rows(self):
+        rows = csv_rows(self, fixture("quick-structure.json"))
+        for name in ("ints_out/obuf", "hello/fwrite", "ints_in/ibuf"):
+            reps = iteration_rows("quick-structure.json", name)
+            self.assertEqual(float(rows[(name, "quick-structure.json")]["items_per_run"]),
+                             statistics.median(r["items"] for r in reps))
+            self.assertEqual(float(rows[(name, "quick-structure.json")]["bytes_per_run"]),
+                             statistics.median(r["bytes"] for r in reps))
+            self.assertAlmostEqual(float(rows[(name, "quick-structure.json")]["x_limit"]),
+                                   statistics.median(r["x_limit"] for r in reps), places=12)
+
+    def test_old_and_new_files_line_up(self):
+        out = run_ok(self, fixture("quick-gcc.json"), fixture("quick-structure.json"))
+        self.assertIn("ints_out: time per integer (the files ran different counts", out)
+        rows = csv_rows(self, fixture("quick-gcc.json"), fixture("quick-structure.json"))
+        self.assertEqual(rows[("ints_out/limit", "quick-structure.json")]["x_fastest"], "")  # the reference
+
+
 class CacheStateTest(unittest.TestCase):
     """file_read with warm and cold rows: one table per cache state, each with its own fastest; the cold
     table says how much slower each method was cold than warm."""
