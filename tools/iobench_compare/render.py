@@ -290,7 +290,8 @@ CSV_COUNTERS = ["write_calls", "read_calls", "bytes_per_call", "user_time", "sys
 CSV_COLUMNS = ["workload", "benchmark", "method", "file", "label", "status", "error", "repetitions",
                "source", "real_time_s", "cpu_time_s", "bytes_per_second", "items_per_second", "cv",
                "items_per_run", "bytes_per_run", "compared_per", "compared_time_s", "x_fastest",
-               "baseline", "ratio", "p_value", "verdict"] + CSV_COUNTERS
+               "baseline", "ratio", "p_value", "verdict"] + CSV_COUNTERS + [
+               "ci_low_s", "ci_high_s", "cold_warm", "family", "reference"]
 
 
 def _number(value: float | None) -> str:
@@ -312,5 +313,8 @@ def to_csv(comparison: Comparison) -> str:
                                  _number(cell.bytes), workload.unit if cell.ok else "", _number(cell.value),
                                  _number(cell.x_fastest), row.baseline or "", _number(cell.ratio),
                                  _number(cell.p_value), cell.verdict or ""] +
-                                [_number(cell.counters.get(c)) for c in CSV_COUNTERS])
+                                [_number(cell.counters.get(c)) for c in CSV_COUNTERS] +
+                                [_number(cell.ci[0] if cell.ci else None), _number(cell.ci[1] if cell.ci else None),
+                                 _number(cell.cold_warm), (row.structure.family or "") if row.structure else "",
+                                 "true" if row.is_limit else "false"])
     return buffer.getvalue()

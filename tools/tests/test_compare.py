@@ -685,6 +685,23 @@ class CsvTest(unittest.TestCase):
         self.assertIn(f"{float(row['bytes_per_second']) / 1e6:.1f} MB/s", console)
         self.assertEqual(float(rows[("ints_out/obuf", "gcc.json")]["items_per_run"]), 10000)  # scale 0.001
 
+    def test_interval_family_reference(self):
+        rows = csv_rows(self, fixture("quick-structure.json"))
+        times = sorted(iteration_times("quick-structure.json", "ints_out/obuf"))  # 6: the interval is [min, max]
+        obuf = rows[("ints_out/obuf", "quick-structure.json")]
+        self.assertAlmostEqual(float(obuf["ci_low_s"]), times[0], places=15)
+        self.assertAlmostEqual(float(obuf["ci_high_s"]), times[-1], places=15)
+        self.assertEqual((obuf["family"], obuf["reference"]), ("obuf", "false"))
+        self.assertEqual(rows[("ints_out/limit", "quick-structure.json")]["reference"], "true")
+        old = csv_rows(self, fixture("gcc.json"))  # 5 repetitions: no interval; no family in the rows
+        self.assertEqual((old[("ints_out/obuf", "gcc.json")]["ci_low_s"], old[("ints_out/obuf", "gcc.json")]["family"]),
+                         ("", ""))
+        cache = csv_rows(self, fixture("file-read-cache.json"))
+        cold = cache[("file_read/read/buf:4096/cache:cold", "file-read-cache.json")]
+        warm = cache[("file_read/read/buf:4096/cache:warm", "file-read-cache.json")]
+        self.assertAlmostEqual(float(cold["cold_warm"]), float(cold["real_time_s"]) / float(warm["real_time_s"]))
+        self.assertEqual(warm["cold_warm"], "")
+
 
 class PlotTest(unittest.TestCase):
     """Charts: non-empty PNG and SVG files, a bar chart per workload and a line chart per sweep."""
