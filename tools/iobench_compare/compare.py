@@ -22,6 +22,7 @@ import numpy
 import scipy.stats
 
 from . import counters as counter_columns
+from .number_format import format_count
 from .results import SKIPPED_PREFIX, Benchmark, InputError, ResultFile
 
 # Mann-Whitney U needs this many repetitions on each side before it is run at all.
@@ -367,14 +368,14 @@ def _choose_unit(table: Workload, pairs, files: list[ResultFile]) -> None:
             word = "byte" if kind == "bytes" else table.item_unit
             table.unit = word
             if i == j:
-                table.unit_note = f"the rows ran different counts: {b:,.0f} and {a:,.0f} {word}s per run"
+                table.unit_note = f"the rows ran different counts: {format_count(b)} and {format_count(a)} {word}s per run"
             else:  # every file's count in this row, the files with the same count together
                 counts: dict[float, list[str]] = {}
                 for f, c in zip(files, row.cells):
                     if c.ok and c.work(kind) is not None:
                         same = next((k for k in counts if _same_work(k, c.work(kind))), c.work(kind))
                         counts.setdefault(same, []).append(f.label)
-                listed = ", ".join(f"{n:,.0f} ({', '.join(labels)})" for n, labels in counts.items())
+                listed = ", ".join(f"{format_count(n)} ({', '.join(labels)})" for n, labels in counts.items())
                 table.unit_note = f"the files ran different counts of {word}s per run: {listed}"
             break
     for row in table.rows:

@@ -24,7 +24,8 @@ import numpy
 
 from .compare import Cell, Comparison, Row, Workload
 from . import counters as counter_columns
-from .render import format_throughput, format_time
+from .number_format import format_count, format_percent
+from .render import format_throughput
 
 NS = 1e9
 
@@ -68,12 +69,12 @@ def _extra(comparison: Comparison, workload: Workload, cell: Cell) -> str:
     n = len(cell.samples)
     parts = [f"median of {n} repetitions" if n > 1 else ("one repetition" if n == 1 else "median row")]
     if cell.cv is not None:
-        parts.append(f"cv {cell.cv * 100:.1f}%")
+        parts.append(f"cv {format_percent(cell.cv)}")
     if cell.bytes_per_second is not None:
         parts.append(format_throughput(cell.bytes_per_second))
     _, rate, what = _per_second(workload, cell)
     if rate is not None and what != "bytes":
-        parts.append(f"{rate:,.0f} {what}/s")
+        parts.append(f"{format_count(rate)} {what}/s")
     for col in workload.columns:
         value = col.value(cell)
         if value is not None:

@@ -25,6 +25,7 @@ from matplotlib.lines import Line2D  # noqa: E402
 from matplotlib.patches import Patch  # noqa: E402
 
 from .compare import Cell, Comparison, Row, Workload, median_interval, sweeps  # noqa: E402
+from .number_format import format_count  # noqa: E402
 from .render import STATUS_WORDS, format_throughput  # noqa: E402
 
 # Parameters by their name in the rows ("buffer_size") or, in older files, in the benchmark name ("buf").
@@ -84,7 +85,7 @@ def _colors() -> list[str]:
 
 
 def _rate_text(rate: float, in_bytes: bool) -> str:
-    return format_throughput(rate) if in_bytes else f"{rate:.3g}/s"
+    return format_throughput(rate) if in_bytes else f"{format_count(rate)}/s"
 
 
 def _clear_of_lines(ax, labels, lines: list[float]) -> None:
