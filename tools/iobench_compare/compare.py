@@ -453,7 +453,7 @@ CACHE_PARAM = "cache"
 CACHE_STATES = ("warm", "cold")
 
 
-def _split_by_cache(name: str, rows: dict[str, Row]) -> list[tuple[str | None, dict[str, Row]]]:
+def _split_by_cache(rows: dict[str, Row]) -> list[tuple[str | None, dict[str, Row]]]:
     """The parts of a workload that has rows in more than one cache state: one per state (warm first), each
     with the rows of that state and the rows without a cache parameter; else the whole workload."""
     states = {dict(r.params).get(CACHE_PARAM) for r in rows.values()} - {None}
@@ -613,7 +613,7 @@ def compare(files: list[ResultFile], baseline_file: int = 0, baseline_methods: l
                                           [summarize(g.benchmarks.get(name)) for g in files], structure=structure)
 
     parts = [(workload, part, part_rows) for workload, rows in by_workload.items()
-             for part, part_rows in _split_by_cache(workload, rows)]
+             for part, part_rows in _split_by_cache(rows)]
     workloads = []
     found_baseline = False
     for workload, part, rows in parts:
