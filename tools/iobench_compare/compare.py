@@ -1,7 +1,10 @@
 """Lining up benchmarks across result files: medians, ratios to a baseline, significance.
 
 Names are `<workload>/<method>[/<param>:<value>]`; a table is one workload, its rows
-are the rest of the name ("obuf", "obuf/buf:4096"), with one line per file.
+are the rest of the name ("obuf", "obuf/buf:4096"), with one line per file. What a
+row is (its workload, method, family, parameters, whether it is the reference row,
+what one item is) comes from the row's own fields; files written before iobench
+wrote them fall back to the name (describe()).
 
 What a table compares: the wall time of one run when every pair it compares ran
 the same number of items; otherwise (files run with different --scale or
@@ -19,6 +22,7 @@ import numpy
 import scipy.stats
 
 from . import counters as counter_columns
+from .number_format import format_count
 from .results import SKIPPED_PREFIX, Benchmark, InputError, ResultFile
 
 # Mann-Whitney U needs this many repetitions on each side before it is run at all.
@@ -26,6 +30,9 @@ MIN_REPETITIONS = 3
 
 # A coefficient of variation at or above this is flagged (docs/methodology.md).
 CV_WARNING = 0.05
+
+# The confidence level of the interval of a median (the 95% CI column, the error bars).
+CI_LEVEL = 0.95
 
 # Context keys that must agree for times to be comparable; a difference is noted.
 COMPARABLE_CONTEXT = ("suite", "scale", "file_size", "build_type", "build_flags", "target_filesystem")
@@ -40,16 +47,46 @@ SAME_WORK = 0.01
 # The method name of a workload's memory-bound limit row: a reference, not a method.
 LIMIT_METHOD = "limit"
 
-# What one item of a workload is; workloads in BYTE_WORKLOADS are compared per byte.
-ITEM_WORDS = {"ints_out": "integer", "ints_in": "integer", "doubles_out": "double", "doubles_in": "double",
-              "hello": "line", "lines": "line", "endl": "line"}
-BYTE_WORKLOADS = {"file_read"}
+
+@dataclass(frozen=True)
+class Structure:
+    """What a benchmark is: its workload, the rest of its name (key), method, family (None when the file
+    does not say), whether it is the workload's reference row, its parameters, what one item is and
+    whether it is compared per item or per byte."""
+
+    workload: str
+    key: str
+    method: str
+    family: str | None
+    reference: bool
+    params: tuple[tuple[str, str], ...]
+    item_unit: str
+    compared_per: str  # "item" or "byte"
 
 
-def item_word(workload: str) -> str:
-    if workload in ITEM_WORDS:
-        return ITEM_WORDS[workload]
-    return "message" if workload.startswith("console_") else "item"
+def describe(name: str, bench: Benchmark | None) -> Structure:
+    """The structure of benchmark `name`: from its rows' fields, or, in files written before iobench
+    wrote them, from the name and the workloads as they were then (the only place that knows them)."""
+    workload, key, method, params = split_name(name)
+    found = bench.structure if bench is not None else None
+    if found:
+        return Structure(found["workload"], key, found["method"], found.get("family"),
+                         bool(found.get("reference", False)),
+                         tuple((str(k), str(v)) for k, v in found.get("params", {}).items()),
+                         str(found.get("item_unit") or "item"),
+                         "byte" if found.get("compared_per") == "byte" else "item")
+    # Before: the limit row was named limit, file_read was compared per byte, and the item was this.
+    units = {"ints_out": "integer", "ints_in": "integer", "doubles_out": "double", "doubles_in": "double",
+             "hello": "line", "lines": "line", "endl": "line"}
+    unit = units.get(workload, "message" if workload.startswith("console_") else "item")
+    return Structure(workload, key, method, None, method == LIMIT_METHOD, tuple(params), unit,
+                     "byte" if workload == "file_read" else "item")
+
+
+def reads_a_file(f: ResultFile) -> bool:
+    """Whether the file has a workload compared per byte (file_read, which reads a file of the context's
+    file_size)."""
+    return any(describe(name, b).compared_per == "byte" for name, b in f.benchmarks.items())
 
 
 @dataclass
@@ -80,7 +117,9 @@ class Cell:
     # What the table compares: the time per run, or per item (see Workload.unit).
     value: float | None = None
     value_samples: list[float] = field(default_factory=list)
+    ci: tuple[float, float] | None = None  # 95% interval of the median value (None below 6 repetitions)
     x_fastest: float | None = None  # value / the fastest method's in the same file and workload
+    cold_warm: float | None = None  # a cold-cache row: its time / the same method's warm-cache time, same file
     ratio: float | None = None  # value / the baseline's value
     p_value: float | None = None
     verdict: str | None = None  # baseline, significant, not significant, too few repetitions, identical samples,
@@ -102,14 +141,15 @@ class Row:
     name: str  # full benchmark name
     key: str  # the name without the workload: "obuf/buf:4096"
     method: str  # "obuf"
-    params: list[tuple[str, str]]  # [("buf", "4096")]
+    params: list[tuple[str, str]]  # [("buffer_size", "4096"), ("cache", "warm")]
     cells: list[Cell]
     baseline: str | None = None  # what the row is compared with, for the CSV
+    structure: Structure | None = None
 
     @property
     def is_limit(self) -> bool:
-        """The workload's memory-bound limit: a reference row, never the fastest method."""
-        return self.method == LIMIT_METHOD
+        """The workload's reference row (the memory-bound limit): never the fastest method."""
+        return self.structure.reference if self.structure is not None else self.method == LIMIT_METHOD
 
 
 @dataclass
@@ -122,10 +162,19 @@ class Workload:
     unit: str = "run"  # "run", or the item compared per: "integer", "line", "byte", ...
     unit_note: str | None = None  # why the table compares per item
     columns: list[counter_columns.Column] = field(default_factory=list)
+    item_unit: str = "item"  # what one item is: "integer", "line", "message", ...
+    compared_per: str = "item"  # per "item" or per "byte" when per item
+    part: str | None = None  # the rows of one cache state of the workload: "cache:cold"
+    cold_warm: bool = False  # whether the table has the cold / warm column
 
     @property
     def per_item(self) -> bool:
         return self.unit != "run"
+
+    @property
+    def title(self) -> str:
+        """The workload's name, with the part of it the table holds: "file_read, cache:cold"."""
+        return f"{self.name}, {self.part}" if self.part else self.name
 
 
 @dataclass
@@ -174,6 +223,33 @@ def split_name(name: str) -> tuple[str, str, str, list[tuple[str, str]]]:
     return workload, "/".join(parts[1:]), method, params
 
 
+def median_interval_rank(n: int, level: float = CI_LEVEL) -> int:
+    """The rank k of the distribution-free interval [x_(k), x_(n+1-k)] (sorted, 1-based) that holds the
+    median of n values with probability >= level, or 0 when n values are too few (n < 6 at 95%).
+
+    The interval misses the median when at most k - 1 values fall below it or above it: 2 P(B <= k - 1)
+    for B ~ binomial(n, 1/2); k is the largest rank that keeps this at most 1 - level (as
+    core/report.cpp's median_interval_rank)."""
+    if n < 1:
+        return 0
+    tail = (1 - level) / 2
+    k = 0
+    for j in range(n):
+        if scipy.stats.binom.cdf(j, n, 0.5) > tail + 1e-12:
+            break
+        k = j + 1
+    return min(k, n // 2)
+
+
+def median_interval(values: list[float], level: float = CI_LEVEL) -> tuple[float, float] | None:
+    """The distribution-free interval of the median of `values` (see median_interval_rank), or None."""
+    k = median_interval_rank(len(values), level)
+    if k == 0:
+        return None
+    ordered = sorted(values)
+    return ordered[k - 1], ordered[len(values) - k]
+
+
 def _median(values: list[float]) -> float:
     return float(numpy.median(values))
 
@@ -202,6 +278,9 @@ def summarize(bench: Benchmark | None) -> Cell:
             if len(values) == n and all(v > 0 for v in values):
                 cell.rates[kind] = list(values)
                 setattr(cell, kind, _median([r * t for r, t in zip(values, bench.real_times)]))
+        for kind in ("items", "bytes"):  # the rows' own counts per run, where they carry them: exact
+            if cell.counters.get(kind, 0) > 0:
+                setattr(cell, kind, cell.counters[kind])
         if n >= 2:
             cell.cv = float(numpy.std(bench.real_times, ddof=1) / numpy.mean(bench.real_times))
     elif bench.median is not None:
@@ -209,7 +288,9 @@ def summarize(bench: Benchmark | None) -> Cell:
         cell = Cell("ok", source="median row", time=median["real_time"], cv=bench.cv, cpu_time=median.get("cpu_time"))
         cell.counters = {k: v for k, v in median.items() if k not in ("real_time", "cpu_time")}
         for kind, counter in (("items", "items_per_second"), ("bytes", "bytes_per_second")):
-            if median.get(counter, 0) > 0:
+            if median.get(kind, 0) > 0:
+                setattr(cell, kind, median[kind])
+            elif median.get(counter, 0) > 0:
                 setattr(cell, kind, median[counter] * cell.time)
     else:
         return Cell("invalid", error="no repetition and no median row in the file")
@@ -247,11 +328,11 @@ def _context_counts(f: ResultFile) -> tuple[str, ...]:
     return tuple(str(f.context.get(k, "")) for k in COUNT_CONTEXT)
 
 
-def _work_kind(workload: str, cells: list[Cell]) -> str:
-    """What a per-item table counts: bytes for byte workloads, else items; the other one when a result
-    lacks the first (a file without items_per_second, say)."""
+def _work_kind(table: Workload, cells: list[Cell]) -> str:
+    """What a per-item table counts: bytes for workloads compared per byte, else items; the other one when a
+    result lacks the first (a file without items_per_second, say)."""
     ok = [c for c in cells if c.ok]
-    preferred, other = ("bytes", "items") if workload in BYTE_WORKLOADS else ("items", "bytes")
+    preferred, other = ("bytes", "items") if table.compared_per == "byte" else ("items", "bytes")
     if all(c.work(preferred) for c in ok) or not all(c.work(other) for c in ok):
         return preferred
     return other
@@ -278,23 +359,23 @@ def _pairs(table: Workload, rows: dict[str, Row], files: list[ResultFile], basel
 
 def _choose_unit(table: Workload, pairs, files: list[ResultFile]) -> None:
     """Per run, unless a compared pair ran different counts: then per item (sets unit and unit_note)."""
-    kind = _work_kind(table.name, [c for r in table.rows for c in r.cells])
+    kind = _work_kind(table, [c for r in table.rows for c in r.cells])
     for cell, i, base, j, row in pairs:
         if cell is base or not (cell.ok and base.ok):
             continue
         a, b = cell.work(kind), base.work(kind)
         if a is not None and b is not None and not _same_work(a, b):
-            word = "byte" if kind == "bytes" else item_word(table.name)
+            word = "byte" if kind == "bytes" else table.item_unit
             table.unit = word
             if i == j:
-                table.unit_note = f"the rows ran different counts: {b:,.0f} and {a:,.0f} {word}s per run"
+                table.unit_note = f"the rows ran different counts: {format_count(b)} and {format_count(a)} {word}s per run"
             else:  # every file's count in this row, the files with the same count together
                 counts: dict[float, list[str]] = {}
                 for f, c in zip(files, row.cells):
                     if c.ok and c.work(kind) is not None:
                         same = next((k for k in counts if _same_work(k, c.work(kind))), c.work(kind))
                         counts.setdefault(same, []).append(f.label)
-                listed = ", ".join(f"{n:,.0f} ({', '.join(labels)})" for n, labels in counts.items())
+                listed = ", ".join(f"{format_count(n)} ({', '.join(labels)})" for n, labels in counts.items())
                 table.unit_note = f"the files ran different counts of {word}s per run: {listed}"
             break
     for row in table.rows:
@@ -303,12 +384,14 @@ def _choose_unit(table: Workload, pairs, files: list[ResultFile]) -> None:
                 continue
             if not table.per_item:
                 cell.value, cell.value_samples = cell.time, list(cell.samples)
+                cell.ci = median_interval(cell.value_samples)
                 continue
             work = cell.work(kind)
             if work:
                 cell.value = cell.time / work
                 rates = cell.rates.get(kind, [])
                 cell.value_samples = [1.0 / r for r in rates]  # time per item of each repetition
+                cell.ci = median_interval(cell.value_samples)
 
 
 def _comparable(cell: Cell, i: int, base: Cell, j: int, table: Workload, files: list[ResultFile]) -> str | None:
@@ -316,7 +399,7 @@ def _comparable(cell: Cell, i: int, base: Cell, j: int, table: Workload, files: 
     if cell.value is None or base.value is None:
         return f"not comparable: no {table.unit} count"
     if not table.per_item and i != j and _context_counts(files[i]) != _context_counts(files[j]):
-        kind = _work_kind(table.name, [cell, base])
+        kind = _work_kind(table, [cell, base])
         a, b = cell.work(kind), base.work(kind)
         if a is None or b is None:
             return "not comparable: different scale, no item count"
@@ -347,6 +430,57 @@ def _fastest(table: Workload, files: list[ResultFile]) -> None:
                 cell.x_fastest = cell.value / best
 
 
+def _order(table: Workload, ranked_by: int) -> None:
+    """One order for every table and chart: the methods that ran, fastest first (by their value in file
+    `ranked_by`, the baseline file); those that ran only in other files, in the suite's order; then the
+    reference (limit) rows; then the rows without a result in any file (failed, skipped, invalid)."""
+    def key(indexed: tuple[int, Row]):
+        position, row = indexed
+        ran = any(c.ok for c in row.cells)
+        cell = row.cells[ranked_by]
+        if not ran:
+            return (3, 0.0, position)
+        if row.is_limit:
+            return (2, 0.0, position)
+        if cell.ok:
+            return (0, cell.value if cell.value is not None else cell.time, position)
+        return (1, 0.0, position)
+    table.rows = [row for _, row in sorted(enumerate(table.rows), key=key)]
+
+
+# The parameter a workload's tables are split by, and its values in table order.
+CACHE_PARAM = "cache"
+CACHE_STATES = ("warm", "cold")
+
+
+def _split_by_cache(rows: dict[str, Row]) -> list[tuple[str | None, dict[str, Row]]]:
+    """The parts of a workload that has rows in more than one cache state: one per state (warm first), each
+    with the rows of that state and the rows without a cache parameter; else the whole workload."""
+    states = {dict(r.params).get(CACHE_PARAM) for r in rows.values()} - {None}
+    if len(states) < 2:
+        return [(None, rows)]
+    ordered = [s for s in CACHE_STATES if s in states] + sorted(states - set(CACHE_STATES))
+    return [(f"{CACHE_PARAM}:{state}",
+             {k: r for k, r in rows.items() if dict(r.params).get(CACHE_PARAM) in (state, None)})
+            for state in ordered]
+
+
+def _cold_warm(cold: Workload, warm: Workload) -> None:
+    """Each cold row's time / the warm time of the same method with the same other parameters, per file."""
+    def others(row: Row):
+        return row.method, tuple(p for p in row.params if p[0] != CACHE_PARAM)
+
+    warm_rows = {others(r): r for r in warm.rows if dict(r.params).get(CACHE_PARAM)}
+    for row in cold.rows:
+        match = warm_rows.get(others(row))
+        if match is None or not dict(row.params).get(CACHE_PARAM):
+            continue
+        for cell, base in zip(row.cells, match.cells):
+            if cell.ok and base.ok and cell.time and base.time:
+                cell.cold_warm = cell.time / base.time
+                cold.cold_warm = True
+
+
 def _baseline_row(rows: dict[str, Row], row: Row, specs: list[str]) -> Row | None:
     """The row `row` is compared with: the first spec present, with row's parameters if it has them."""
     for spec in specs:
@@ -354,9 +488,9 @@ def _baseline_row(rows: dict[str, Row], row: Row, specs: list[str]) -> Row | Non
             if spec in rows:
                 return rows[spec]
             continue
-        with_params = "/".join([spec] + [f"{k}:{v}" for k, v in row.params])
-        if with_params in rows:
-            return rows[with_params]
+        same = [r for r in rows.values() if r.method == spec and r.params == row.params]
+        if same:
+            return same[0]
         if spec in rows:
             return rows[spec]
     return None
@@ -364,10 +498,10 @@ def _baseline_row(rows: dict[str, Row], row: Row, specs: list[str]) -> Row | Non
 
 def _context_notes(files: list[ResultFile]) -> list[str]:
     notes = []
-    workloads = {split_name(name)[0] for f in files for name in f.benchmarks}
+    any_file_read = any(reads_a_file(f) for f in files)
     for key in COMPARABLE_CONTEXT:
         values = [str(f.context.get(key, "?")) for f in files]
-        if key == "file_size" and not workloads & BYTE_WORKLOADS:
+        if key == "file_size" and not any_file_read:
             continue  # only file_read reads a file of that size
         if len(set(values)) > 1:
             listed = ", ".join(f"{v} ({f.label})" for v, f in zip(values, files))
@@ -471,18 +605,21 @@ def compare(files: list[ResultFile], baseline_file: int = 0, baseline_methods: l
 
     by_workload: dict[str, dict[str, Row]] = {}
     for f in files:
-        for name in f.benchmarks:
-            workload, key, method, params = split_name(name)
-            rows = by_workload.setdefault(workload, {})
-            if key not in rows:
-                rows[key] = Row(name, key, method, params, [summarize(g.benchmarks.get(name)) for g in files])
+        for name, bench in f.benchmarks.items():
+            structure = describe(name, bench)
+            rows = by_workload.setdefault(structure.workload, {})
+            if structure.key not in rows:
+                rows[structure.key] = Row(name, structure.key, structure.method, list(structure.params),
+                                          [summarize(g.benchmarks.get(name)) for g in files], structure=structure)
 
+    parts = [(workload, part, part_rows) for workload, rows in by_workload.items()
+             for part, part_rows in _split_by_cache(rows)]
     workloads = []
     found_baseline = False
-    for workload, rows in by_workload.items():
-        # The limit row last: a reference under the methods.
-        table = Workload(workload, [r for r in rows.values() if not r.is_limit] +
-                         [r for r in rows.values() if r.is_limit])
+    for workload, part, rows in parts:
+        first = next(iter(rows.values())).structure
+        table = Workload(workload, list(rows.values()), item_unit=first.item_unit, compared_per=first.compared_per,
+                         part=part)
         pairs = _pairs(table, rows, files, baseline_file, baseline_methods)
         found_baseline |= bool(pairs)
         _choose_unit(table, pairs, files)
@@ -496,11 +633,17 @@ def compare(files: list[ResultFile], baseline_file: int = 0, baseline_methods: l
                 else:
                     cell.verdict = why
         _fastest(table, files)
+        _order(table, baseline_file if not baseline_methods else 0)
         if baseline_methods and all(row.baseline is None for row in table.rows):
             table.note = f"no baseline method ({', '.join(baseline_methods)}) in this workload"
         table.columns = _columns(table, counter_keys, counters is not None)
         workloads.append(table)
 
+    for table in workloads:
+        if table.part == f"{CACHE_PARAM}:cold":
+            warm = [w for w in workloads if w.name == table.name and w.part == f"{CACHE_PARAM}:warm"]
+            if warm:
+                _cold_warm(table, warm[0])
     if baseline_methods and not found_baseline:
         methods = sorted({row.method for w in workloads for row in w.rows})
         raise InputError(f"--baseline-method {','.join(baseline_methods)}: no such method in these files "

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .number_format import format_bytes, format_count, format_percent, format_ratio, format_time
+
 # Counters every row has and that the tables show in their own columns (or never).
-STANDARD = frozenset({"bytes_per_second", "items_per_second", "verified"})
+STANDARD = frozenset({"bytes_per_second", "items_per_second", "verified", "items", "bytes"})
 
 
 @dataclass(frozen=True)
@@ -28,7 +30,7 @@ class Column:
         """The cell's value for this column (per run), or None when the row does not carry it."""
         if self.key == "sys":
             system = cell.counters.get("system_time")
-            return None if system is None or not cell.time else 100.0 * system / cell.time
+            return None if system is None or not cell.time else system / cell.time
         return cell.counters.get(self.counter)
 
 
@@ -57,29 +59,6 @@ def column(key: str) -> Column:
     return BY_KEY.get(key) or Column(key, key, "number", f"counter {key}", key)
 
 
-def _count(value: float) -> str:
-    if value >= 1e9:
-        return f"{value / 1e9:.2f} G"
-    if value >= 1e6:
-        return f"{value / 1e6:.2f} M"
-    if value >= 100 or value == int(value):
-        return f"{value:,.0f}"
-    return f"{value:.1f}"
-
-
-def _bytes(value: float) -> str:
-    """Binary units, as buffer sizes are given: "512 B", "4 KiB", "1 MiB"."""
-    for scale, unit in ((1 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB")):
-        if value >= scale:
-            return f"{_three_digits(value / scale)} {unit}"
-    return f"{_three_digits(value)} B"
-
-
-def _three_digits(value: float) -> str:
-    """Three significant digits, never in exponent form: "7.89", "64", "1014"."""
-    return f"{value:.0f}" if value >= 100 else f"{value:.3g}"
-
-
 def _storage(value: float) -> str:
     """Decimal units, as throughput is given: "12.3 MB"."""
     for scale, unit in ((1e9, "GB"), (1e6, "MB"), (1e3, "kB")):
@@ -88,20 +67,20 @@ def _storage(value: float) -> str:
     return f"{value:.0f} B"
 
 
-def format_value(col: Column, value: float | None, format_time) -> str:
-    """The text of one counter cell ("-" when absent)."""
+def format_value(col: Column, value: float | None) -> str:
+    """The text of one counter cell ("-" when absent), written as tests/data/number_format.json says."""
     if value is None:
         return "-"
     if col.kind == "count":
-        return _count(value)
+        return format_count(value)
     if col.kind == "bytes":
-        return _bytes(value)
+        return format_bytes(value)
     if col.kind == "storage":
         return _storage(value)
     if col.kind == "seconds":
         return format_time(value)
     if col.kind == "percent":
-        return f"{value:.0f}%" if value >= 10 else f"{value:.1f}%"
+        return format_percent(value)
     if col.kind == "ratio":
-        return f"{value:.2f}x" if value < 10 else f"{value:.1f}x" if value < 100 else f"{value:.0f}x"
+        return format_ratio(value)
     return f"{value:.4g}"

@@ -22,9 +22,10 @@ import json
 
 import numpy
 
-from .compare import BYTE_WORKLOADS, Cell, Comparison, Row, Workload, item_word
+from .compare import Cell, Comparison, Row, Workload
 from . import counters as counter_columns
-from .render import format_throughput, format_time
+from .number_format import format_count, format_percent
+from .render import format_throughput
 
 NS = 1e9
 
@@ -33,11 +34,11 @@ def _rows(comparison: Comparison) -> list[tuple[Workload, Row, Cell]]:
     return [(w, r, r.cells[0]) for w in comparison.workloads for r in w.rows if r.cells[0].ok]
 
 
-def _per_second(workload: str, cell: Cell) -> tuple[list[float], float | None, str]:
+def _per_second(workload: Workload, cell: Cell) -> tuple[list[float], float | None, str]:
     """Throughput samples (per repetition), the median, and what is counted."""
-    if workload in BYTE_WORKLOADS or cell.items_per_second is None:
+    if workload.compared_per == "byte" or cell.items_per_second is None:
         return cell.rates.get("bytes", []), cell.bytes_per_second, "bytes"
-    return cell.rates.get("items", []), cell.items_per_second, item_word(workload) + "s"
+    return cell.rates.get("items", []), cell.items_per_second, workload.item_unit + "s"
 
 
 def _metric(value: float, samples: list[float], scale: float = 1.0) -> dict:
@@ -53,7 +54,7 @@ def to_bencher(comparison: Comparison) -> str:
     out = {}
     for workload, row, cell in _rows(comparison):
         measures = {"latency": _metric(cell.time, cell.samples, NS)}
-        samples, rate, _ = _per_second(workload.name, cell)
+        samples, rate, _ = _per_second(workload, cell)
         if rate is not None:
             measures["throughput"] = _metric(rate, samples)
         if "binary_size" in cell.counters:
@@ -68,16 +69,16 @@ def _extra(comparison: Comparison, workload: Workload, cell: Cell) -> str:
     n = len(cell.samples)
     parts = [f"median of {n} repetitions" if n > 1 else ("one repetition" if n == 1 else "median row")]
     if cell.cv is not None:
-        parts.append(f"cv {cell.cv * 100:.1f}%")
+        parts.append(f"cv {format_percent(cell.cv)}")
     if cell.bytes_per_second is not None:
         parts.append(format_throughput(cell.bytes_per_second))
-    _, rate, what = _per_second(workload.name, cell)
+    _, rate, what = _per_second(workload, cell)
     if rate is not None and what != "bytes":
-        parts.append(f"{rate:,.0f} {what}/s")
+        parts.append(f"{format_count(rate)} {what}/s")
     for col in workload.columns:
         value = col.value(cell)
         if value is not None:
-            parts.append(f"{col.header.rstrip(' %')} {counter_columns.format_value(col, value, format_time)}")
+            parts.append(f"{col.header.rstrip(' %')} {counter_columns.format_value(col, value)}")
     for key in ("compiler", "os", "target_filesystem", "scale"):
         if f.context.get(key) not in (None, ""):
             parts.append(f"{key} {f.context[key]}")

@@ -24,10 +24,14 @@ import matplotlib.pyplot as plt  # noqa: E402  (after choosing the backend)
 from matplotlib.lines import Line2D  # noqa: E402
 from matplotlib.patches import Patch  # noqa: E402
 
-from .compare import Cell, Comparison, Row, Workload, sweeps  # noqa: E402
+from .compare import Cell, Comparison, Row, Workload, median_interval, sweeps  # noqa: E402
+from .number_format import format_count  # noqa: E402
 from .render import STATUS_WORDS, format_throughput  # noqa: E402
 
-_PARAM_TITLES = {"buf": "buffer size"}
+# Parameters by their name in the rows ("buffer_size") or, in older files, in the benchmark name ("buf").
+_PARAM_TITLES = {"buf": "buffer size", "buffer_size": "buffer size"}
+_BYTE_PARAMS = {"buf", "buffer_size"}
+_PARAM_STEMS = {"buffer_size": "buf"}  # file names stay <workload>-buf.png
 _STATUS_COLORS = {"failed": "#c0392b", "invalid": "#c0392b", "skipped": "#7f7f7f"}
 
 
@@ -51,6 +55,19 @@ def _rate(cell: Cell) -> float | None:
     return cell.bytes_per_second if cell.bytes_per_second is not None else cell.items_per_second
 
 
+def _rate_interval(cell: Cell) -> tuple[float, float] | None:
+    """The 95% interval of the median throughput (the same order statistics as the time's), or None."""
+    if not cell.ok:
+        return None
+    kind = "bytes" if cell.bytes_per_second is not None else "items"
+    return median_interval(cell.rates.get(kind, []))
+
+
+# Text sizes in the charts (points); the HTML report shows the SVG at about its own size.
+VALUE_FONT = 10
+LABEL_FONT = 11
+
+
 def _unit(rows: list[Row]) -> tuple[float, str, bool]:
     """Scale and axis label for a chart's rates, from the largest one; and whether they are bytes."""
     cells = [c for r in rows for c in r.cells if _rate(c) is not None]
@@ -68,21 +85,41 @@ def _colors() -> list[str]:
 
 
 def _rate_text(rate: float, in_bytes: bool) -> str:
-    return format_throughput(rate) if in_bytes else f"{rate:.3g}/s"
+    return format_throughput(rate) if in_bytes else f"{format_count(rate)}/s"
+
+
+def _clear_of_lines(ax, labels, lines: list[float]) -> None:
+    """Moves each value label that a vertical reference line crosses to just after that line."""
+    if not labels or not lines:
+        return
+    renderer = ax.figure.canvas.get_renderer()
+    to_data = ax.transData.inverted()
+    pad = 4  # pixels
+    for text in labels:
+        for _ in range(len(lines)):
+            box = text.get_window_extent(renderer)
+            crossed = [x for x in lines if box.x0 - pad <= ax.transData.transform((x, 0))[0] <= box.x1 + pad]
+            if not crossed:
+                break
+            beyond = ax.transData.transform((max(crossed), 0))[0] + pad
+            text.set_x(to_data.transform((beyond, 0))[0])
 
 
 def bar_chart(comparison: Comparison, workload: Workload) -> Chart:
-    """Grouped horizontal bars: one group per method (top to bottom in table order), one bar per file."""
+    """Grouped horizontal bars: one group per method (top to bottom in table order), one bar per file, each
+    with the 95% interval of its median as an error bar and its value as a label clear of the limit lines."""
     files = comparison.files
     methods = [r for r in workload.rows if not r.is_limit]
     limits = [r for r in workload.rows if r.is_limit]
     scale, xlabel, in_bytes = _unit(workload.rows)
     colors = _colors()
-    per_bar = 0.26 if len(files) > 1 else 0.32
-    height = max(2.6, per_bar * max(1, len(methods)) * len(files) + 0.35 * len(methods) + 1.3)
-    fig, ax = plt.subplots(figsize=(8.0, height))
+    per_bar = 0.3 if len(files) > 1 else 0.36
+    height = max(2.6, per_bar * max(1, len(methods)) * len(files) + 0.3 * len(methods) + 1.4)
+    fig, ax = plt.subplots(figsize=(7.0, height))
     bar = 0.8 / len(files)
-    top = max((_rate(c) or 0.0 for r in workload.rows for c in r.cells), default=0.0) / scale
+    highs = [(_rate_interval(c) or (0.0, _rate(c) or 0.0))[1] for r in workload.rows for c in r.cells]
+    top = max([_rate(c) or 0.0 for r in workload.rows for c in r.cells] + highs, default=0.0) / scale
+    labels, lines = [], []
     for k, row in enumerate(methods):
         for i in range(len(files)):
             cell = row.cells[i]
@@ -90,11 +127,18 @@ def bar_chart(comparison: Comparison, workload: Workload) -> Chart:
             rate = _rate(cell)
             if rate is None:
                 if cell.status in STATUS_WORDS:
-                    ax.text(0, y, f" {STATUS_WORDS[cell.status]}", va="center", ha="left", fontsize=7,
+                    ax.text(0, y, f" {STATUS_WORDS[cell.status]}", va="center", ha="left", fontsize=VALUE_FONT,
                             color=_STATUS_COLORS[cell.status])
                 continue
-            ax.barh(y, rate / scale, height=bar, color=colors[i % len(colors)])
-            ax.text(rate / scale, y, " " + _rate_text(rate, in_bytes), va="center", ha="left", fontsize=7)
+            interval = _rate_interval(cell)
+            xerr = None
+            if interval is not None:
+                xerr = [[max(0.0, rate - interval[0]) / scale], [max(0.0, interval[1] - rate) / scale]]
+            ax.barh(y, rate / scale, height=bar, color=colors[i % len(colors)], xerr=xerr,
+                    error_kw={"ecolor": "#222222", "elinewidth": 1, "capsize": 3})
+            end = (interval[1] if interval is not None else rate) / scale
+            labels.append(ax.text(end, y, " " + _rate_text(rate, in_bytes), va="center", ha="left",
+                                  fontsize=VALUE_FONT))
     # Legend from patches (a file whose every benchmark failed has no bar to take a colour from); one file
     # needs none. The limit lines add theirs.
     handles = [Patch(color=colors[i % len(colors)], label=f.label) for i, f in enumerate(files)]
@@ -106,20 +150,29 @@ def bar_chart(comparison: Comparison, workload: Workload) -> Chart:
             if rate is None:
                 continue
             ax.axvline(rate / scale, color=colors[i % len(colors)], linestyle="--", linewidth=1.2)
+            lines.append(rate / scale)
             label = "limit" if len(files) == 1 else f"limit ({f.label})"
             handles.append(Line2D([], [], color=colors[i % len(colors)], linestyle="--",
                                   label=f"{label}: {_rate_text(rate, in_bytes)}"))
     ax.set_yticks(range(len(methods)))
-    ax.set_yticklabels([r.key for r in methods])
+    ax.set_yticklabels([r.key for r in methods], fontsize=LABEL_FONT)
+    ax.tick_params(axis="x", labelsize=VALUE_FONT)
     ax.set_ylim(max(len(methods), 1) - 0.5, -0.5)  # the first method on top, as in the table
-    ax.set_xlim(0, top * 1.25 if top > 0 else 1)  # room for the value labels
-    ax.set_xlabel(xlabel)
-    ax.set_title(f"{workload.name}: throughput by method")
+    right = max([top] + lines)
+    ax.set_xlim(0, right * 1.3 if right > 0 else 1)  # room for the value labels
+    ax.set_xlabel(xlabel, fontsize=LABEL_FONT)
+    ax.set_title(f"{workload.title}: throughput by method", fontsize=LABEL_FONT + 1)
     ax.grid(axis="x", alpha=0.3)
     ax.set_axisbelow(True)
     if handles:
-        ax.legend(handles=handles, fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
-    return Chart(_safe(workload.name), f"{workload.name}: throughput by method", fig)
+        below = 0.62 / (height * (fig.subplotpars.top - fig.subplotpars.bottom))  # under the axis title
+        ax.legend(handles=handles, fontsize=VALUE_FONT, loc="upper center", bbox_to_anchor=(0.5, -below), ncol=2,
+                  frameon=False)
+    _clear_of_lines(ax, labels, lines)
+    widest = max([t.get_position()[0] for t in labels], default=0.0)
+    if labels and widest > ax.get_xlim()[1] * 0.8:
+        ax.set_xlim(0, widest * 1.25)
+    return Chart(_safe(workload.title), f"{workload.title}: throughput by method", fig)
 
 
 def sweep_chart(comparison: Comparison, workload: Workload, param: str, rows: list[Row]) -> Chart:
@@ -131,7 +184,7 @@ def sweep_chart(comparison: Comparison, workload: Workload, param: str, rows: li
     for row in rows:
         others = "/".join(f"{k}:{v}" for k, v in row.params if k != param)
         lines.setdefault(row.method + ("/" + others if others else ""), []).append(row)
-    fig, ax = plt.subplots(figsize=(8.0, 4.8))
+    fig, ax = plt.subplots(figsize=(7.0, 5.0))
     markers = "osD^vP*X"
     styles = ["-", "--", ":", "-."]
     colors = _colors()
@@ -155,16 +208,19 @@ def sweep_chart(comparison: Comparison, workload: Workload, param: str, rows: li
     ax.set_xscale("log", base=2)
     values = sorted({int(dict(r.params)[param]) for r in rows})
     ax.set_xticks(values)
-    ax.set_xticklabels([_size(v) if param == "buf" else str(v) for v in values])
+    ax.set_xticklabels([_size(v) if param in _BYTE_PARAMS else str(v) for v in values])
     ax.minorticks_off()
-    ax.set_xlabel(_PARAM_TITLES.get(param, param) + (" (bytes)" if param == "buf" else "") + ", log scale")
-    ax.set_ylabel(ylabel)
+    ax.tick_params(labelsize=VALUE_FONT)
+    ax.set_xlabel(_PARAM_TITLES.get(param, param) + (" (bytes)" if param in _BYTE_PARAMS else "") + ", log scale",
+                  fontsize=LABEL_FONT)
+    ax.set_ylabel(ylabel, fontsize=VALUE_FONT)
     ax.set_ylim(bottom=0)
-    title = f"{workload.name}: throughput against {_PARAM_TITLES.get(param, param)}"
-    ax.set_title(title)
+    title = f"{workload.title}: throughput against {_PARAM_TITLES.get(param, param)}"
+    ax.set_title(title, fontsize=LABEL_FONT + 1)
     ax.grid(alpha=0.3)
-    ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5))
-    return Chart(f"{_safe(workload.name)}-{_safe(param)}", title, fig)
+    below = 0.62 / (5.0 * (fig.subplotpars.top - fig.subplotpars.bottom))  # under the axis title
+    ax.legend(fontsize=VALUE_FONT - 1, loc="upper center", bbox_to_anchor=(0.5, -below), ncol=2, frameon=False)
+    return Chart(f"{_safe(workload.title)}-{_safe(_PARAM_STEMS.get(param, param))}", title, fig)
 
 
 def _size(value: int) -> str:

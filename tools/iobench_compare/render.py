@@ -16,51 +16,16 @@ import io
 from tabulate import tabulate
 
 from . import counters as counter_columns
-from .compare import BYTE_WORKLOADS, CV_WARNING, LIMIT_METHOD, Cell, Comparison, Row, Workload, split_name
+from .compare import CI_LEVEL, CV_WARNING, LIMIT_METHOD, Cell, Comparison, Row, Workload, reads_a_file
+from .number_format import format_percent, format_ratio, format_throughput, format_time  # noqa: F401 (re-exported)
 
 CV_LEGEND = ("! cv >= 5%: the repetitions disagree; the machine was busy or the page cache was writing back. "
              "Rerun with more --benchmark_repetitions, on an idle machine or a tmpfs --dir.")
 
 LIMIT_LEGEND = (f"{LIMIT_METHOD}: the workload's memory-bound limit (the same bytes formatted in memory and written "
-                "or read in 1 MiB calls); a reference, never counted as the fastest method.")
+                "or read in 1 MiB calls); a reference (ref), never counted as the fastest method.")
 
 STATUS_WORDS = {"failed": "FAILED", "skipped": "skipped", "invalid": "invalid"}
-
-
-def format_time(seconds: float) -> str:
-    """Wall time as iobench's summary prints it: "554.7 us", "2.81 ms", "729 ms", "2.10 s";
-    below a microsecond with three digits ("4.21 ns", "28.0 ns"), for times per item."""
-    ms = seconds * 1e3
-    if ms >= 1000:
-        return f"{seconds:.2f} s"
-    if ms >= 100:
-        return f"{ms:.0f} ms"
-    if ms >= 1:
-        return f"{ms:.2f} ms"
-    if ms >= 0.001:
-        return f"{ms * 1e3:.1f} us"
-    ns = ms * 1e6
-    return f"{ns:.0f} ns" if ns >= 100 else f"{ns:.1f} ns" if ns >= 10 else f"{ns:.2f} ns"
-
-
-def format_throughput(bytes_per_second: float) -> str:
-    """Bytes per wall second in decimal units, as iobench's summary prints them: "1.06 GB/s"."""
-    if bytes_per_second >= 1e9:
-        return f"{bytes_per_second / 1e9:.2f} GB/s"
-    if bytes_per_second >= 1e6:
-        return f"{bytes_per_second / 1e6:.1f} MB/s"
-    if bytes_per_second >= 1e3:
-        return f"{bytes_per_second / 1e3:.1f} kB/s"
-    return f"{bytes_per_second:.0f} B/s"
-
-
-def format_ratio(ratio: float) -> str:
-    """Time ratio: "0.52x" (faster), "9.55x" (slower)."""
-    if ratio >= 100:
-        return f"{ratio:.0f}x"
-    if ratio >= 10:
-        return f"{ratio:.1f}x"
-    return f"{ratio:.2f}x"
 
 
 def format_p(p: float) -> str:
@@ -81,7 +46,16 @@ def format_cv(cell: Cell) -> str:
     """Coefficient of variation of the repetitions' wall times, "! " in front when >= 5 %."""
     if cell.cv is None:
         return "-"
-    return ("! " if cell.cv >= CV_WARNING else "") + f"{cell.cv * 100:.1f}%"
+    return ("! " if cell.cv >= CV_WARNING else "") + format_percent(cell.cv)
+
+
+def format_ci(cell: Cell) -> str:
+    """The 95% interval of the median as its larger distance from the median: "±3.2%"; "-" below 6
+    repetitions (too few for a distribution-free interval)."""
+    if cell.ci is None or not cell.value:
+        return "-"
+    low, high = cell.ci
+    return "\u00b1" + format_percent(max(cell.value - low, high - cell.value) / cell.value)
 
 
 def problem(cell: Cell) -> str | None:
@@ -94,11 +68,11 @@ def problem(cell: Cell) -> str | None:
 def file_details(comparison: Comparison, index: int) -> str:
     """Suite, scale, file size (of file_read's file), build type, file system and repetitions of a file."""
     f = comparison.files[index]
-    reads_a_file = any(split_name(name)[0] in BYTE_WORKLOADS for name in f.benchmarks)
+    reads = reads_a_file(f)
     parts = []
     for key, fmt in (("suite", "suite {}"), ("scale", "scale {}"), ("file_size", "file size {}"),
                      ("build_type", "{}"), ("target_filesystem", "{}")):
-        if key == "file_size" and not reads_a_file:
+        if key == "file_size" and not reads:
             continue  # only file_read reads a file of that size
         if f.context.get(key) not in (None, ""):
             parts.append(fmt.format(f.context[key]))
@@ -133,8 +107,12 @@ def baseline_sentence(comparison: Comparison, md: bool = False) -> str:
 def table_title(workload: Workload) -> str:
     """ "ints_out: time per run", or per item with the reason."""
     if workload.per_item:
-        return f"{workload.name}: time per {workload.unit} ({workload.unit_note})"
-    return f"{workload.name}: time per run"
+        return f"{workload.title}: time per {workload.unit} ({workload.unit_note})"
+    return f"{workload.title}: time per run"
+
+
+CI_HEADER = f"{CI_LEVEL:.0%} CI"
+COLD_WARM_HEADER = "cold / warm"
 
 
 def headers(comparison: Comparison, workload: Workload) -> list[str]:
@@ -142,7 +120,9 @@ def headers(comparison: Comparison, workload: Workload) -> list[str]:
     cols = ["method"]
     if len(comparison.files) > 1:
         cols.append("file")
-    cols += [f"time/{workload.unit}", "throughput", "cv", "x fastest"]
+    cols += [f"time/{workload.unit}", CI_HEADER, "throughput", "cv", "x fastest"]
+    if workload.cold_warm:
+        cols.append(COLD_WARM_HEADER)
     cols += [c.header for c in workload.columns]
     if comparison.compares:
         cols += ["ratio", "significance"]
@@ -158,19 +138,22 @@ def _has_problems(workload: Workload) -> bool:
 def cells(comparison: Comparison, workload: Workload, row: Row, index: int) -> list[str]:
     """The texts of one line (a method in one file) without the method and file columns."""
     cell = row.cells[index]
-    n_counters = len(workload.columns)
+    n_counters = len(workload.columns) + workload.cold_warm
     if cell.ok:
         texts = [format_time(cell.value) if cell.value is not None else format_time(cell.time) + " per run",
+                 format_ci(cell),
                  format_throughput(cell.bytes_per_second) if cell.bytes_per_second is not None else "-",
                  format_cv(cell),
-                 format_ratio(cell.x_fastest) if cell.x_fastest is not None else ("" if row.is_limit else "-")]
-        texts += [counter_columns.format_value(c, c.value(cell), format_time) for c in workload.columns]
+                 "ref" if row.is_limit else format_ratio(cell.x_fastest) if cell.x_fastest is not None else "-"]
+        if workload.cold_warm:
+            texts.append(format_ratio(cell.cold_warm) if cell.cold_warm is not None else "-")
+        texts += [counter_columns.format_value(c, c.value(cell)) for c in workload.columns]
         last = [format_ratio(cell.ratio) if cell.ratio is not None and cell.verdict != "baseline" else
                 ("" if cell.verdict == "baseline" else "-"), format_verdict(cell)]
     elif cell.status == "missing":
-        texts, last = ["-", "", "", ""] + [""] * n_counters, ["", ""]
+        texts, last = ["-", "", "", "", ""] + [""] * n_counters, ["", ""]
     else:
-        texts, last = [STATUS_WORDS[cell.status], "", "", ""] + [""] * n_counters, ["", problem(cell)]
+        texts, last = [STATUS_WORDS[cell.status], "", "", "", ""] + [""] * n_counters, ["", problem(cell)]
     if comparison.compares:
         return texts + last
     if _has_problems(workload):
@@ -307,7 +290,8 @@ CSV_COUNTERS = ["write_calls", "read_calls", "bytes_per_call", "user_time", "sys
 CSV_COLUMNS = ["workload", "benchmark", "method", "file", "label", "status", "error", "repetitions",
                "source", "real_time_s", "cpu_time_s", "bytes_per_second", "items_per_second", "cv",
                "items_per_run", "bytes_per_run", "compared_per", "compared_time_s", "x_fastest",
-               "baseline", "ratio", "p_value", "verdict"] + CSV_COUNTERS
+               "baseline", "ratio", "p_value", "verdict"] + CSV_COUNTERS + [
+               "ci_low_s", "ci_high_s", "cold_warm", "family", "reference"]
 
 
 def _number(value: float | None) -> str:
@@ -329,5 +313,8 @@ def to_csv(comparison: Comparison) -> str:
                                  _number(cell.bytes), workload.unit if cell.ok else "", _number(cell.value),
                                  _number(cell.x_fastest), row.baseline or "", _number(cell.ratio),
                                  _number(cell.p_value), cell.verdict or ""] +
-                                [_number(cell.counters.get(c)) for c in CSV_COUNTERS])
+                                [_number(cell.counters.get(c)) for c in CSV_COUNTERS] +
+                                [_number(cell.ci[0] if cell.ci else None), _number(cell.ci[1] if cell.ci else None),
+                                 _number(cell.cold_warm), (row.structure.family or "") if row.structure else "",
+                                 "true" if row.is_limit else "false"])
     return buffer.getvalue()

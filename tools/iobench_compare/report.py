@@ -12,7 +12,7 @@ from __future__ import annotations
 import html
 
 from . import __version__
-from .compare import BYTE_WORKLOADS, CV_WARNING, Comparison, Workload, split_name
+from .compare import CV_WARNING, Comparison, Workload, reads_a_file
 from .plot import charts, svg
 from .render import (LIMIT_LEGEND, SUMMARY_TITLE, STATUS_WORDS, baseline_sentence, body, headers, problem,
                      summary_lines, table_title)
@@ -21,7 +21,7 @@ CSS = """
 :root { color-scheme: light; --fg: #1f2328; --muted: #59636e; --line: #d1d9e0; --head: #f6f8fa;
         --warn: #fff1c2; --bad: #ffebe9; --good: #dafbe1; --skip: #f2f2f2; }
 * { box-sizing: border-box; }
-body { margin: 0 auto; max-width: 1280px; padding: 24px; color: var(--fg); background: #fff;
+body { margin: 0 auto; max-width: 1360px; padding: 24px; color: var(--fg); background: #fff;
        font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", "DejaVu Sans", sans-serif; }
 h1 { font-size: 24px; margin: 0 0 8px; }
 h2 { font-size: 19px; margin: 32px 0 8px; padding-bottom: 4px; border-bottom: 1px solid var(--line); }
@@ -76,9 +76,9 @@ def _context_table(comparison: Comparison) -> str:
     out = ['<div class="scroll"><table class="context">', "<tr><th></th>"]
     out += [f"<th>{_e(f.label)}</th>" for f in files]
     out.append("</tr>")
-    reads_a_file = any(split_name(name)[0] in BYTE_WORKLOADS for f in files for name in f.benchmarks)
+    any_file_read = any(reads_a_file(f) for f in files)
     for key, title in CONTEXT_ROWS:
-        if key == "file_size" and not reads_a_file:
+        if key == "file_size" and not any_file_read:
             continue  # only file_read reads a file of that size
         values = []
         for f in files:
@@ -149,15 +149,20 @@ def _problems(comparison: Comparison, workload: Workload) -> str:
     return '<h3>Skipped, failed and invalid rows</h3>\n<ul class="problems">\n' + "\n".join(items) + "\n</ul>"
 
 
+def _cv_warning(comparison: Comparison) -> str:
+    """The cv warning, once for the whole report: how many results it concerns, and what to do."""
+    results = [c for w in comparison.workloads for r in w.rows for c in r.cells if c.ok]
+    flagged = [c for c in results if c.cv is not None and c.cv >= CV_WARNING]
+    if not flagged:
+        return ""
+    return (f'<p class="note" id="cv-warning">cv &ge; 5% (marked !) in {len(flagged)} of {len(results)} results: '
+            "their repetitions disagree (a busy machine, page-cache writeback), so close rankings are not to be "
+            "trusted; rerun with more <code>--benchmark_repetitions</code>, on an idle machine or a tmpfs "
+            "<code>--dir</code>.</p>")
+
+
 def _warnings(comparison: Comparison, workload: Workload) -> str:
     notes = []
-    results = [c for r in workload.rows for c in r.cells if c.ok]
-    flagged = [c for c in results if c.cv is not None and c.cv >= CV_WARNING]
-    if flagged:
-        notes.append(f"cv &ge; 5% (marked !) in {len(flagged)} of {len(results)} results: their repetitions "
-                     "disagree (a busy machine, page-cache writeback), so close rankings are not to be trusted; "
-                     "rerun with more <code>--benchmark_repetitions</code>, on an idle machine or a tmpfs "
-                     "<code>--dir</code>.")
     few = [c for r in workload.rows for c in r.cells if c.verdict == "too few repetitions"]
     if few:
         notes.append("too few repetitions: the Mann-Whitney U test cannot reach the significance level with so "
@@ -169,8 +174,9 @@ def _warnings(comparison: Comparison, workload: Workload) -> str:
 
 
 def _workload(comparison: Comparison, workload: Workload, index: int) -> str:
-    out = [f'<section id="{_anchor(workload.name)}">', f"<h2>{_e(workload.name)}</h2>",
-           f"<p>Compared: <strong>{_e(table_title(workload).split(': ', 1)[1])}</strong></p>"]
+    out = [f'<section id="{_anchor(workload.title)}">', f"<h2>{_e(workload.title)}</h2>"]
+    if len(comparison.files) > 1:  # one file: always the time of a run
+        out.append(f"<p>Compared: <strong>{_e(table_title(workload).split(': ', 1)[1])}</strong></p>")
     if workload.note:
         out.append(f'<p class="muted">({_e(workload.note)})</p>')
     out.append(_workload_table(comparison, workload))
@@ -187,8 +193,10 @@ def _workload(comparison: Comparison, workload: Workload, index: int) -> str:
 def _intro(comparison: Comparison) -> str:
     if comparison.compares:
         return baseline_sentence(comparison)
-    return ("One result file: per workload the median time of a run, throughput, cv, x fastest (time / the "
-            "fastest method's; the limit row is a reference, never the fastest) and the counters each row carries.")
+    limit = any(r.is_limit for w in comparison.workloads for r in w.rows)
+    return ("One result file: per workload the median time of a run, its 95% interval, throughput, cv, x fastest "
+            "(time / the fastest method's" + ("; the limit row is a reference, never the fastest" if limit else "") +
+            ") and the counters each row carries.")
 
 
 def to_html(comparison: Comparison) -> str:
@@ -198,18 +206,22 @@ def to_html(comparison: Comparison) -> str:
            '<meta name="viewport" content="width=device-width, initial-scale=1">',
            f"<title>iobench report: {_e(names)}</title>", f"<style>{CSS}</style>", "</head>", "<body>",
            "<header>", "<h1>iobench report</h1>", f"<p>{_e(_intro(comparison))}</p>", "</header>",
-           '<section id="files">', "<h2>Files</h2>", _context_table(comparison)]
+           '<section id="files">', f"<h2>{'Files' if len(comparison.files) > 1 else 'Run'}</h2>",
+           _context_table(comparison)]
     out += [f'<p class="note">Note: {_e(n)}</p>' for n in comparison.notes]
     out.append("</section>")
     if comparison.summaries:
         title = SUMMARY_TITLE.split(": ", 1)[1]
         out += ['<section id="summary">', "<h2>Overall</h2>", f"<p>{_e(title[0].upper() + title[1:])}</p>", "<ul>"]
         out += [f"<li>{_e(line)}</li>" for line in summary_lines(comparison)] + ["</ul>", "</section>"]
-    out.append("<nav>" + "".join(f'<a href="#{_anchor(w.name)}">{_e(w.name)}</a>' for w in comparison.workloads) +
+    out.append("<nav>" + "".join(f'<a href="#{_anchor(w.title)}">{_e(w.title)}</a>' for w in comparison.workloads) +
                "</nav>")
+    out.append(_cv_warning(comparison))
     for k, workload in enumerate(comparison.workloads):
         out.append(_workload(comparison, workload, k))
     out += [f"<footer>Written by iobench-compare {_e(__version__)} from {_e(names)}. Times: median over the "
-            "repetitions; throughput in decimal units (1 MB/s = 10<sup>6</sup> B/s); cv: standard deviation / "
-            "mean of the repetitions' wall times.</footer>", "</body>", "</html>"]
+            "repetitions; 95% CI: the distribution-free 95% interval of that median (order statistics, "
+            "binomial(n, 1/2)) as its larger distance from it, - below 6 repetitions; throughput in decimal units "
+            "(1 MB/s = 10<sup>6</sup> B/s); cv: standard deviation / mean of the repetitions' wall times; "
+            "the bars' error bars: the 95% interval of the median throughput.</footer>", "</body>", "</html>"]
     return "\n".join(out) + "\n"

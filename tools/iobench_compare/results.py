@@ -68,6 +68,8 @@ class Benchmark:
     counters: dict[str, list[float]] = field(default_factory=dict)
     median: dict[str, float] | None = None  # the "median" aggregate row: real_time, cpu_time (s), counters
     cv: float | None = None  # the "cv" aggregate row's real_time (a fraction)
+    structure: dict | None = None  # what the rows say the benchmark is (workload, method, family, reference,
+    #                                 params, item_unit, compared_per), or None in files from before they did
     error: str | None = None  # the first error_message of a failed or skipped repetition
     invalid: str | None = None  # why the times cannot be used (NaN, infinite, zero or negative)
 
@@ -157,6 +159,21 @@ def _registration(row: dict) -> tuple[int, int] | None:
     return None
 
 
+# The fields iobench writes on every row (iteration, aggregate, failed or skipped) about what it measured.
+STRUCTURE_FIELDS = ("workload", "method", "family", "reference", "params", "item_unit", "compared_per")
+
+
+def _structure(row: dict) -> dict | None:
+    """The row's structure fields, or None when it has none (files from before iobench wrote them) or
+    they are malformed."""
+    if not isinstance(row.get("workload"), str) or not isinstance(row.get("method"), str):
+        return None
+    found = {k: row[k] for k in STRUCTURE_FIELDS if k in row}
+    if not isinstance(found.get("params", {}), dict) or not isinstance(found.get("reference", False), bool):
+        return None
+    return found
+
+
 def _not_a_result(path: str, why: str) -> InputError:
     return InputError(f"{path}: not a Google Benchmark result ({why})")
 
@@ -209,6 +226,8 @@ def parse(path: str, data) -> ResultFile:
         key = _run_key(row)
         bench = benchmarks.setdefault(key, Benchmark(key))
         registered.setdefault(key, _registration(row))
+        if bench.structure is None:
+            bench.structure = _structure(row)
         if _is_number(row.get("repetitions")):
             bench.repetitions = max(bench.repetitions, int(row["repetitions"]))
         if row.get("error_occurred") is True:

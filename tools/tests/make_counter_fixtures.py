@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Regenerates the fixtures with counters (issue 10) and the bad-input fixtures derived from them.
 
-    make_counter_fixtures.py --gcc BUILD_GCC/iobench --clang BUILD_CLANG/iobench
+    make_counter_fixtures.py --gcc BUILD_GCC/iobench --clang BUILD_CLANG/iobench [--only NAME ...]
 
 Real runs, made small like make_fixtures.py does (shrink()); every counter, the
 context key "counters", the limit rows and x_limit are iobench's own:
@@ -15,6 +15,15 @@ context key "counters", the limit rows and x_limit are iobench's own:
   mmap_MADV_HUGEPAGE, which tmpfs refuses (a skipped row, "skipped:
   madvise(MADV_HUGEPAGE) ...") where transparent huge pages are off for shmem,
   as on the machine that made them.
+- file-read-cache.json: FILE_READ_CACHE_SUITE below with `--file-size 2M` in a
+  directory on a disk file system (--disk-dir; tmpfs skips cold rows): fread and
+  read at two buffer sizes, warm and cold cache, 6 repetitions (the fewest with a
+  95% interval of the median).
+- quick-structure.json: `iobench --suite quick --scale 0.001` (GCC): rows that
+  carry their structure (workload, method, family, reference, params, item_unit,
+  compared_per, items, bytes), beside the older fixtures, which do not.
+file-read-cache.json carries it too; the other fixtures were made before
+iobench wrote it and test that such files still load.
 
 Derived, not run: all-errors.json (failed.json's hello rows only: every row an
 error) and invalid-times.json (gcc.json with a NaN, an infinite and a zero
@@ -40,6 +49,18 @@ FILE_READ_SUITE = {
         {"workload": "file_read", "methods": ["fread", "read"], "buffer_sizes": [512, 4096, 65536, 1048576],
          "cache": ["warm"]},
         {"workload": "file_read", "methods": ["mmap_scan", "mmap_MADV_HUGEPAGE"], "cache": ["warm"]},
+    ],
+}
+
+
+FILE_READ_CACHE_SUITE = {
+    "name": "file-read-cache",
+    "description": "file_read with a warm and a cold page cache, for the per-cache-state tables",
+    "repetitions": 6,
+    "min_time": 0.02,
+    "benchmarks": [
+        {"workload": "file_read", "methods": ["fread", "read"], "buffer_sizes": [4096, 65536],
+         "cache": ["warm", "cold"]},
     ],
 }
 
@@ -75,26 +96,38 @@ def main():
     parser.add_argument("--gcc", required=True, help="iobench built with GCC")
     parser.add_argument("--clang", required=True, help="iobench built with Clang")
     parser.add_argument("--dir", default="/dev/shm", help="where the runs write (default /dev/shm)")
+    parser.add_argument("--disk-dir", default=".",
+                        help="a directory on a disk file system, for the cold-cache run (default: the current one; "
+                             "the run works in a temporary directory inside it)")
+    parser.add_argument("--only", action="append", metavar="NAME", help="make only this fixture (repeatable)")
     args = parser.parse_args()
     gcc, clang = os.path.abspath(args.gcc), os.path.abspath(args.clang)
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory() as tmp, tempfile.TemporaryDirectory(dir=args.disk_dir) as disk:
         suite = os.path.join(tmp, "file-read-fixture.json")
         with open(suite, "w", encoding="utf-8") as f:
             json.dump(FILE_READ_SUITE, f)
+        cache_suite = os.path.join(tmp, "file-read-cache.json")
+        with open(cache_suite, "w", encoding="utf-8") as f:
+            json.dump(FILE_READ_CACHE_SUITE, f)
         runs = [
-            ("quick-gcc.json", gcc, "quick", ()),
-            ("quick-clang-tenth.json", clang, "quick", ("--scale", "0.001")),
-            ("file-read-shm.json", gcc, suite, ("--file-size", "2M")),
+            ("quick-gcc.json", gcc, "quick", args.dir, ()),
+            ("quick-clang-tenth.json", clang, "quick", args.dir, ("--scale", "0.001")),
+            ("file-read-shm.json", gcc, suite, args.dir, ("--file-size", "2M")),
+            ("file-read-cache.json", gcc, cache_suite, disk, ("--file-size", "2M")),
+            ("quick-structure.json", gcc, "quick", args.dir, ("--scale", "0.001")),
         ]
-        for name, binary, suite, extra in runs:
+        for name, binary, suite, directory, extra in runs:
+            if args.only and name not in args.only:
+                continue
             out = os.path.join(tmp, name)
-            cmd = [binary, "--suite", suite, "--dir", args.dir, "--benchmark_out=" + out, *extra]
+            cmd = [binary, "--suite", suite, "--dir", directory, "--benchmark_out=" + out, *extra]
             print("+", " ".join(cmd), file=sys.stderr)
             status = subprocess.run(cmd, cwd=tmp, stdout=subprocess.DEVNULL, check=False).returncode
             if status != 0:
                 sys.exit(f"make_counter_fixtures: {name}: iobench exited with {status}")
-            shrink(out, os.path.join(FIXTURES, name), args.dir)
-    derive_bad_inputs()
+            shrink(out, os.path.join(FIXTURES, name), "disk" if directory == disk else directory)
+    if not args.only:
+        derive_bad_inputs()
 
 
 if __name__ == "__main__":

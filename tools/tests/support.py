@@ -94,19 +94,11 @@ def check_golden(testcase, golden, text):
         testcase.assertEqual(text, f.read(), f"differs from {golden}; IOBENCH_UPDATE_GOLDEN=1 rewrites it")
 
 
-# The exit status of a run whose every test was skipped (ctest's SKIP_RETURN_CODE): ctest then
-# reports the test as skipped, with the reason in its output, instead of passed.
-EXIT_ALL_SKIPPED = 77
-
-
 def main():
-    """unittest.main(), but exit status EXIT_ALL_SKIPPED when every test that ran was skipped."""
+    """unittest.main(), with run_tests.py's exit status: 77 when every test that ran was skipped."""
     import unittest
 
+    from run_tests import status
+
     program = unittest.main(exit=False)
-    result = program.result
-    if not result.wasSuccessful():
-        sys.exit(1)
-    if result.skipped and len(result.skipped) >= result.testsRun:  # (a skipped class counts no test run)
-        sys.exit(EXIT_ALL_SKIPPED)
-    sys.exit(0)
+    sys.exit(status(program.result))

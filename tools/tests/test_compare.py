@@ -37,7 +37,7 @@ from support import (EXPECTED, FIXTURES, TOOLS, check_golden, csv_rows, fixture,
 
 from iobench_compare import compare as cmp  # noqa: E402
 from iobench_compare import results  # noqa: E402
-from iobench_compare.render import format_throughput  # noqa: E402
+from iobench_compare.render import format_ratio, format_throughput  # noqa: E402
 
 
 def write_json(directory, name, data):
@@ -75,6 +75,10 @@ class GoldenTest(unittest.TestCase):
         out = self.check("file-read.txt", fixture("file-read-shm.json"))
         self.assertIn("skipped: madvise(MADV_HUGEPAGE)", out)
 
+    def test_one_table_per_cache_state(self):
+        out = self.check("file-read-cache.txt", fixture("file-read-cache.json"))
+        self.assertIn("cold / warm", out)
+
     def test_readme_shows_the_real_output(self):
         with open(os.path.join(EXPECTED, "gcc-clang.md"), encoding="utf-8") as f:
             markdown = f.read()
@@ -108,25 +112,37 @@ class ColumnsTest(unittest.TestCase):
     def test_a_line_per_method_and_file(self):
         out = run_ok(self, fixture("gcc.json"), fixture("clang.json"))
         table = out.split("ints_out: time per run\n", 1)[1].split("\n\n", 1)[0].splitlines()
-        self.assertEqual(table[0].split(), ["method", "file", "time/run", "throughput", "cv", "x", "fastest",
-                                            "ratio", "significance"])
-        self.assertTrue(table[2].lstrip().startswith("fprintf   GNU 12.2.0 / Linux"), table[2])
+        self.assertEqual(table[0].split(), ["method", "file", "time/run", "95%", "CI", "throughput", "cv", "x",
+                                            "fastest", "ratio", "significance"])
+        self.assertTrue(table[2].lstrip().startswith("obuf      GNU 12.2.0 / Linux"), table[2])
         self.assertTrue(table[3].lstrip().startswith("Clang 14.0.6 / Linux"), table[3])  # the method once
         self.assertIn("baseline", table[2])
 
-    def test_suite_order_of_an_interleaved_run(self):
-        # Interleaved repetitions: the file lists the benchmarks at random; the tables keep the suite's order.
-        rows = rows_of("quick-gcc.json")
-        in_file = list(dict.fromkeys(r["run_name"] for r in rows))
-        registered = [name for _, name in sorted({(r["family_index"], r["run_name"]) for r in rows})]
-        self.assertNotEqual(in_file, registered)  # else this test would prove nothing
+    def test_fastest_first_then_the_reference_then_the_rows_without_a_result(self):
+        # Interleaved repetitions: the file lists the benchmarks at random; the order is the medians'.
         out = run_ok(self, fixture("quick-gcc.json"))
+        names = list(dict.fromkeys(r["run_name"] for r in rows_of("quick-gcc.json")))
         for workload in ("ints_out", "ints_in", "hello"):
             table = out.split(f"{workload}: time per run\n", 1)[1].split("\n\n", 1)[0].splitlines()[2:]
             methods = [line.split()[0] for line in table]
-            self.assertEqual(methods, [n.split("/", 1)[1] for n in registered if n.startswith(workload + "/")])
+            ran = [n for n in names if n.startswith(workload + "/") and not n.endswith("/limit")]
+            by_median = sorted(ran, key=lambda n: statistics.median(iteration_times("quick-gcc.json", n)))
+            self.assertEqual(methods, [n.split("/", 1)[1] for n in by_median] + ["limit"])
+            self.assertIn("  ref  ", table[-1])  # the reference's x fastest
         csv_order = [bench for bench, _ in csv_rows(self, fixture("quick-gcc.json"))]
-        self.assertEqual(csv_order, registered)
+        self.assertEqual(csv_order[:3], ["ints_out/obuf", "ints_out/ofstream", "ints_out/fprintf"])
+        # A skipped row last, though the suite registered it before others.
+        out = run_ok(self, fixture("file-read-shm.json"))
+        table = out.split("file_read: time per run\n", 1)[1].split("\n\n", 1)[0].splitlines()[2:]
+        self.assertTrue(table[-1].split()[0].startswith("mmap_MADV_HUGEPAGE"), table[-1])
+        self.assertEqual(table[-1].split()[1], "skipped")
+        skipped = [r["run_name"] for r in rows_of("file-read-shm.json") if r.get("error_occurred")][0]
+        self.assertNotEqual(list(dict.fromkeys(r["run_name"] for r in rows_of("file-read-shm.json")))[-1], skipped)
+
+    def test_ordered_by_the_baseline_file(self):
+        rows = csv_rows(self, fixture("gcc.json"), fixture("clang.json"), "--baseline-file", "2")
+        order = list(dict.fromkeys(bench for bench, _ in rows))
+        self.assertEqual(order, ["ints_out/obuf", "ints_out/fprintf", "hello/obuf", "hello/fwrite"])
 
     def test_median_of_the_repetitions(self):
         rows = csv_rows(self, fixture("gcc.json"), fixture("clang.json"))
@@ -223,6 +239,125 @@ class ColumnsTest(unittest.TestCase):
         self.assertEqual(cmp.split_name("ints_out/obuf/buf:4096"),
                          ("ints_out", "obuf/buf:4096", "obuf", [("buf", "4096")]))
         self.assertEqual(cmp.split_name("hello/fwrite"), ("hello", "fwrite", "fwrite", []))
+
+
+class StructureTest(unittest.TestCase):
+    """What a row is: from its own fields, or, in files from before iobench wrote them, from its name."""
+
+    def test_files_without_the_fields_fall_back_to_the_names(self):
+        from iobench_compare import compare, results
+
+        quick = results.load(fixture("quick-gcc.json"))
+        self.assertNotIn("workload", rows_of("quick-gcc.json")[0])  # written before the rows carried it
+        self.assertTrue(all(b.structure is None for b in quick.benchmarks.values()))
+        limit = compare.describe("ints_out/limit", quick.benchmarks["ints_out/limit"])
+        self.assertEqual((limit.workload, limit.key, limit.method, limit.reference, limit.params),
+                         ("ints_out", "limit", "limit", True, ()))
+        obuf = compare.describe("hello/obuf", quick.benchmarks["hello/obuf"])
+        self.assertEqual((obuf.reference, obuf.item_unit, obuf.compared_per, obuf.family), (False, "line", "item", None))
+        self.assertEqual(compare.describe("ints_in/ibuf", quick.benchmarks["ints_in/ibuf"]).item_unit, "integer")
+        self.assertFalse(compare.reads_a_file(quick))
+        shm = results.load(fixture("file-read-shm.json"))
+        read = compare.describe("file_read/read/buf:65536/cache:warm", shm.benchmarks["file_read/read/buf:65536/cache:warm"])
+        self.assertEqual((read.workload, read.method, read.params, read.compared_per),
+                         ("file_read", "read", (("buf", "65536"), ("cache", "warm")), "byte"))
+        self.assertTrue(compare.reads_a_file(shm))
+
+
+class StructureFieldsTest(unittest.TestCase):
+    """Files whose rows carry their structure: what a row is comes from those fields, not from its name."""
+
+    def test_fields_are_read(self):
+        data = rows_of("quick-structure.json")
+        self.assertTrue(all("workload" in r for r in data))  # every row, aggregates and skipped ones too
+        f = results.load(fixture("quick-structure.json"))
+        for name, bench in f.benchmarks.items():
+            row = next(r for r in data if r.get("run_name", r["name"]) == name)
+            found = cmp.describe(name, bench)
+            self.assertEqual((found.workload, found.method, found.family, found.reference, dict(found.params),
+                              found.item_unit, found.compared_per),
+                             (row["workload"], row["method"], row["family"], row["reference"],
+                              {k: str(v) for k, v in row["params"].items()}, row["item_unit"], row["compared_per"]))
+        self.assertTrue(cmp.describe("ints_out/limit", f.benchmarks["ints_out/limit"]).reference)
+
+    def test_the_fields_decide_not_the_name(self):
+        # A row whose fields say it is the reference is the reference, whatever its name; the item unit is
+        # the row's own (the fields of the fixture's rows, changed here: the only way to tell them apart).
+        with open(fixture("quick-structure.json"), encoding="utf-8") as f:
+            data = json.load(f)
+        for row in data["benchmarks"]:
+            if row.get("run_name", row["name"]) == "hello/obuf":
+                row["reference"], row["item_unit"] = True, "greeting"
+        f = results.parse("renamed.json", data)
+        found = cmp.describe("hello/obuf", f.benchmarks["hello/obuf"])
+        self.assertTrue(found.reference)
+        self.assertEqual(found.item_unit, "greeting")
+
+    def test_counts_per_run_come_from_the_rows(self):
+        rows = csv_rows(self, fixture("quick-structure.json"))
+        for name in ("ints_out/obuf", "hello/fwrite", "ints_in/ibuf"):
+            reps = iteration_rows("quick-structure.json", name)
+            self.assertEqual(float(rows[(name, "quick-structure.json")]["items_per_run"]),
+                             statistics.median(r["items"] for r in reps))
+            self.assertEqual(float(rows[(name, "quick-structure.json")]["bytes_per_run"]),
+                             statistics.median(r["bytes"] for r in reps))
+            self.assertAlmostEqual(float(rows[(name, "quick-structure.json")]["x_limit"]),
+                                   statistics.median(r["x_limit"] for r in reps), places=12)
+
+    def test_old_and_new_files_line_up(self):
+        out = run_ok(self, fixture("quick-gcc.json"), fixture("quick-structure.json"))
+        self.assertIn("ints_out: time per integer (the files ran different counts", out)
+        rows = csv_rows(self, fixture("quick-gcc.json"), fixture("quick-structure.json"))
+        self.assertEqual(rows[("ints_out/limit", "quick-structure.json")]["x_fastest"], "")  # the reference
+
+
+class CacheStateTest(unittest.TestCase):
+    """file_read with warm and cold rows: one table per cache state, each with its own fastest; the cold
+    table says how much slower each method was cold than warm."""
+
+    def tables(self, out):
+        return {title: [line for line in block.split("\n")[2:] if line] for title, block in
+                (part.split(": time per run\n", 1) for part in out.split("\n\n") if ": time per run\n" in part)}
+
+    def test_one_table_per_cache_state(self):
+        out = run_ok(self, fixture("file-read-cache.json"))
+        tables = self.tables(out)
+        self.assertEqual(list(tables), ["file_read, cache:warm", "file_read, cache:cold"])
+        for state, lines in (("warm", tables["file_read, cache:warm"]), ("cold", tables["file_read, cache:cold"])):
+            self.assertEqual(len(lines), 4)
+            self.assertTrue(all(f"/cache:{state}" in line for line in lines), lines)
+            self.assertIn(" 1.00x ", lines[0])  # each table has its own fastest
+        self.assertNotIn("cold / warm", out.split("file_read, cache:cold")[0])
+
+    def test_cold_over_warm(self):
+        rows = csv_rows(self, fixture("file-read-cache.json"))
+        out = run_ok(self, fixture("file-read-cache.json"))
+        cold = self.tables(out)["file_read, cache:cold"]
+        for method in ("fread/buf:4096", "fread/buf:65536", "read/buf:4096", "read/buf:65536"):
+            warm = statistics.median(iteration_times("file-read-cache.json", f"file_read/{method}/cache:warm"))
+            cold_time = statistics.median(iteration_times("file-read-cache.json", f"file_read/{method}/cache:cold"))
+            line = [x for x in cold if x.split()[0] == f"{method}/cache:cold"][0]
+            self.assertIn(f"  {format_ratio(cold_time / warm)}  ", line)
+            # x fastest of a cold row is against the fastest cold row, never a warm one.
+            fastest_cold = min(float(r["real_time_s"]) for (b, _), r in rows.items() if b.endswith("cache:cold"))
+            self.assertAlmostEqual(float(rows[(f"file_read/{method}/cache:cold", "file-read-cache.json")]["x_fastest"]),
+                                   cold_time / fastest_cold, places=9)
+
+    def test_html_and_charts_per_cache_state(self):
+        from iobench_compare import compare, report, results
+
+        f = results.load(fixture("file-read-cache.json"))
+        f.label = "gcc"
+        page = report.to_html(compare.compare([f]))
+        for state in ("warm", "cold"):
+            self.assertIn(f"<h2>file_read, cache:{state}</h2>", page)
+            self.assertIn(f"file_read, cache:{state}: throughput by method", page)
+        self.assertEqual(page.count("<th>cold / warm</th>"), 1)
+        with tempfile.TemporaryDirectory() as tmp:
+            run_ok(self, fixture("file-read-cache.json"), "--plot", tmp)
+            self.assertEqual(sorted(os.listdir(tmp)), sorted(
+                f"file_read_cache_{s}{chart}.{ext}" for s in ("warm", "cold") for chart in ("", "-buf")
+                for ext in ("png", "svg")))
 
 
 class PerItemTest(unittest.TestCase):
@@ -327,7 +462,7 @@ class CountersTest(unittest.TestCase):
         reps = iteration_rows("quick-gcc.json", "ints_out/write")
         sys_percent = 100 * statistics.median(r["system_time"] for r in reps) / statistics.median(
             r["real_time"] * 1e-3 for r in reps)
-        self.assertIn(f"{sys_percent:.0f}%", line)
+        self.assertIn(f"{sys_percent:.1f}%", line)  # one decimal, as every percentage
         self.assertIn(f"{statistics.median(r['x_limit'] for r in reps):.0f}x", line)
         self.assertIn(f"{statistics.median(r['write_calls'] for r in reps):,.0f}", line)
         header = [x for x in out.splitlines() if x.strip().startswith("method")][0]
@@ -466,7 +601,7 @@ class ProblemRowsTest(unittest.TestCase):
 
     def test_failed(self):
         out = run_ok(self, fixture("gcc.json"), fixture("failed.json"))
-        line = self.line(out, "GNU 12.2.0 / Linux (failed)", "FAILED")
+        line = self.line(out, "GNU 12.2.0 / Linux (failed)", "fclose")
         self.assertEqual(line.split(), ["GNU", "12.2.0", "/", "Linux", "(failed)", "FAILED", "FAILED:",
                                         "fclose(full/output-hello-fwrite):", "No", "space", "left", "on", "device"])
         self.assertIn("FAILED: write(full/output-hello-obuf): No space left on device", out)
@@ -475,7 +610,7 @@ class ProblemRowsTest(unittest.TestCase):
         out = run_ok(self, fixture("gcc.json"), fixture("failed.json"), "--format", "md")
         line = [x for x in out.splitlines() if "fclose" in x][0]
         cells = [c.strip() for c in line.strip("|").split("|")]
-        self.assertEqual(cells, ["", "GNU 12.2.0 / Linux (failed)", "FAILED", "", "", "", "",
+        self.assertEqual(cells, ["", "GNU 12.2.0 / Linux (failed)", "FAILED", "", "", "", "", "",
                                  "FAILED: fclose(full/output-hello-fwrite): No space left on device"])
 
     def test_failed_csv(self):
@@ -550,6 +685,23 @@ class CsvTest(unittest.TestCase):
         self.assertIn(f"{float(row['bytes_per_second']) / 1e6:.1f} MB/s", console)
         self.assertEqual(float(rows[("ints_out/obuf", "gcc.json")]["items_per_run"]), 10000)  # scale 0.001
 
+    def test_interval_family_reference(self):
+        rows = csv_rows(self, fixture("quick-structure.json"))
+        times = sorted(iteration_times("quick-structure.json", "ints_out/obuf"))  # 6: the interval is [min, max]
+        obuf = rows[("ints_out/obuf", "quick-structure.json")]
+        self.assertAlmostEqual(float(obuf["ci_low_s"]), times[0], places=15)
+        self.assertAlmostEqual(float(obuf["ci_high_s"]), times[-1], places=15)
+        self.assertEqual((obuf["family"], obuf["reference"]), ("obuf", "false"))
+        self.assertEqual(rows[("ints_out/limit", "quick-structure.json")]["reference"], "true")
+        old = csv_rows(self, fixture("gcc.json"))  # 5 repetitions: no interval; no family in the rows
+        self.assertEqual((old[("ints_out/obuf", "gcc.json")]["ci_low_s"], old[("ints_out/obuf", "gcc.json")]["family"]),
+                         ("", ""))
+        cache = csv_rows(self, fixture("file-read-cache.json"))
+        cold = cache[("file_read/read/buf:4096/cache:cold", "file-read-cache.json")]
+        warm = cache[("file_read/read/buf:4096/cache:warm", "file-read-cache.json")]
+        self.assertAlmostEqual(float(cold["cold_warm"]), float(cold["real_time_s"]) / float(warm["real_time_s"]))
+        self.assertEqual(warm["cold_warm"], "")
+
 
 class PlotTest(unittest.TestCase):
     """Charts: non-empty PNG and SVG files, a bar chart per workload and a line chart per sweep."""
@@ -589,6 +741,30 @@ class PlotTest(unittest.TestCase):
             rate = statistics.median(r["bytes_per_second"] for r in iteration_rows("quick-gcc.json", "ints_out/limit"))
             self.assertIn(f"limit: {format_throughput(rate)}", svg)
             self.assertNotIn("<!-- limit -->", svg)  # no bar (tick label) named limit
+
+    def test_value_labels_clear_of_the_limit_lines(self):
+        from iobench_compare import compare, plot, results
+
+        # hello: obuf's label would cross both files' limit lines, which lie just beyond its bar.
+        files = [results.load(fixture("quick-gcc.json")), results.load(fixture("quick-clang-tenth.json"))]
+        for f in files:
+            f.label = f.name
+        comparison = compare.compare(files)
+        for workload in comparison.workloads:
+            chart = plot.bar_chart(comparison, workload)
+            ax = chart.figure.axes[0]
+            renderer = chart.figure.canvas.get_renderer()
+            lines = [ax.transData.transform((line.get_xdata()[0], 0))[0] for line in ax.lines
+                     if line.get_linestyle() == "--"]
+            self.assertTrue(lines, workload.name)
+            labels = [t for t in ax.texts if t.get_text().strip().endswith("B/s")]
+            self.assertEqual(len(labels), sum(1 for r in workload.rows if not r.is_limit for c in r.cells if c.ok))
+            for text in labels:
+                box = text.get_window_extent(renderer)
+                for x in lines:
+                    self.assertFalse(box.x0 <= x <= box.x1, f"{workload.name}: {text.get_text()} crosses {x}")
+                self.assertLessEqual(box.x1, ax.get_window_extent(renderer).x1, text.get_text())  # inside
+            plot.plt.close(chart.figure)
 
     def test_svg_is_reproducible(self):
         with tempfile.TemporaryDirectory() as a, tempfile.TemporaryDirectory() as b:

@@ -19,7 +19,7 @@ import subprocess
 import tempfile
 import unittest
 
-from support import FIXTURES, fixture, iteration_times, main, rows_of, run, run_ok
+from support import FIXTURES, check_golden, fixture, iteration_times, main, rows_of, run, run_ok
 
 
 def report(*args):
@@ -140,6 +140,45 @@ class ReportTest(unittest.TestCase):
         few = report(fixture("gcc.json"), fixture("gcc-2reps.json"))  # 5 against 2
         self.assertIn("too few repetitions: the Mann-Whitney U test cannot reach", few)
 
+    def test_the_cv_warning_once_per_report(self):
+        self.assertEqual(self.two.count("cv &ge; 5% (marked !) in "), 1)
+        flagged = len(re.findall(r'<td class="num warn">! ', self.two))
+        self.assertIn(f"cv &ge; 5% (marked !) in {flagged} of ", self.two)
+        self.assertLess(self.two.index("cv &ge; 5%"), self.two.index('<section id="w-ints_out">'))
+
+    def test_one_file_has_no_comparison_text(self):
+        one = report(fixture("quick-gcc.json"))
+        for text in ("<h2>Files</h2>", "Compared:", "significance", "Ratio = ", "Mann-Whitney", "Overall"):
+            self.assertNotIn(text, one)
+        self.assertIn("<h2>Run</h2>", one)
+        self.assertIn("<h2>Files</h2>", self.two)
+        self.assertIn("Mann-Whitney", self.two)
+
+    def test_ci_column_and_error_bars(self):
+        one = report(fixture("quick-gcc.json"))  # 6 repetitions: the smallest n with a 95% interval
+        self.assertIn("<th>95% CI</th>", one)
+        times = iteration_times("quick-gcc.json", "ints_out/obuf")
+        median, ordered = statistics.median(times), sorted(times)
+        half = max(median - ordered[0], ordered[-1] - median) / median  # n = 6: the interval is [min, max]
+        row = one.split("<td>obuf</td>", 1)[1].split("</tr>", 1)[0]
+        self.assertIn(f'<td class="num">\u00b1{half * 100:.1f}%</td>', row)
+        # 5 repetitions: none.
+        five = report(fixture("gcc.json"))
+        row = five.split("<td>obuf</td>", 1)[1].split("</tr>", 1)[0]
+        self.assertIn('<td class="num">-</td>', row)
+        # The bar charts draw an error bar per bar with an interval (Matplotlib's error-bar group id).
+        section = one.split('<section id="w-ints_out">', 1)[1].split("</section>", 1)[0]
+        self.assertIn('id="LineCollection_1"', section)
+        section = five.split('<section id="w-ints_out">', 1)[1].split("</section>", 1)[0]
+        self.assertNotIn('id="LineCollection_1"', section)
+
+    def test_tables_golden(self):
+        # The tables as the HTML writes them (the charts aside): order, number format, columns.
+        for golden, text in (("quick-two.tables.html", self.two),
+                             ("file-read-cache.tables.html", report(fixture("file-read-cache.json")))):
+            tables = re.findall(r'<h2>[^<]*</h2>|<table class="results">.*?</table>', text, re.S)
+            check_golden(self, golden, "\n".join(tables) + "\n")
+
     def test_reproducible_and_no_local_path(self):
         self.assertEqual(self.sweep, report(fixture("file-read-shm.json")))
         self.assertNotIn(FIXTURES, self.two)
@@ -182,8 +221,8 @@ class BrowserTest(unittest.TestCase):
         self.assertEqual(done.returncode, 0, done.stderr[-2000:])
         return done.stdout
 
-    def render(self, name, *fixtures):
-        """(DOM after loading, screenshot pixels) of the report of `fixtures`."""
+    def render(self, name, *fixtures, width=1280):
+        """(DOM after loading, screenshot pixels) of the report of `fixtures` in a window `width` wide."""
         from matplotlib import image
 
         tmp = tempfile.mkdtemp()
@@ -192,17 +231,53 @@ class BrowserTest(unittest.TestCase):
         with open(page, "w", encoding="utf-8") as f:
             f.write(report(*[fixture(n) for n in fixtures]))
         dom = self.chromium_run(page, "--dump-dom")
-        png = os.path.join(tmp, f"{name}.png")
-        self.chromium_run(page, f"--screenshot={png}", "--window-size=1280,2000")
+        png = os.path.join(tmp, f"{name}-{width}.png")
+        self.chromium_run(page, f"--screenshot={png}", f"--window-size={width},2000")
         keep = os.environ.get("IOBENCH_KEEP_SCREENSHOTS")
         if keep:
             os.makedirs(keep, exist_ok=True)
             shutil.copy(png, keep)
         return dom, image.imread(png)
 
-    def check_not_blank(self, pixels):
+    def layout(self, width, *fixtures):
+        """Per results table of the report, laid out in a window `width` wide: [table width, width of its
+        scroll box, right edge of the significance header, width of the page]. A copy of the report gets a
+        script that measures them (the report itself has none)."""
+        tmp = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, tmp)
+        page = os.path.join(tmp, "measured.html")
+        script = ("<script>document.body.setAttribute('data-layout', JSON.stringify("
+                  "[...document.querySelectorAll('table.results')].map(t => [t.scrollWidth, "
+                  "t.parentElement.clientWidth, Math.max(0, ...[...t.querySelectorAll('th')]"
+                  ".filter(h => h.textContent === 'significance').map(h => h.getBoundingClientRect().right)), "
+                  "document.documentElement.clientWidth])));</script>")
+        with open(page, "w", encoding="utf-8") as f:
+            f.write(report(*[fixture(n) for n in fixtures]).replace("</body>", script + "</body>"))
+        dom = self.chromium_run(page, "--dump-dom", f"--window-size={width},1000")
+        found = re.search(r'data-layout="([^"]*)"', dom)
+        self.assertIsNotNone(found, "the measuring script did not run")
+        return json.loads(html.unescape(found.group(1)))
+
+    def test_two_file_tables_fit_1400_pixels(self):
+        for fixtures in (("quick-gcc.json", "quick-clang-tenth.json"), ("sweep-gcc.json", "sweep-clang.json"),
+                         ("gcc.json", "failed.json")):
+            tables = self.layout(1400, *fixtures)
+            self.assertTrue(tables)
+            for table, box, significance, page in tables:
+                self.assertLessEqual(table, box, fixtures)  # no horizontal scrolling
+                self.assertGreater(significance, 0)
+                self.assertLessEqual(significance, page, fixtures)  # the significance column in view
+        # At 700 pixels the table scrolls inside its box; the page itself does not.
+        for table, box, _, page in self.layout(700, "quick-gcc.json", "quick-clang-tenth.json"):
+            self.assertLessEqual(box, page)
+
+    def test_700_pixels(self):
+        dom, pixels = self.render("two", "quick-gcc.json", "quick-clang-tenth.json", width=700)
+        self.check_not_blank(pixels, 700)
+
+    def check_not_blank(self, pixels, width=1280):
         rgb = pixels[:, :, :3]
-        self.assertEqual(rgb.shape[:2], (2000, 1280))
+        self.assertEqual(rgb.shape[:2], (2000, width))
         ink = (rgb.min(axis=2) < 0.85).mean()  # anything not white or nearly
         self.assertGreater(ink, 0.02, "the screenshot is (nearly) blank")
         # The bars: Matplotlib's first colour, #1f77b4.
