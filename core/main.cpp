@@ -482,8 +482,11 @@ int run(int argc, char** argv) {
     benchmark::AddCustomContext("file_size", std::to_string(session.file_size()));
     benchmark::AddCustomContext("skipped", iobench::skipped_context(skipped));
     benchmark::AddCustomContext("interleaved", interleave ? "true" : "false");
-    // Every benchmark gets the repetitions explicitly, so the progress lines can count them.
+    note("iobench: {} benchmark(s), scale {}, files in {} ({})\n", cases.size(), scale, dir.string(),
+         iobench::filesystem_type(dir));
     iobench::Outcomes outcomes;  // how each benchmark ended: the summary, the exit status
+    // Every benchmark gets the repetitions explicitly, so the progress lines
+    // can count them, and its runs per repetition from a sizing run.
     iobench::register_benchmarks(cases, session, outcomes,
                                  harness.repetitions.value_or(suite.repetitions.value_or(1)),
                                  harness.min_time.value_or(suite.min_time.value_or(default_min_time)));
@@ -502,8 +505,6 @@ int run(int argc, char** argv) {
     std::ostringstream json_text;
     iobench::NamedJSONReporter json_file(index, json_text);
     TeeReporter tee(display, results_target.empty() ? nullptr : &json_file, harness.display_aggregates_only);
-    note("iobench: {} benchmark(s), scale {}, files in {} ({})\n", cases.size(), scale, dir.string(),
-         iobench::filesystem_type(dir));
     benchmark::RunSpecifiedBenchmarks(&tee);
     benchmark::Shutdown();
 
