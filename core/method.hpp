@@ -139,6 +139,26 @@ using PrintConsole = void (*)(const StdoutSink& out, ConsoleFormat format, std::
 /// (a locale or code page not installed).
 using Transcode = void (*)(const Source& source, const Sink& sink, Encoding to);
 
+/// Every operation a Method can have, in one list: X(function type, Method
+/// member, what it does). Method's slots, operation_fields(), the operation
+/// names and the Operations table of docs/methods.md (`iobench --list --format
+/// md`) are generated from it: adding an operation is its function type above,
+/// one line here, and the methods that implement it and the workload that takes it.
+#define IOBENCH_OPERATIONS(X)                                                                                 \
+    X(PutInts, put_ints, "writes the integers 0..N-1 in decimal, one per line")                               \
+    X(PutRepeat, put_repeat, "writes one line N times")                                                       \
+    X(GetInts, get_ints, "reads white-space separated decimal integers into a vector")                        \
+    X(PutLines, put_lines, "writes N numbered lines (prefix, number, suffix)")                                \
+    X(PutDoubles, put_doubles, "writes doubles as round-trip text, one per line")                             \
+    X(PutPrepared, put_prepared, "writes bytes formatted before the call (the limit reference)")              \
+    X(PutConsole, put_console, "writes one line N times to standard output")                                  \
+    X(PrintConsole, print_console, "prints a formatted message N times to standard output")                   \
+    X(ReadBytes, read_bytes, "reads a file to its end, folding every byte")                                   \
+    X(GetDoubles, get_doubles, "reads round-trip decimal doubles into a vector, bit for bit")                  \
+    X(Transcode, transcode, "converts a UTF-8 file to another encoding")                                      \
+    X(PutInts, put_ints_locale, "put_ints with the user's locale, digits grouped as it groups them")          \
+    X(GetInts, get_ints_locale, "get_ints with the user's locale, reading digits grouped as it groups them")
+
 /// Marks, in a registrar entry, an operation the method has but that is not
 /// built on this platform or configuration (the entry, or its family, sets
 /// `unavailable`): the method is still paired with the workloads that need
@@ -200,41 +220,29 @@ struct Method {
     /// mean "no I/O", and the summary shows "-" there.
     std::string calls_not_counted{};
 
-    Op<PutInts> put_ints{};
-    Op<PutRepeat> put_repeat{};
-    Op<GetInts> get_ints{};
-    Op<PutLines> put_lines{};
-    Op<PutDoubles> put_doubles{};
-    Op<PutPrepared> put_prepared{};
-    Op<PutConsole> put_console{};
-    Op<PrintConsole> print_console{};
-    Op<ReadBytes> read_bytes{};
-    Op<GetDoubles> get_doubles{};
+    // The operations (IOBENCH_OPERATIONS): `Op<PutInts> put_ints{};` and so on.
+#define IOBENCH_OPERATION_MEMBER(type, member, summary) Op<type> member{};
+    IOBENCH_OPERATIONS(IOBENCH_OPERATION_MEMBER)
+#undef IOBENCH_OPERATION_MEMBER
+
     /// True when read_bytes maps the whole file into the address space (mmap,
     /// MapViewOfFile) instead of streaming it through a bounded buffer: a file
     /// larger than memory still works on a 64-bit system (the mapped pages are
     /// clean and reclaimable), but not one larger than the address space.
     bool maps_file = false;
-    /// Converts a UTF-8 file to another encoding (transcode_utf16le, _utf32le, _gb18030).
-    Op<Transcode> transcode{};
-    /// put_ints with the user's locale (std::locale(""), setlocale(LC_ALL, "")),
-    /// digits grouped as that locale groups them (ints_out_locale).
-    Op<PutInts> put_ints_locale{};
-    /// get_ints with the user's locale, reading digits grouped as that locale
-    /// groups them (ints_in_locale).
-    Op<GetInts> get_ints_locale{};
 };
 
 /// One operation of Method, by its member's name: what `--list --format md`
 /// lists, and how it finds the workloads that take an operation.
 struct OperationField {
     std::string_view name;           ///< the member's name: "put_ints", "put_repeat", ...
+    std::string_view summary;        ///< what the operation does, one line (IOBENCH_OPERATIONS)
     bool (*present)(const Method&);  ///< true when a method has the operation (built here or not)
     void (*clear)(Method&);          ///< removes the operation from a method
 };
 
-/// Every operation of Method, in the order Method declares them. An operation
-/// added to Method is added here too (core/registry.cpp).
+/// Every operation of Method, in the order IOBENCH_OPERATIONS lists them
+/// (and Method declares them: both are generated from that list).
 std::span<const OperationField> operation_fields();
 
 /// The names of the operations `method` has, built here or not, in the order

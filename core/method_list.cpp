@@ -94,13 +94,14 @@ std::string methods_markdown(const std::vector<Method>& methods,
         "\n"
         "## Operations\n"
         "\n"
-        "What each operation must do is documented with its type in `core/method.hpp`. A method\n"
-        "runs every workload that takes one of its operations:\n"
+        "The operations come from one list, `IOBENCH_OPERATIONS` in `core/method.hpp`, where each\n"
+        "function type documents what the operation must do. A method runs every workload that\n"
+        "takes one of its operations:\n"
         "\n"
-        "| operation | workloads |\n"
-        "| --- | --- |\n";
+        "| operation | what it does | workloads |\n"
+        "| --- | --- | --- |\n";
     for (const OperationField& op : operation_fields())
-        out += fmt::format("| `{}` | {} |\n", op.name, workloads_taking(op, methods, workloads));
+        out += fmt::format("| `{}` | {} | {} |\n", op.name, cell(op.summary), workloads_taking(op, methods, workloads));
     return out;
 }
 

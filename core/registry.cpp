@@ -57,27 +57,15 @@ const Workload* find_workload(std::string_view name) {
 namespace {
 /// The OperationField of `Member`, called `name`.
 template <auto Member>
-constexpr OperationField field(std::string_view name) {
-    return {name, [](const Method& m) { return (m.*Member).present(); }, [](Method& m) { m.*Member = {}; }};
+constexpr OperationField field(std::string_view name, std::string_view summary) {
+    return {name, summary, [](const Method& m) { return (m.*Member).present(); }, [](Method& m) { m.*Member = {}; }};
 }
 }  // namespace
 
 std::span<const OperationField> operation_fields() {
-    static constexpr OperationField fields[] = {
-        field<&Method::put_ints>("put_ints"),
-        field<&Method::put_repeat>("put_repeat"),
-        field<&Method::get_ints>("get_ints"),
-        field<&Method::put_lines>("put_lines"),
-        field<&Method::put_doubles>("put_doubles"),
-        field<&Method::put_prepared>("put_prepared"),
-        field<&Method::put_console>("put_console"),
-        field<&Method::print_console>("print_console"),
-        field<&Method::read_bytes>("read_bytes"),
-        field<&Method::get_doubles>("get_doubles"),
-        field<&Method::transcode>("transcode"),
-        field<&Method::put_ints_locale>("put_ints_locale"),
-        field<&Method::get_ints_locale>("get_ints_locale"),
-    };
+#define IOBENCH_OPERATION_FIELD(type, member, summary) field<&Method::member>(#member, summary),
+    static constexpr OperationField fields[] = {IOBENCH_OPERATIONS(IOBENCH_OPERATION_FIELD)};
+#undef IOBENCH_OPERATION_FIELD
     return fields;
 }
 

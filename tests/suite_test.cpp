@@ -2,8 +2,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <set>
+#include <string_view>
+#include <vector>
 
+#include "core/method.hpp"
 #include "core/suite.hpp"
+#include "core/workload.hpp"
 
 namespace iobench {
 namespace {
@@ -15,6 +20,33 @@ std::string error_of(const std::string& text) {
         return e.what();
     }
     return "";
+}
+
+TEST(Operations, TheListTheRegistryAndTheWorkloadsAgree) {
+    // The operations come from one list (IOBENCH_OPERATIONS): every entry has
+    // a distinct name, toggles its own slot of Method and no other, is
+    // implemented by some registered method and taken by some workload.
+    const auto fields = operation_fields();
+    ASSERT_GE(fields.size(), 13u);
+    std::set<std::string_view> names;
+    for (const OperationField& op : fields) {
+        EXPECT_TRUE(names.insert(op.name).second) << op.name << " listed twice";
+        EXPECT_FALSE(op.summary.empty()) << op.name;
+        const Method* with = nullptr;
+        for (const Method& m : methods())
+            if (op.present(m)) with = &m;
+        ASSERT_NE(with, nullptr) << "no method implements " << op.name;
+        Method only = *with;
+        for (const OperationField& other : fields)
+            if (other.name != op.name) other.clear(only);
+        EXPECT_EQ(operation_names(only), std::vector<std::string_view>{op.name}) << op.name;
+        bool taken = false;
+        for (const auto& w : workloads()) taken = taken || w->supports(only);
+        EXPECT_TRUE(taken) << "no workload takes " << op.name;
+        op.clear(only);
+        EXPECT_TRUE(operation_names(only).empty()) << op.name;
+    }
+    for (const Method& m : methods()) EXPECT_FALSE(operation_names(m).empty()) << m.name << " has no operation";
 }
 
 TEST(Suite, BuiltInDefaultHasTheIssueTwoPairsInOrder) {
