@@ -552,103 +552,93 @@ constexpr PutLines write_fdatasync_lines = write_lines<0, 100, false>;
 constexpr PutLines write_osync_lines = write_lines<O_SYNC, 0, false>;
 constexpr PutLines write_odsync_lines = write_lines<O_DSYNC, 0, false>;
 
-#else  // _WIN32: the same names, listed as skipped.
+// Each operation of the table below names its function through IOBENCH_POSIX:
+// the function where the family is built, `not_built` (listed as skipped with
+// `unavailable`) on Windows, whose build never sees these names.
+#define IOBENCH_POSIX(fn) fn
+
+#else  // _WIN32: the same methods, listed as skipped.
 
 constexpr const char* unavailable = "POSIX only: not built on Windows";
-constexpr NotBuilt write_ints = not_built, writev_ints = not_built,
-                  writev_batch_ints = not_built, pwrite_ints = not_built,
-                  mmap_ints = not_built;
-constexpr NotBuilt write_repeat = not_built, writev_repeat = not_built,
-                    writev_batch_repeat = not_built, pwrite_repeat = not_built,
-                    mmap_repeat = not_built;
-constexpr NotBuilt write_lines_plain = not_built, writev_lines = not_built,
-                   writev_batch_lines = not_built, pwrite_lines = not_built,
-                   mmap_lines = not_built, write_fsync_lines = not_built,
-                   write_fdatasync_lines = not_built, write_osync_lines = not_built,
-                   write_odsync_lines = not_built;
-constexpr NotBuilt mmap_doubles = not_built;
-constexpr NotBuilt write_console = not_built, writev_console = not_built;
-constexpr NotBuilt read_plain = not_built, read_sequential = not_built,
-                    pread_file = not_built, readv_file = not_built,
-                    read_direct = not_built;
+#define IOBENCH_POSIX(fn) ::iobench::not_built
 
 #endif
 
 const MethodRegistrar registrar{{.family = "posix", .unavailable = unavailable}, {
     {.name = "write",
      .description = "write(2) once per item (std::to_chars for numbers): one syscall per item",
-     .put_ints = write_ints,
-     .put_repeat = write_repeat,
-     .put_lines = write_lines_plain,
-     .put_console = write_console},
+     .put_ints = IOBENCH_POSIX(write_ints),
+     .put_repeat = IOBENCH_POSIX(write_repeat),
+     .put_lines = IOBENCH_POSIX(write_lines_plain),
+     .put_console = IOBENCH_POSIX(write_console)},
     {.name = "writev",
      .description = "writev(2) once per item, the item in 2-3 segments (line: prefix, number, suffix)",
-     .put_ints = writev_ints,
-     .put_repeat = writev_repeat,
-     .put_lines = writev_lines,
-     .put_console = writev_console},
+     .put_ints = IOBENCH_POSIX(writev_ints),
+     .put_repeat = IOBENCH_POSIX(writev_repeat),
+     .put_lines = IOBENCH_POSIX(writev_lines),
+     .put_console = IOBENCH_POSIX(writev_console)},
     {.name = "writev_batch",
      .description = "writev(2) of IOV_MAX segments per call, one (or three) per item: batching without copying",
-     .put_ints = writev_batch_ints,
-     .put_repeat = writev_batch_repeat,
-     .put_lines = writev_batch_lines},
+     .put_ints = IOBENCH_POSIX(writev_batch_ints),
+     .put_repeat = IOBENCH_POSIX(writev_batch_repeat),
+     .put_lines = IOBENCH_POSIX(writev_batch_lines)},
     {.name = "pwrite",
      .description = "pwrite(2) once per item at its offset",
-     .put_ints = pwrite_ints,
-     .put_repeat = pwrite_repeat,
-     .put_lines = pwrite_lines},
+     .put_ints = IOBENCH_POSIX(pwrite_ints),
+     .put_repeat = IOBENCH_POSIX(pwrite_repeat),
+     .put_lines = IOBENCH_POSIX(pwrite_lines)},
     {.name = "mmap",
      .description = "ftruncate + mmap(MAP_SHARED) windows of `buf` bytes (" + size_text(default_map_window) +
                     ") filled with memcpy/to_chars",
      .default_buffer_size = default_map_window,
      .sizable_buffer = true,
-     .put_ints = mmap_ints,
-     .put_repeat = mmap_repeat,
-     .put_lines = mmap_lines,
-     .put_doubles = mmap_doubles},
+     .put_ints = IOBENCH_POSIX(mmap_ints),
+     .put_repeat = IOBENCH_POSIX(mmap_repeat),
+     .put_lines = IOBENCH_POSIX(mmap_lines),
+     .put_doubles = IOBENCH_POSIX(mmap_doubles)},
     {.name = "write_fsync",
      .description = "write(2) per line, fsync(2) once before close: durable at the end",
-     .put_lines = write_fsync_lines},
+     .put_lines = IOBENCH_POSIX(write_fsync_lines)},
     {.name = "write_fdatasync_100",
      .description = "write(2) per line, fdatasync(2) every 100 lines and at the end: at most 100 lines at risk",
-     .put_lines = write_fdatasync_lines},
+     .put_lines = IOBENCH_POSIX(write_fdatasync_lines)},
     {.name = "write_O_SYNC",
      .description = "write(2) per line on a descriptor opened O_SYNC: every line durable, metadata included",
-     .put_lines = write_osync_lines},
+     .put_lines = IOBENCH_POSIX(write_osync_lines)},
     {.name = "write_O_DSYNC",
      .description = "write(2) per line on a descriptor opened O_DSYNC: every line's data durable",
-     .put_lines = write_odsync_lines},
+     .put_lines = IOBENCH_POSIX(write_odsync_lines)},
     {.name = "read",
      .description =
          "read(2) of `buf` bytes (" + size_text(default_buffer_size) + ") per call into one buffer until end of file",
      .default_buffer_size = default_buffer_size,
      .sizable_buffer = true,
-     .read_bytes = read_plain},
+     .read_bytes = IOBENCH_POSIX(read_plain)},
     {.name = "pread",
      .description =
          "pread(2) of `buf` bytes (" + size_text(default_buffer_size) + ") per call at explicit, increasing offsets",
      .default_buffer_size = default_buffer_size,
      .sizable_buffer = true,
-     .read_bytes = pread_file},
+     .read_bytes = IOBENCH_POSIX(pread_file)},
     {.name = "readv",
      .description = "readv(2) of `buf` bytes (" + size_text(default_buffer_size) +
                     ") per call, scattered over 4 buffers of buf/4 bytes",
      .default_buffer_size = default_buffer_size,
      .sizable_buffer = true,
-     .read_bytes = readv_file},
+     .read_bytes = IOBENCH_POSIX(readv_file)},
     {.name = "read_FADV_SEQUENTIAL",
      .description = "posix_fadvise(POSIX_FADV_SEQUENTIAL), then read(2) of `buf` bytes (" +
                     size_text(default_buffer_size) + ") per call",
      .default_buffer_size = default_buffer_size,
      .sizable_buffer = true,
-     .read_bytes = read_sequential},
+     .read_bytes = IOBENCH_POSIX(read_sequential)},
     {.name = "read_O_DIRECT",
      .description = "read(2) of `buf` bytes (" + size_text(default_buffer_size) +
                     ", rounded up to the O_DIRECT alignment) on a descriptor opened O_DIRECT into an aligned buffer: "
                     "no page cache (skipped where the file system refuses O_DIRECT)",
      .default_buffer_size = default_buffer_size,
      .sizable_buffer = true,
-     .read_bytes = read_direct},
+     .read_bytes = IOBENCH_POSIX(read_direct)},
 }};
 
 }  // namespace
