@@ -213,8 +213,8 @@ std::int64_t runs_per_repetition(const RunCost& cost, double min_time) {
     constexpr double most = 1e6;  // a bound for runs too short for the clock
     // Google Benchmark's rule: enough runs for min_time of measured time.
     double runs = cost.measured > 0 ? std::ceil(min_time / cost.measured) : most;
-    // The bound: no more runs than fit in 4 x min_time of their whole cost.
-    if (cost.whole > 0) runs = std::min(runs, std::floor(4 * min_time / cost.whole));
+    // The bound: no more runs than fit in 2 x min_time of their whole cost.
+    if (cost.whole > 0) runs = std::min(runs, std::floor(2 * min_time / cost.whole));
     return static_cast<std::int64_t>(std::clamp(runs, 1.0, most));
 }
 

@@ -39,7 +39,7 @@ namespace iobench {
 /// Runs per repetition (Google Benchmark's iterations) are fixed per benchmark
 /// before the suite starts, from one sizing run of each (size_run,
 /// runs_per_repetition): enough runs for `min_time` seconds of measured time,
-/// but never more than fit in 4 x `min_time` of their whole cost (reset and
+/// but never more than fit in 2 x `min_time` of their whole cost (reset and
 /// verify included), so a tiny --scale cannot make a benchmark whose setup
 /// costs more than its measured run iterate for minutes.
 /// `cases`, `session` and `outcomes` must outlive the run. Progress goes to stderr: one
@@ -56,7 +56,7 @@ struct RunCost {
 
 /// Runs per repetition of a benchmark whose runs cost `cost`: ceil(min_time /
 /// measured) (Google Benchmark's own target: `min_time` seconds of measured
-/// time), at most floor(4 x min_time / whole), at least 1 and at most 10^6.
+/// time), at most floor(2 x min_time / whole), at least 1 and at most 10^6.
 std::int64_t runs_per_repetition(const RunCost& cost, double min_time);
 
 /// One run of `c` (made, reset, run, verified, finished) timed both ways;
