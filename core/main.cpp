@@ -23,7 +23,6 @@
 #include <fstream>
 #include <iostream>
 #include <optional>
-#include <regex>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -95,78 +94,6 @@ void remove_stale(const fs::path& dir) {
     for (const auto& e : iobench::remove_stale(dir))
         note("iobench: removed {}, left by process {} that no longer runs\n", e.path.string(), e.pid);
 }
-
-/// Google Benchmark's filter semantics (a regular expression searched in the
-/// name; a leading '-' negates), applied to our names before registration so
-/// that names carry no "/manual_time" and the progress count is exact.
-template <class Item>
-std::vector<Item> filter_cases(const std::vector<Item>& cases, std::string spec) {
-    if (spec.empty() || spec == "all" || spec == ".") return cases;
-    bool negate = false;
-    if (spec[0] == '-') {
-        negate = true;
-        spec.erase(0, 1);
-    }
-    std::regex re;
-    try {
-        re = std::regex(spec, std::regex::extended);
-    } catch (const std::regex_error& e) {
-        throw usage_error(fmt::format("--benchmark_filter={}: not a valid regular expression ({})", spec, e.what()));
-    }
-    std::vector<Item> out;
-    for (const auto& c : cases)
-        if (std::regex_search(c.name, re) != negate) out.push_back(c);
-    return out;
-}
-
-/// Hands every report to the console reporter and to the results file's
-/// reporter. Google Benchmark gets no file reporter (it would open the file
-/// itself, unchecked), so it treats this one as its display reporter: the
-/// file gets every run, and the console only the aggregates of a benchmark
-/// that has them (--benchmark_display_aggregates_only, applied here).
-class TeeReporter : public benchmark::BenchmarkReporter {
-public:
-    TeeReporter(benchmark::BenchmarkReporter& display, benchmark::BenchmarkReporter* file, bool aggregates_only)
-        : display_(display), file_(file), aggregates_only_(aggregates_only) {}
-
-    bool ReportContext(const Context& context) override {
-        bool ok = display_.ReportContext(context);
-        if (file_) ok = file_->ReportContext(context) && ok;
-        return ok;
-    }
-    void ReportRuns(const std::vector<Run>& runs) override {
-        if (file_) file_->ReportRuns(runs);
-        if (!aggregates_only_) {
-            display_.ReportRuns(runs);
-            return;
-        }
-        // Google Benchmark reports a benchmark's runs, then its aggregates if
-        // it has any: hold the runs until it is clear which to show.
-        if (!runs.empty() && runs.front().run_type == Run::RT_Aggregate) {
-            held_.clear();
-            display_.ReportRuns(runs);
-            return;
-        }
-        show_held();
-        held_ = runs;
-    }
-    void Finalize() override {
-        show_held();
-        display_.Finalize();
-        if (file_) file_->Finalize();
-    }
-
-private:
-    void show_held() {
-        if (!held_.empty()) display_.ReportRuns(held_);
-        held_.clear();
-    }
-
-    benchmark::BenchmarkReporter& display_;
-    benchmark::BenchmarkReporter* file_;
-    bool aggregates_only_;
-    std::vector<Run> held_;
-};
 
 /// Flushes standard output; "" when everything written to it arrived, else
 /// the reason it failed (a full /dev/full, a closed pipe).
@@ -416,8 +343,8 @@ int run(int argc, char** argv) {
     } catch (const iobench::suite_error& e) {
         throw usage_error(e.what());
     }
-    const std::vector<iobench::Case> cases = filter_cases(suite.cases, filter);
-    const std::vector<iobench::Skipped> skipped = filter_cases(suite.skipped, filter);
+    const std::vector<iobench::Case> cases = iobench::filter_cases(suite.cases, filter);
+    const std::vector<iobench::Skipped> skipped = iobench::filter_cases(suite.skipped, filter);
     if (cases.empty()) throw usage_error(fmt::format("no benchmark matches --benchmark_filter={}", filter));
 
     if (opt.list) {
@@ -504,7 +431,7 @@ int run(int argc, char** argv) {
     // exists on disk meanwhile.
     std::ostringstream json_text;
     iobench::NamedJSONReporter json_file(index, json_text);
-    TeeReporter tee(display, results_target.empty() ? nullptr : &json_file, harness.display_aggregates_only);
+    iobench::TeeReporter tee(display, results_target.empty() ? nullptr : &json_file, harness.display_aggregates_only);
     benchmark::RunSpecifiedBenchmarks(&tee);
     benchmark::Shutdown();
 

@@ -474,6 +474,42 @@ void NamedJSONReporter::Finalize() {
     out_ << doc.dump(2) << "\n";
 }
 
+// --- the two reporters of a run ----------------------------------------------------
+
+bool TeeReporter::ReportContext(const Context& context) {
+    bool ok = display_.ReportContext(context);
+    if (file_) ok = file_->ReportContext(context) && ok;
+    return ok;
+}
+
+void TeeReporter::ReportRuns(const std::vector<Run>& runs) {
+    if (file_) file_->ReportRuns(runs);
+    if (!aggregates_only_) {
+        display_.ReportRuns(runs);
+        return;
+    }
+    // Google Benchmark reports a benchmark's runs, then its aggregates if it
+    // has any: hold the runs until it is clear which to show.
+    if (!runs.empty() && runs.front().run_type == Run::RT_Aggregate) {
+        held_.clear();
+        display_.ReportRuns(runs);
+        return;
+    }
+    show_held();
+    held_ = runs;
+}
+
+void TeeReporter::Finalize() {
+    show_held();
+    display_.Finalize();
+    if (file_) file_->Finalize();
+}
+
+void TeeReporter::show_held() {
+    if (!held_.empty()) display_.ReportRuns(held_);
+    held_.clear();
+}
+
 int median_interval_rank(int n, double level, double* coverage) {
     if (n < 1) return 0;
     // P(B <= j) for B ~ binomial(n, 1/2), accumulated term by term.

@@ -134,6 +134,29 @@ private:
     std::vector<Run> runs_;
 };
 
+/// Hands every report to the console reporter and to the results file's
+/// reporter. Google Benchmark gets no file reporter (it would open the file
+/// itself, unchecked), so it treats this one as its display reporter: the
+/// file gets every run, and the console only the aggregates of a benchmark
+/// that has them when `aggregates_only` (--benchmark_display_aggregates_only,
+/// applied here). `file` may be null (no results file).
+class TeeReporter : public benchmark::BenchmarkReporter {
+public:
+    TeeReporter(benchmark::BenchmarkReporter& display, benchmark::BenchmarkReporter* file, bool aggregates_only)
+        : display_(display), file_(file), aggregates_only_(aggregates_only) {}
+    bool ReportContext(const Context& context) override;
+    void ReportRuns(const std::vector<Run>& runs) override;
+    void Finalize() override;
+
+private:
+    void show_held();
+
+    benchmark::BenchmarkReporter& display_;
+    benchmark::BenchmarkReporter* file_;
+    bool aggregates_only_;
+    std::vector<Run> held_;
+};
+
 /// The distribution-free confidence interval of the median of `n` samples:
 /// the largest k such that [x_(k), x_(n+1-k)] (1-based order statistics)
 /// covers the median with probability >= `level`, from the binomial(n, 1/2)

@@ -9,6 +9,8 @@
 #include <string_view>
 #include <utility>
 
+#include "core/options.hpp"
+
 namespace iobench {
 
 // Defined in the file CMake generates from suites/*.json.
@@ -206,5 +208,23 @@ Suite load_suite(const std::string& name_or_path) {
     for (const std::string& n : builtin_suites()) known += (known.empty() ? "" : ", ") + n;
     throw suite_error(fmt::format("unknown suite \"{}\" (built in: {}; or a path to a .json file)", name_or_path, known));
 }
+
+NameFilter::NameFilter(std::string spec) {
+    if (spec.empty() || spec == "all" || spec == ".") {
+        all_ = true;
+        return;
+    }
+    if (spec[0] == '-') {
+        negate_ = true;
+        spec.erase(0, 1);
+    }
+    try {
+        re_ = std::regex(spec, std::regex::extended);
+    } catch (const std::regex_error& e) {
+        throw usage_error(fmt::format("--benchmark_filter={}: not a valid regular expression ({})", spec, e.what()));
+    }
+}
+
+bool NameFilter::selects(const std::string& name) const { return all_ || std::regex_search(name, re_) != negate_; }
 
 }  // namespace iobench

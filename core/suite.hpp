@@ -3,6 +3,7 @@
 #pragma once
 
 #include <optional>
+#include <regex>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -68,6 +69,33 @@ Suite load_suite(const std::string& name_or_path);
 
 /// Parses suite JSON text; `origin` names it in error messages.
 Suite parse_suite(const std::string& text, const std::string& origin);
+
+/// Google Benchmark's --benchmark_filter semantics (an extended regular
+/// expression searched in the name; a leading '-' negates; "", "all" and "."
+/// select everything), applied by iobench to its own names before anything
+/// is registered, so that the progress count is exact.
+class NameFilter {
+public:
+    /// Throws usage_error (core/options.hpp) when `spec` is not a valid regular expression.
+    explicit NameFilter(std::string spec);
+    /// True when `name` is selected.
+    bool selects(const std::string& name) const;
+
+private:
+    bool all_ = false;
+    bool negate_ = false;
+    std::regex re_;
+};
+
+/// The items (Case, Skipped: anything with a `name`) that `spec` selects, in order.
+template <class Item>
+std::vector<Item> filter_cases(const std::vector<Item>& items, const std::string& spec) {
+    const NameFilter filter(spec);
+    std::vector<Item> out;
+    for (const Item& item : items)
+        if (filter.selects(item.name)) out.push_back(item);
+    return out;
+}
 
 /// Names of the built-in suites.
 std::vector<std::string> builtin_suites();

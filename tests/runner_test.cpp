@@ -237,6 +237,39 @@ TEST(Runner, IoThroughTheRingHasNoCallCountsRatherThanZero) {
     EXPECT_EQ(ran.runs[0].counters.count("verified"), 1u);
 }
 
+TEST(Report, TeeGivesTheFileEveryRunAndTheDisplayOnlyAggregatesWhenAsked) {
+    using Run = benchmark::BenchmarkReporter::Run;
+    auto row = [](const char* name, Run::RunType type) {
+        Run r;
+        r.run_name.function_name = name;
+        r.run_type = type;
+        return r;
+    };
+    for (bool aggregates_only : {false, true}) {
+        Collector display, file;
+        TeeReporter tee(display, &file, aggregates_only);
+        // a: two repetitions and their aggregate; b: a single run, no aggregate.
+        tee.ReportRuns({row("a", Run::RT_Iteration), row("a", Run::RT_Iteration)});
+        tee.ReportRuns({row("a", Run::RT_Aggregate)});
+        tee.ReportRuns({row("b", Run::RT_Iteration)});
+        tee.Finalize();
+        EXPECT_EQ(file.all.size(), 4u);
+        if (!aggregates_only) {
+            EXPECT_EQ(display.all.size(), 4u);
+            continue;
+        }
+        // The display gets a's aggregate instead of its runs, and b's run (it has no aggregate).
+        ASSERT_EQ(display.all.size(), 2u);
+        EXPECT_EQ(display.all[0].run_name.function_name, "a");
+        EXPECT_EQ(display.all[0].run_type, Run::RT_Aggregate);
+        EXPECT_EQ(display.all[1].run_name.function_name, "b");
+    }
+    Collector display;
+    TeeReporter no_file(display, nullptr, false);  // no results file: the display alone
+    no_file.ReportRuns({row("a", Run::RT_Iteration)});
+    EXPECT_EQ(display.all.size(), 1u);
+}
+
 TEST(Report, SkippedPairsAreListedWithTheirReason) {
     std::ostringstream out;
     const Outcomes outcomes;

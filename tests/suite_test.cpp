@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/method.hpp"
+#include "core/options.hpp"
 #include "core/suite.hpp"
 #include "core/workload.hpp"
 
@@ -20,6 +21,29 @@ std::string error_of(const std::string& text) {
         return e.what();
     }
     return "";
+}
+
+TEST(Suite, FilterSelectsNamesAsGoogleBenchmarkDoes) {
+    const std::vector<Skipped> items = {{"ints_out/obuf", ""}, {"ints_out/fprintf", ""}, {"hello/obuf", ""}};
+    auto names = [](const std::vector<Skipped>& v) {
+        std::vector<std::string> out;
+        for (const Skipped& s : v) out.push_back(s.name);
+        return out;
+    };
+    EXPECT_EQ(names(filter_cases(items, "")).size(), 3u);
+    EXPECT_EQ(names(filter_cases(items, "all")).size(), 3u);
+    EXPECT_EQ(names(filter_cases(items, "/obuf$")), (std::vector<std::string>{"ints_out/obuf", "hello/obuf"}));
+    EXPECT_EQ(names(filter_cases(items, "-/obuf$")), (std::vector<std::string>{"ints_out/fprintf"}));
+    EXPECT_EQ(names(filter_cases(items, "^ints_out/(fprintf|obuf)$")),
+              (std::vector<std::string>{"ints_out/obuf", "ints_out/fprintf"}));
+    EXPECT_TRUE(filter_cases(items, "nothing").empty());
+    try {
+        filter_cases(items, "(");
+        ADD_FAILURE() << "an unbalanced parenthesis is no regular expression";
+    } catch (const usage_error& e) {
+        EXPECT_NE(std::string(e.what()).find("--benchmark_filter=(: not a valid regular expression"), std::string::npos)
+            << e.what();
+    }
 }
 
 TEST(Operations, TheListTheRegistryAndTheWorkloadsAgree) {
