@@ -297,7 +297,16 @@ void add_options(CLI::App& app, Options& opt) {
 
 }
 
-int run(int argc, char** argv) {
+/// The command line, parsed: iobench's own options and Google Benchmark's flags.
+struct CommandLine {
+    Options opt;
+    iobench::HarnessFlags harness;
+};
+
+/// Parses the command line into `cl`. Returns the exit status when the
+/// command is done already (--help printed), std::nullopt to go on. Throws
+/// usage_error for a bad option or value.
+std::optional<int> parse_command_line(int argc, char** argv, CommandLine& cl) {
     // Google Benchmark's flags are checked here and go to it; everything else is ours.
     std::vector<std::string> ours = {argv[0]};
     std::vector<std::string> harness_args;
@@ -305,11 +314,9 @@ int run(int argc, char** argv) {
         std::string a = argv[i];
         (a.rfind("--benchmark_", 0) == 0 ? harness_args : ours).push_back(std::move(a));
     }
-    const iobench::HarnessFlags harness = iobench::check_harness_flags(harness_args);
-    const std::string& filter = harness.filter;
-    std::optional<std::string> out_file = harness.out_file;
+    cl.harness = iobench::check_harness_flags(harness_args);
 
-    Options opt;
+    Options& opt = cl.opt;
     CLI::App app{"iobench: measures I/O methods (stdio, iostreams, POSIX, obuf, ...) on verified workloads.\n"};
     add_options(app, opt);
 
@@ -328,118 +335,85 @@ int run(int argc, char** argv) {
                                std::pair{"--results-dir", &opt.results_dir}, std::pair{"--dir", &opt.dir}}) {
         if (app.count(name) > 0 && !*value) *value = "";
     }
-    if (opt.no_interleave && harness.interleave)
+    if (opt.no_interleave && cl.harness.interleave)
         throw usage_error("give either --no-interleave or --benchmark_enable_random_interleaving, not both");
-    const bool interleave = harness.interleave.value_or(!opt.no_interleave);
+    if (opt.list_format && !opt.list) throw usage_error("--format goes with --list only");
+    return std::nullopt;
+}
+
+/// What a run will do, decided from the command line and the suite before
+/// anything is written.
+struct Plan {
+    iobench::Suite suite;
+    std::vector<iobench::Case> cases;      ///< the suite's cases the filter selects
+    std::vector<iobench::Skipped> skipped;  ///< likewise, the pairs not built here
+    bool interleave = true;
+    iobench::StdoutTarget stdout_target = iobench::StdoutTarget::devnull;
+    double scale = 1;
+    std::uint64_t file_size = 0;  ///< --file-size in bytes; 0: the default
+    fs::path results_target;      ///< empty: no results file
+    int repetitions = 1;
+    double min_time = default_min_time;  ///< seconds
+};
+
+/// Decides the run from `cl` into `plan`: the suite, the cases, every value
+/// checked. Returns the exit status when the command is done already
+/// (--list printed), std::nullopt to go on. Throws usage_error.
+std::optional<int> make_plan(const CommandLine& cl, Plan& plan) {
+    const Options& opt = cl.opt;
+    const iobench::HarnessFlags& harness = cl.harness;
+    plan.interleave = harness.interleave.value_or(!opt.no_interleave);
     const iobench::ListFormat list_format =
         opt.list_format ? iobench::parse_list_format(*opt.list_format) : iobench::ListFormat::names;
-    if (opt.list_format && !opt.list) throw usage_error("--format goes with --list only");
     if (opt.list && list_format == iobench::ListFormat::markdown)
         return print_or_fail(iobench::methods_markdown(iobench::methods(), iobench::workloads()));
 
-    iobench::Suite suite;
     try {
-        suite = opt.suite.empty() ? iobench::all_pairs() : iobench::load_suite(opt.suite);
+        plan.suite = opt.suite.empty() ? iobench::all_pairs() : iobench::load_suite(opt.suite);
     } catch (const iobench::suite_error& e) {
         throw usage_error(e.what());
     }
-    const std::vector<iobench::Case> cases = iobench::filter_cases(suite.cases, filter);
-    const std::vector<iobench::Skipped> skipped = iobench::filter_cases(suite.skipped, filter);
-    if (cases.empty()) throw usage_error(fmt::format("no benchmark matches --benchmark_filter={}", filter));
+    const iobench::Suite& suite = plan.suite;
+    plan.cases = iobench::filter_cases(suite.cases, harness.filter);
+    plan.skipped = iobench::filter_cases(suite.skipped, harness.filter);
+    if (plan.cases.empty()) throw usage_error(fmt::format("no benchmark matches --benchmark_filter={}", harness.filter));
 
     if (opt.list) {
         std::string names;
-        for (const auto& c : cases) names += c.name + "\n";
-        for (const auto& s : skipped) names += fmt::format("# {}: skipped, {}\n", s.name, s.reason);
+        for (const auto& c : plan.cases) names += c.name + "\n";
+        for (const auto& s : plan.skipped) names += fmt::format("# {}: skipped, {}\n", s.name, s.reason);
         return print_or_fail(names);
     }
 
-    iobench::StdoutTarget stdout_target = suite.stdout_target.value_or(iobench::StdoutTarget::devnull);
+    plan.stdout_target = suite.stdout_target.value_or(iobench::StdoutTarget::devnull);
     if (opt.stdout_target) {
         const auto t = iobench::parse_stdout_target(*opt.stdout_target);
         if (!t) throw usage_error(fmt::format("--stdout-target {}: must be devnull, file or pipe", *opt.stdout_target));
-        stdout_target = *t;
+        plan.stdout_target = *t;
     }
 
-    const double scale = opt.scale ? iobench::parse_scale(*opt.scale) : suite.scale.value_or(1.0);
-    iobench::check_scale(scale, opt.scale ? "--scale" : fmt::format("suite {}: \"scale\"", suite.name), cases,
-                         opt.file_size.has_value());
-    const std::uint64_t file_size = opt.file_size ? iobench::parse_size(*opt.file_size, "--file-size") : 0;  // 0: default
+    plan.scale = opt.scale ? iobench::parse_scale(*opt.scale) : suite.scale.value_or(1.0);
+    iobench::check_scale(plan.scale, opt.scale ? "--scale" : fmt::format("suite {}: \"scale\"", suite.name),
+                         plan.cases, opt.file_size.has_value());
+    plan.file_size = opt.file_size ? iobench::parse_size(*opt.file_size, "--file-size") : 0;
     if (opt.dir) check_writable_dir(*opt.dir, "--dir");
-    const fs::path results_target = results_target_of(opt, out_file);
-
-    // The working directory: a subdirectory of its own in --dir or in the
-    // system's temporary directory, after removing what killed runs left there.
-    const fs::path base = work_base(opt);
-    remove_stale(base);
-    if (!results_target.empty()) remove_stale(results_target.has_parent_path() ? results_target.parent_path() : ".");
-    if (file_size != 0) {
-        bool reads_file = false;
-        for (const auto& c : cases) reads_file = reads_file || c.workload->has_cache_state();
-        try {
-            if (reads_file) iobench::require_room(base, "the file_read input", file_size);
-        } catch (const iobench::space_error& e) {
-            throw usage_error(fmt::format("--file-size {}: {}", *opt.file_size, e.what()));
-        }
-    }
-    std::optional<iobench::WorkDir> work;
-    try {
-        work.emplace(base);
-    } catch (const std::system_error& e) {
-        throw usage_error(fmt::format("{}: {}; give --dir", e.what(), e.code().message()));
-    }
-    if (opt.keep_files) work->keep();
-
-    if (!initialize_harness(argv[0], suite, harness, interleave)) return exit_usage;
-    if (opt.results_dir) {
-        std::error_code ec;
-        fs::create_directories(*opt.results_dir, ec);
-        if (ec) throw usage_error(fmt::format("--results-dir {}: {}", *opt.results_dir, ec.message()));
-    }
-
-    const fs::path dir = work->path();
-    iobench::Session session(dir, scale, opt.keep_files, false);
-    session.set_stdout_target(stdout_target);
-    if (file_size != 0) session.set_file_size(file_size);
-
-    for (const auto& [key, value] : iobench::describe_environment(dir)) benchmark::AddCustomContext(key, value);
-    benchmark::AddCustomContext("suite", suite.name);
-    benchmark::AddCustomContext("scale", fmt::format("{}", scale));
-    benchmark::AddCustomContext("stdout_target", std::string(iobench::to_string(stdout_target)));
-    benchmark::AddCustomContext("file_size", std::to_string(session.file_size()));
-    benchmark::AddCustomContext("skipped", iobench::skipped_context(skipped));
-    benchmark::AddCustomContext("interleaved", interleave ? "true" : "false");
-    note("iobench: {} benchmark(s), scale {}, files in {} ({})\n", cases.size(), scale, dir.string(),
-         iobench::filesystem_type(dir));
-    iobench::Outcomes outcomes;  // how each benchmark ended: the summary, the exit status
+    plan.results_target = results_target_of(opt, harness.out_file);
     // Every benchmark gets the repetitions explicitly, so the progress lines
     // can count them, and its runs per repetition from a sizing run.
-    iobench::register_benchmarks(cases, session, outcomes,
-                                 harness.repetitions.value_or(suite.repetitions.value_or(1)),
-                                 harness.min_time.value_or(suite.min_time.value_or(default_min_time)));
+    plan.repetitions = harness.repetitions.value_or(suite.repetitions.value_or(1));
+    plan.min_time = harness.min_time.value_or(suite.min_time.value_or(default_min_time));
+    return std::nullopt;
+}
 
-    const iobench::CaseIndex index(cases);  // what each row is: the summary's tables, the JSON's fields
-    iobench::SummaryConsoleReporter display(
-        outcomes, index,
-        IOBENCH_ISATTY(1) ? benchmark::ConsoleReporter::OO_ColorTabular : benchmark::ConsoleReporter::OO_Tabular);
-    display.set_skipped(skipped);
-    // The summary is printed once the results file is safe: a reader of
-    // standard output that goes away (| head) cannot cost the results.
-    std::ostringstream summary;
-    display.SetOutputStream(&summary);
-    // The results stay in memory until the run ends: nothing half-written
-    // exists on disk meanwhile.
-    std::ostringstream json_text;
-    iobench::NamedJSONReporter json_file(index, json_text);
-    iobench::TeeReporter tee(display, results_target.empty() ? nullptr : &json_file, harness.display_aggregates_only);
-    benchmark::RunSpecifiedBenchmarks(&tee);
-    benchmark::Shutdown();
-
+/// Writes the results file, then the summary; says what was kept. Returns
+/// the exit status (see the file's header).
+int finish(const CommandLine& cl, const Plan& plan, const iobench::Outcomes& outcomes,
+           const std::ostringstream& json_text, const std::ostringstream& summary, const fs::path& dir) {
     const int failed = outcomes.failed();
     int status = failed > 0 ? exit_failed : 0;
     std::optional<fs::path> written;
-    if (!results_target.empty()) {
-        written = write_results(results_target, json_text, opt.results_dir.has_value(), failed > 0);
+    if (!plan.results_target.empty()) {
+        written = write_results(plan.results_target, json_text, cl.opt.results_dir.has_value(), failed > 0);
         if (!written) status = exit_failed;
     }
     const std::error_code stdout_error = write_stdout(summary.str());
@@ -459,8 +433,88 @@ int run(int argc, char** argv) {
         status = exit_failed;
     }
     if (failed > 0) note("iobench: {} benchmark(s) failed\n", failed);
-    if (opt.keep_files) note("iobench: files kept in {}\n", dir.string());
+    if (cl.opt.keep_files) note("iobench: files kept in {}\n", dir.string());
     return status;
+}
+
+/// Runs `plan`: the working directory (after removing what killed runs left),
+/// the harness, every benchmark; then finish(). Returns the exit status.
+int execute(const CommandLine& cl, const Plan& plan, const char* argv0) {
+    const Options& opt = cl.opt;
+    const fs::path& results_target = plan.results_target;
+    // The working directory: a subdirectory of its own in --dir or in the
+    // system's temporary directory, after removing what killed runs left there.
+    const fs::path base = work_base(opt);
+    remove_stale(base);
+    if (!results_target.empty()) remove_stale(results_target.has_parent_path() ? results_target.parent_path() : ".");
+    if (plan.file_size != 0) {
+        bool reads_file = false;
+        for (const auto& c : plan.cases) reads_file = reads_file || c.workload->has_cache_state();
+        try {
+            if (reads_file) iobench::require_room(base, "the file_read input", plan.file_size);
+        } catch (const iobench::space_error& e) {
+            throw usage_error(fmt::format("--file-size {}: {}", *opt.file_size, e.what()));
+        }
+    }
+    std::optional<iobench::WorkDir> work;
+    try {
+        work.emplace(base);
+    } catch (const std::system_error& e) {
+        throw usage_error(fmt::format("{}: {}; give --dir", e.what(), e.code().message()));
+    }
+    if (opt.keep_files) work->keep();
+
+    if (!initialize_harness(argv0, plan.suite, cl.harness, plan.interleave)) return exit_usage;
+    if (opt.results_dir) {
+        std::error_code ec;
+        fs::create_directories(*opt.results_dir, ec);
+        if (ec) throw usage_error(fmt::format("--results-dir {}: {}", *opt.results_dir, ec.message()));
+    }
+
+    const fs::path dir = work->path();
+    iobench::Session session(dir, plan.scale, opt.keep_files, false);
+    session.set_stdout_target(plan.stdout_target);
+    if (plan.file_size != 0) session.set_file_size(plan.file_size);
+
+    for (const auto& [key, value] : iobench::describe_environment(dir)) benchmark::AddCustomContext(key, value);
+    benchmark::AddCustomContext("suite", plan.suite.name);
+    benchmark::AddCustomContext("scale", fmt::format("{}", plan.scale));
+    benchmark::AddCustomContext("stdout_target", std::string(iobench::to_string(plan.stdout_target)));
+    benchmark::AddCustomContext("file_size", std::to_string(session.file_size()));
+    benchmark::AddCustomContext("skipped", iobench::skipped_context(plan.skipped));
+    benchmark::AddCustomContext("interleaved", plan.interleave ? "true" : "false");
+    note("iobench: {} benchmark(s), scale {}, files in {} ({})\n", plan.cases.size(), plan.scale, dir.string(),
+         iobench::filesystem_type(dir));
+    iobench::Outcomes outcomes;  // how each benchmark ended: the summary, the exit status
+    iobench::register_benchmarks(plan.cases, session, outcomes, plan.repetitions, plan.min_time);
+
+    const iobench::CaseIndex index(plan.cases);  // what each row is: the summary's tables, the JSON's fields
+    iobench::SummaryConsoleReporter display(
+        outcomes, index,
+        IOBENCH_ISATTY(1) ? benchmark::ConsoleReporter::OO_ColorTabular : benchmark::ConsoleReporter::OO_Tabular);
+    display.set_skipped(plan.skipped);
+    // The summary is printed once the results file is safe: a reader of
+    // standard output that goes away (| head) cannot cost the results.
+    std::ostringstream summary;
+    display.SetOutputStream(&summary);
+    // The results stay in memory until the run ends: nothing half-written
+    // exists on disk meanwhile.
+    std::ostringstream json_text;
+    iobench::NamedJSONReporter json_file(index, json_text);
+    iobench::TeeReporter tee(display, results_target.empty() ? nullptr : &json_file,
+                             cl.harness.display_aggregates_only);
+    benchmark::RunSpecifiedBenchmarks(&tee);
+    benchmark::Shutdown();
+    return finish(cl, plan, outcomes, json_text, summary, dir);
+}
+
+/// The whole command: parse, plan, execute.
+int run(int argc, char** argv) {
+    CommandLine cl;
+    if (const auto done = parse_command_line(argc, argv, cl)) return *done;
+    Plan plan;
+    if (const auto done = make_plan(cl, plan)) return *done;
+    return execute(cl, plan, argv[0]);
 }
 
 }  // namespace
