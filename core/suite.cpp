@@ -57,38 +57,41 @@ std::vector<std::string> builtin_suites() {
     return names;
 }
 
-Suite parse_suite(const std::string& text, const std::string& origin) {
-    using nlohmann::json;
-    auto fail = [&](const std::string& what) { return suite_error(fmt::format("suite {}: {}", origin, what)); };
-    json doc;
-    try {
-        doc = json::parse(text);
-    } catch (const json::parse_error& e) {
-        throw fail(fmt::format("not valid JSON ({})", e.what()));
-    } catch (const json::exception& e) {
-        // out_of_range: a number beyond a double (1e999).
-        throw fail(fmt::format("a number is out of range ({})", e.what()));
-    }
-    // A value of the wrong type names its key: "\"min_time\" must be a number, not \"fast\"".
-    auto typed = [&](const json& value, const std::string& key, json::value_t type, const char* what) -> const json& {
-        const bool ok = type == json::value_t::number_float ? value.is_number()
+namespace {
+
+using nlohmann::json;
+
+/// Reads the parts of one suite document, naming the suite (`origin`) and
+/// the key in every error it throws (suite_error).
+class SuiteReader {
+public:
+    explicit SuiteReader(std::string origin) : origin_(std::move(origin)) {}
+
+    /// The error "suite <origin>: <what>".
+    suite_error fail(const std::string& what) const { return suite_error(fmt::format("suite {}: {}", origin_, what)); }
+
+    /// `value` when its type is `type`; else the error names `key`:
+    /// "\"min_time\" must be a number, not \"fast\"".
+    const json& typed(const json& value, const std::string& key, json::value_t type, const char* what) const {
+        const bool ok = type == json::value_t::number_float     ? value.is_number()
                         : type == json::value_t::number_integer ? value.is_number_integer()
                                                                 : value.type() == type;
         if (!ok) throw fail(fmt::format("\"{}\" must be {}, not {}", key, what, value.dump()));
         return value;
-    };
-    try {
-        if (!doc.is_object()) throw fail("expected a JSON object");
-        Suite suite;
-        suite.name = origin;
+    }
+
+    /// The suite's own keys (name, description, repetitions, min_time, scale,
+    /// stdout_target) into `suite`; an unknown key is an error.
+    void read_settings(const json& doc, Suite& suite) const {
+        suite.name = origin_;
         if (doc.contains("name")) suite.name = typed(doc.at("name"), "name", json::value_t::string, "a string");
         if (doc.contains("description"))
             suite.description = typed(doc.at("description"), "description", json::value_t::string, "a string");
-        const std::string repetitions_range = fmt::format("a whole number from 1 to {}", max_suite_repetitions);
         if (doc.contains("repetitions")) {
             const json& r = doc.at("repetitions");
             if (!r.is_number_integer() || r.get<std::int64_t>() < 1 || r.get<std::int64_t>() > max_suite_repetitions)
-                throw fail(fmt::format("\"repetitions\" must be {}, not {}", repetitions_range, r.dump()));
+                throw fail(fmt::format("\"repetitions\" must be a whole number from 1 to {}, not {}",
+                                       max_suite_repetitions, r.dump()));
             suite.repetitions = r.get<int>();
         }
         if (doc.contains("min_time")) {
@@ -114,83 +117,117 @@ Suite parse_suite(const std::string& text, const std::string& origin) {
         for (const auto& item : doc.items())
             if (std::find(keys.begin(), keys.end(), item.key()) == keys.end())
                 throw fail(fmt::format("unknown key \"{}\"", item.key()));
+    }
 
-        if (!doc.contains("benchmarks")) throw fail("\"benchmarks\" is missing");
-        const json& list = doc.at("benchmarks");
-        if (!list.is_array() || list.empty()) throw fail("\"benchmarks\" must be a non-empty array");
-        for (std::size_t index = 0; index < list.size(); ++index) {
-            const json& entry = list[index];
-            const std::string at = fmt::format("benchmarks[{}]", index);
-            if (!entry.is_object()) throw fail("each entry of \"benchmarks\" must be an object");
-            for (const auto& item : entry.items())
-                if (item.key() != "workload" && item.key() != "methods" && item.key() != "buffer_sizes" &&
-                    item.key() != "cache")
-                    throw fail(fmt::format("unknown key \"{}\" in a benchmarks entry", item.key()));
-            auto key = [&](const char* k) { return fmt::format("{}.{}", at, k); };
-            if (!entry.contains("workload")) throw fail(fmt::format("\"{}\" is missing", key("workload")));
-            if (!entry.contains("methods")) throw fail(fmt::format("\"{}\" is missing", key("methods")));
-            const std::string wname =
-                typed(entry.at("workload"), key("workload"), json::value_t::string, "a string").get<std::string>();
-            const Workload* w = find_workload(wname);
-            if (!w) throw fail(fmt::format("unknown workload \"{}\"", wname));
-            std::vector<const Method*> ms;
-            const json& jm = entry.at("methods");
-            if (!(jm.is_string() && jm.get<std::string>() == "*") && !jm.is_array())
-                throw fail(fmt::format("\"{}\" must be \"*\" or an array of method names, not {}", key("methods"),
-                                       jm.dump()));
-            if (jm.is_string()) {
-                for (const Method& m : methods())
-                    if (w->supports(m)) ms.push_back(&m);
-            } else {
-                for (const json& n : jm) {
-                    const std::string mname =
-                        typed(n, key("methods"), json::value_t::string, "an array of strings").get<std::string>();
-                    const Method* m = find_method(mname);
-                    if (!m) throw fail(fmt::format("unknown method \"{}\"", mname));
-                    if (!w->supports(*m))
-                        throw fail(fmt::format("method \"{}\" cannot run workload \"{}\"", mname, wname));
-                    ms.push_back(m);
-                }
-            }
-            std::vector<std::size_t> sizes = {0};
-            if (entry.contains("buffer_sizes")) {
-                const json& js = typed(entry.at("buffer_sizes"), key("buffer_sizes"), json::value_t::array,
-                                       "an array of sizes in bytes");
-                sizes.clear();
-                for (const json& n : js) {
-                    if (!n.is_number_integer() || n.get<std::int64_t>() < 0 || n.get<std::uint64_t>() > (1ull << 40))
-                        throw fail(fmt::format("\"{}\" must hold whole numbers of bytes up to 2^40, not {}",
-                                               key("buffer_sizes"), n.dump()));
-                    sizes.push_back(n.get<std::size_t>());
-                }
-                for (std::size_t s : sizes)
-                    if (s == 0) throw fail("buffer sizes must be at least 1 byte");
-            }
-            std::vector<CacheState> caches = {CacheState::warm};
-            if (entry.contains("cache")) {
-                if (!w->has_cache_state())
-                    throw fail(fmt::format("workload \"{}\" has no page-cache state to set", wname));
-                caches.clear();
-                const json& jc = typed(entry.at("cache"), key("cache"), json::value_t::array, "an array");
-                for (const json& item : jc) {
-                    const std::string c = typed(item, key("cache"), json::value_t::string, "an array of strings");
-                    if (c != "warm" && c != "cold")
-                        throw fail(fmt::format("\"cache\" values must be \"warm\" or \"cold\", not \"{}\"", c));
-                    caches.push_back(c == "cold" ? CacheState::cold : CacheState::warm);
-                }
-                if (caches.empty()) throw fail("\"cache\" must list \"warm\", \"cold\" or both");
-            }
-            for (const Method* m : ms) {
-                for (std::size_t size : sizes) {
-                    if (size != 0 && !m->sizable_buffer)
-                        throw fail(fmt::format("method \"{}\" has no buffer size to set", m->name));
-                    for (CacheState cache : caches) add_case(suite, *w, *m, Params{size, cache});
-                }
+    /// Entry `index` of "benchmarks": its cases (every method x buffer size x
+    /// cache state it names) added to `suite`.
+    void read_entry(const json& entry, std::size_t index, Suite& suite) const {
+        const std::string at = fmt::format("benchmarks[{}]", index);
+        if (!entry.is_object()) throw fail("each entry of \"benchmarks\" must be an object");
+        for (const auto& item : entry.items())
+            if (item.key() != "workload" && item.key() != "methods" && item.key() != "buffer_sizes" &&
+                item.key() != "cache")
+                throw fail(fmt::format("unknown key \"{}\" in a benchmarks entry", item.key()));
+        auto key = [&](const char* k) { return fmt::format("{}.{}", at, k); };
+        if (!entry.contains("workload")) throw fail(fmt::format("\"{}\" is missing", key("workload")));
+        if (!entry.contains("methods")) throw fail(fmt::format("\"{}\" is missing", key("methods")));
+        const std::string wname =
+            typed(entry.at("workload"), key("workload"), json::value_t::string, "a string").get<std::string>();
+        const Workload* w = find_workload(wname);
+        if (!w) throw fail(fmt::format("unknown workload \"{}\"", wname));
+        const std::vector<const Method*> ms = read_methods(entry.at("methods"), key("methods"), *w);
+        const std::vector<std::size_t> sizes =
+            entry.contains("buffer_sizes") ? read_buffer_sizes(entry.at("buffer_sizes"), key("buffer_sizes"))
+                                           : std::vector<std::size_t>{0};
+        std::vector<CacheState> caches = {CacheState::warm};
+        if (entry.contains("cache")) {
+            if (!w->has_cache_state()) throw fail(fmt::format("workload \"{}\" has no page-cache state to set", wname));
+            caches = read_caches(entry.at("cache"), key("cache"));
+        }
+        for (const Method* m : ms) {
+            for (std::size_t size : sizes) {
+                if (size != 0 && !m->sizable_buffer)
+                    throw fail(fmt::format("method \"{}\" has no buffer size to set", m->name));
+                for (CacheState cache : caches) add_case(suite, *w, *m, Params{size, cache});
             }
         }
+    }
+
+private:
+    /// "methods": "*" (every method that supports `w`) or an array of names.
+    std::vector<const Method*> read_methods(const json& jm, const std::string& key, const Workload& w) const {
+        if (!(jm.is_string() && jm.get<std::string>() == "*") && !jm.is_array())
+            throw fail(fmt::format("\"{}\" must be \"*\" or an array of method names, not {}", key, jm.dump()));
+        std::vector<const Method*> ms;
+        if (jm.is_string()) {
+            for (const Method& m : methods())
+                if (w.supports(m)) ms.push_back(&m);
+            return ms;
+        }
+        for (const json& n : jm) {
+            const std::string mname = typed(n, key, json::value_t::string, "an array of strings").get<std::string>();
+            const Method* m = find_method(mname);
+            if (!m) throw fail(fmt::format("unknown method \"{}\"", mname));
+            if (!w.supports(*m)) throw fail(fmt::format("method \"{}\" cannot run workload \"{}\"", mname, w.name()));
+            ms.push_back(m);
+        }
+        return ms;
+    }
+
+    /// "buffer_sizes": whole numbers of bytes, 1 to 2^40.
+    std::vector<std::size_t> read_buffer_sizes(const json& value, const std::string& key) const {
+        const json& js = typed(value, key, json::value_t::array, "an array of sizes in bytes");
+        std::vector<std::size_t> sizes;
+        for (const json& n : js) {
+            if (!n.is_number_integer() || n.get<std::int64_t>() < 0 || n.get<std::uint64_t>() > (1ull << 40))
+                throw fail(fmt::format("\"{}\" must hold whole numbers of bytes up to 2^40, not {}", key, n.dump()));
+            sizes.push_back(n.get<std::size_t>());
+        }
+        for (std::size_t s : sizes)
+            if (s == 0) throw fail("buffer sizes must be at least 1 byte");
+        return sizes;
+    }
+
+    /// "cache": a non-empty array of "warm" and "cold".
+    std::vector<CacheState> read_caches(const json& value, const std::string& key) const {
+        std::vector<CacheState> caches;
+        for (const json& item : typed(value, key, json::value_t::array, "an array")) {
+            const std::string c = typed(item, key, json::value_t::string, "an array of strings");
+            if (c != "warm" && c != "cold")
+                throw fail(fmt::format("\"cache\" values must be \"warm\" or \"cold\", not \"{}\"", c));
+            caches.push_back(c == "cold" ? CacheState::cold : CacheState::warm);
+        }
+        if (caches.empty()) throw fail("\"cache\" must list \"warm\", \"cold\" or both");
+        return caches;
+    }
+
+    std::string origin_;
+};
+
+}  // namespace
+
+Suite parse_suite(const std::string& text, const std::string& origin) {
+    const SuiteReader reader(origin);
+    json doc;
+    try {
+        doc = json::parse(text);
+    } catch (const json::parse_error& e) {
+        throw reader.fail(fmt::format("not valid JSON ({})", e.what()));
+    } catch (const json::exception& e) {
+        // out_of_range: a number beyond a double (1e999).
+        throw reader.fail(fmt::format("a number is out of range ({})", e.what()));
+    }
+    try {
+        if (!doc.is_object()) throw reader.fail("expected a JSON object");
+        Suite suite;
+        reader.read_settings(doc, suite);
+        if (!doc.contains("benchmarks")) throw reader.fail("\"benchmarks\" is missing");
+        const json& list = doc.at("benchmarks");
+        if (!list.is_array() || list.empty()) throw reader.fail("\"benchmarks\" must be a non-empty array");
+        for (std::size_t index = 0; index < list.size(); ++index) reader.read_entry(list[index], index, suite);
         return suite;
     } catch (const json::exception& e) {
-        throw fail(e.what());
+        throw reader.fail(e.what());
     }
 }
 
