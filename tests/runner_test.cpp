@@ -44,6 +44,19 @@ struct Ran {
 /// The structure of no case: the summary then reads a row's workload from its name.
 const CaseIndex no_cases;
 
+/// A single-repetition row of benchmark `name` as Google Benchmark reports it:
+/// one run of `seconds`, in the suite's position `family` (its family_index).
+benchmark::BenchmarkReporter::Run single_run(const std::string& name, double seconds, int family) {
+    benchmark::BenchmarkReporter::Run r;
+    r.run_name.function_name = name;
+    r.family_index = family;
+    r.iterations = 1;
+    r.repetitions = 1;
+    r.time_unit = benchmark::kMillisecond;
+    r.real_accumulated_time = seconds;
+    return r;
+}
+
 Ran run_all(const std::vector<Case>& cases, double scale = 1e-4, int repetitions = 0) {
     static const bool initialized = [] {
         // Short runs: these tests check what is reported, not how fast.
@@ -291,16 +304,7 @@ TEST(Report, SkippedPairsAreListedWithTheirReason) {
 TEST(Report, WorkloadsAreListedInTheSuitesOrderWhateverOrderTheyRan) {
     // Interleaved repetitions report benchmarks in random order: the summary
     // must still follow the suite (family_index = registration order).
-    auto run = [](const std::string& name, int family) {
-        benchmark::BenchmarkReporter::Run r;
-        r.run_name.function_name = name;
-        r.family_index = family;
-        r.iterations = 1;
-        r.repetitions = 1;
-        r.time_unit = benchmark::kMillisecond;
-        r.real_accumulated_time = 0.01;
-        return r;
-    };
+    auto run = [](const std::string& name, int family) { return single_run(name, 0.01, family); };
     std::ostringstream out;
     const Outcomes outcomes;
     SummaryConsoleReporter reporter(outcomes, no_cases, benchmark::ConsoleReporter::OO_None);
@@ -544,14 +548,7 @@ TEST(Report, ColdAndWarmRowsAreRankedInTablesOfTheirOwn) {
         }
     const CaseIndex index(cases);
     auto run = [](const std::string& name, double ms) {
-        benchmark::BenchmarkReporter::Run r;
-        r.run_name.function_name = name;
-        r.family_index = name.find("cold") == std::string::npos ? 0 : 1;  // warm first, as a suite lists them
-        r.iterations = 1;
-        r.repetitions = 1;
-        r.time_unit = benchmark::kMillisecond;
-        r.real_accumulated_time = ms / 1e3;
-        return r;
+        return single_run(name, ms / 1e3, name.find("cold") == std::string::npos ? 0 : 1);  // warm first, as a suite lists them
     };
     std::ostringstream out;
     const Outcomes outcomes;
