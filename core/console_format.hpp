@@ -1,6 +1,6 @@
 // The print_console operation's messages as a method formats them: the
 // printf format and arguments of each ConsoleFormat (the C console-output
-// benchmark, shared/seeds/console-output-benchmark-c-linux.md, strings and
+// benchmark, the write-up "Console Output Benchmark (C/Linux x64)", docs/results/README.md#sources, strings and
 // printf calls as in its source). Part of the method contract
 // (core/method.hpp); the text each message must produce is the workloads'
 // business (workloads/console_messages.hpp).

@@ -113,7 +113,7 @@ struct StdoutSink {
 using PutConsole = void (*)(const StdoutSink& out, std::string_view line, std::uint64_t count);
 
 /// The formatted messages of the C console-output benchmark
-/// (shared/seeds/console-output-benchmark-c-linux.md); their arguments and the
+/// (the write-up "Console Output Benchmark (C/Linux x64)", docs/results/README.md#sources); their arguments and the
 /// exact text each produces are in core/console_format.hpp and
 /// workloads/console_messages.hpp.
 enum class ConsoleFormat {

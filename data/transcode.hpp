@@ -1,5 +1,5 @@
 // The transcode workloads' text (fast_io's "Code Convert" table,
-// shared/seeds/fast_io-readme.md, section 5): N copies of the emoji U+1F684
+// fast_io's README, https://github.com/cppfastio/fast_io, section 5): N copies of the emoji U+1F684
 // (HIGH-SPEED TRAIN) in UTF-8, and the same text in each target encoding.
 // The encodings of the one code point are fixed by the standards (below), so
 // the expected bytes need no converter at all; tests/transcode_test.cpp

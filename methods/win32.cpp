@@ -3,7 +3,7 @@
 // Windows, as write(2) is on POSIX (methods/posix.cpp). Buffered writing over
 // a HANDLE is the `obuf` method on Windows (methods/obuf.cpp).
 // Reading (file_read), the methods of the C file-reading benchmark
-// (shared/seeds/c-file-reading-benchmark-windows.md): ReadFile synchronous
+// (the write-up "C File Reading Benchmark" (Windows), docs/results/README.md#sources): ReadFile synchronous
 // (with and without FILE_FLAG_SEQUENTIAL_SCAN), overlapped with 1, 2 or 4
 // reads in flight, FILE_FLAG_NO_BUFFERING, and CreateFileMapping +
 // MapViewOfFile (whole file, or windows of `buf` bytes).

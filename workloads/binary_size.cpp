@@ -1,4 +1,4 @@
-// binary_size: fast_io's binary-size table (shared/seeds/fast_io-readme.md,
+// binary_size: fast_io's binary-size table (fast_io's README, https://github.com/cppfastio/fast_io,
 // "4. Binary Size": the file_io benchmark's programs). One minimal program per
 // method (binsize/<method>.cpp: `hello-<method> PATH N`, writing "Hello
 // World\n" N times as the method does), built by CMake, statically linked

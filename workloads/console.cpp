@@ -1,5 +1,5 @@
 // console_*: the C console-output benchmark
-// (shared/seeds/console-output-benchmark-c-linux.md): 10,000 messages (the
+// (the write-up "Console Output Benchmark (C/Linux x64)", docs/results/README.md#sources): 10,000 messages (the
 // seed's ITERATIONS) written to standard output, which points at the run's
 // target (--stdout-target: /dev/null as in the seed, a file, or a pipe). Each
 // measured call runs in a child process (workloads/console_trial.cpp).

@@ -1,5 +1,5 @@
 // The text the console workloads print and check, byte for byte: the C
-// console-output benchmark's strings (shared/seeds/console-output-benchmark-c-linux.md)
+// console-output benchmark's strings (the write-up "Console Output Benchmark (C/Linux x64)", docs/results/README.md#sources)
 // and the exact output of each formatted message (core/console_format.hpp).
 #pragma once
 

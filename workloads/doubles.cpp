@@ -1,5 +1,5 @@
 // doubles_out: fast_io's "Output 10M double in round-trip mode" table
-// (shared/seeds/fast_io-readme.md): 10,000,000 doubles (data/doubles.hpp),
+// (fast_io's README, https://github.com/cppfastio/fast_io): 10,000,000 doubles (data/doubles.hpp),
 // one per line, in a form that parses back exactly. Verification reads the
 // file back and compares every parsed value with the original, bit for bit;
 // methods may differ in the text (shortest form, "%.17g"), not in the values.

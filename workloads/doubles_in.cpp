@@ -1,5 +1,5 @@
 // doubles_in: the read-back half of fast_io's 10M-double table
-// (shared/seeds/fast_io-readme.md): the 10,000,000 doubles of doubles_out
+// (fast_io's README, https://github.com/cppfastio/fast_io): the 10,000,000 doubles of doubles_out
 // (data/doubles.hpp: fixed seed, uniform in [DBL_MIN, DBL_MAX)) in their
 // shortest round-trip form, one per line, parsed back into a
 // std::vector<double>. Every value must come back bit for bit.

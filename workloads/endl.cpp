@@ -1,5 +1,5 @@
 // endl: the '\n' versus std::endl experiment
-// (shared/seeds/cpp-endl-vs-newline-io-benchmark.md): N strings of 175 bytes,
+// (the write-up "IO Benchmarking - results" (C++ std::endl vs '\n'), docs/results/README.md#sources): N strings of 175 bytes,
 // newline included, written to a file; N = 10,000,000 (1,750 MB). The seed
 // reports bandwidth in MB/s (10^6 bytes), here the bytes_per_second counter.
 #include "workloads/repeat_workload.hpp"

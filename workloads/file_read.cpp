@@ -1,5 +1,5 @@
 // file_read: the C file-reading benchmark
-// (shared/seeds/c-file-reading-benchmark-windows.md): read one large text file
+// (the write-up "C File Reading Benchmark" (Windows), docs/results/README.md#sources): read one large text file
 // to its end with every method, over buffer sizes (/buf:<bytes>, the seed's
 // x axis) with the page cache warm (read once before measuring, as the seed
 // did) or cold (/cache:cold: written back and dropped before every run).

@@ -1,5 +1,5 @@
 // hello: fast_io's "Output 100000000x Hello World" table
-// (shared/seeds/fast_io-readme.md): 100,000,000 lines of "Hello World\n", 1.2 GB.
+// (fast_io's README, https://github.com/cppfastio/fast_io): 100,000,000 lines of "Hello World\n", 1.2 GB.
 #include "workloads/repeat_workload.hpp"
 
 namespace iobench {

@@ -1,5 +1,5 @@
 // ints_out and ints_in: fast_io's "I/O for 10 million integers" table
-// (shared/seeds/fast_io-readme.md): write 0 .. N-1 in decimal, one per line,
+// (fast_io's README, https://github.com/cppfastio/fast_io): write 0 .. N-1 in decimal, one per line,
 // then read the file back. N = 10,000,000, 78,888,890 bytes.
 #include <fmt/format.h>
 

@@ -1,5 +1,5 @@
 // lines: the Go file-I/O buffering experiment
-// (shared/seeds/go-file-io-buffering-experiment.md): 100,000 numbered lines
+// (the write-up "File I/O Buffering Experiment" (Go), docs/results/README.md#sources): 100,000 numbered lines
 // "Line %d: This is buffered write data\n", i = 0 .. 99,999 (3,988,890 bytes),
 // written unbuffered (one write per line), buffered, and with the durability
 // variants (fsync, fdatasync, O_SYNC, O_DSYNC).

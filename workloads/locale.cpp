@@ -1,5 +1,5 @@
 // ints_out_locale and ints_in_locale: the locale rows of fast_io's 10M-integer
-// table (shared/seeds/fast_io-readme.md: "c_locale_i/obuf_file local",
+// table (fast_io's README, https://github.com/cppfastio/fast_io: "c_locale_i/obuf_file local",
 // "imbued with locale, locale \"\""): ints_out / ints_in through the user's
 // locale (std::locale(""), setlocale(LC_ALL, "")), next to the same methods
 // with the classic "C" locale in ints_out / ints_in. Where the user's locale

@@ -1,5 +1,5 @@
 // transcode_utf16le, transcode_utf32le, transcode_gb18030: fast_io's "Code
-// Convert" tables (shared/seeds/fast_io-readme.md, section 5): a UTF-8 file
+// Convert" tables (fast_io's README, https://github.com/cppfastio/fast_io, section 5): a UTF-8 file
 // of N copies of U+1F684 (N = 100M, 400 MB) converted to UTF-16LE, UTF-32LE
 // and GB18030 (4 bytes per code point in each). One workload per target
 // encoding, because Params (core/workload.hpp) has no encoding parameter; with
