@@ -44,7 +44,7 @@ if [ "$browser" = yes ] && ! command -v chromium >/dev/null 2>&1 && ! command -v
   if grep -qs '^ID=debian' /etc/os-release; then
     missing+=(chromium)
   else
-    echo "install-deps: no Chromium on PATH: the HTML report's browser test (tools.report.BrowserTest) will be" \
+    echo "install-deps: no Chromium on PATH: the HTML report's browser test (tools.report, BrowserTest) will be" \
       "skipped; install Chromium or Google Chrome, or set IOBENCH_CHROMIUM"
   fi
 fi
