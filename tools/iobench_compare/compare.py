@@ -114,6 +114,7 @@ class Cell:
     items: float | None = None  # items per run
     bytes: float | None = None  # bytes per run
     rates: dict[str, list[float]] = field(default_factory=dict)  # "items"/"bytes" per second, per repetition
+    measured: float | None = None  # seconds of measured time in the shortest repetition (its runs together)
     # What the table compares: the time per run, or per item (see Workload.unit).
     value: float | None = None
     value_samples: list[float] = field(default_factory=list)
@@ -270,6 +271,8 @@ def summarize(bench: Benchmark | None) -> Cell:
         cell.time = _median(bench.real_times)
         if len(bench.cpu_times) == n:
             cell.cpu_time = _median(bench.cpu_times)
+        if len(bench.iterations) == n:
+            cell.measured = min(i * t for i, t in zip(bench.iterations, bench.real_times))
         for name, values in bench.counters.items():
             if len(values) == n:
                 cell.counters[name] = _median(values)
@@ -585,6 +588,54 @@ def _summaries(workloads: list[Workload], files: list[ResultFile], baseline_file
     return summaries
 
 
+# A spread is put down to the host or to other work when the time the hypervisor took
+# (steal_time) or tasks spent waiting for a CPU (cpu_wait) is at least this share of
+# a run's wall time: as iobench's own summary says it (core/report.cpp).
+INTERFERENCE_SHARE = 0.01
+
+
+def _spread(cell: Cell) -> bool:
+    """True when a result's repetitions disagree: cv >= 5 % or a 95 % interval wider than ±5 %."""
+    if cell.cv is not None and cell.cv >= CV_WARNING:
+        return True
+    if cell.ci is None or not cell.value:
+        return False
+    return max(cell.value - cell.ci[0], cell.ci[1] - cell.value) / cell.value > CV_WARNING
+
+
+def interference(comparison: Comparison) -> dict[str, list[str]]:
+    """The results whose spread came with outside work, as "name (n%)" (with the file's label when
+    there are several files): "host" where the hypervisor took CPU time (steal_time), else "cpu" where
+    tasks waited for a CPU (cpu_wait); n is that time as a share of the run's wall time."""
+    found: dict[str, list[str]] = {"host": [], "cpu": []}
+    several = len(comparison.files) > 1
+    for workload in comparison.workloads:
+        for row in workload.rows:
+            for f, cell in zip(comparison.files, row.cells):
+                if not cell.ok or not cell.time or not _spread(cell):
+                    continue
+                for kind, counter in (("host", "steal_time"), ("cpu", "cpu_wait")):
+                    share = cell.counters.get(counter, 0.0) / cell.time
+                    if share >= INTERFERENCE_SHARE:
+                        where = f", {f.label}" if several else ""
+                        found[kind].append(f"{row.name} ({share:.0%}{where})")
+                        break
+    return found
+
+
+def _note_short_runs(table: Workload) -> None:
+    """Says why a sys cell is blank where a row's repetitions measured too little time."""
+    if not any(c.key == "sys" for c in table.columns):
+        return
+    if not any(cell.ok and "system_time" in cell.counters and counter_columns.cpu_split_too_short(cell)
+               for row in table.rows for cell in row.cells):
+        return
+    text = (f"sys % is left out where a repetition's runs took under "
+            f"{counter_columns.MIN_SECONDS_FOR_CPU_SHARE * 1000:.0f} ms in all: too short for the kernel's "
+            f"split of CPU time into user and system (it samples scheduler ticks)")
+    table.note = f"{table.note}; {text}" if table.note else text
+
+
 def compare(files: list[ResultFile], baseline_file: int = 0, baseline_methods: list[str] | None = None,
             alpha: float = 0.05, counters: list[str] | None = None) -> Comparison:
     """Lines up the files' benchmarks by name and compares each with its baseline.
@@ -637,6 +688,7 @@ def compare(files: list[ResultFile], baseline_file: int = 0, baseline_methods: l
         if baseline_methods and all(row.baseline is None for row in table.rows):
             table.note = f"no baseline method ({', '.join(baseline_methods)}) in this workload"
         table.columns = _columns(table, counter_keys, counters is not None)
+        _note_short_runs(table)
         workloads.append(table)
 
     for table in workloads:

@@ -16,6 +16,18 @@ from .number_format import format_bytes, format_count, format_percent, format_ra
 STANDARD = frozenset({"bytes_per_second", "items_per_second", "verified", "items", "bytes"})
 
 
+# Below this much measured time per repetition the kernel's split of CPU time into
+# user and system (by scheduler ticks of 1-10 ms) is noise: the sys share is left
+# out, as iobench's own summary does (core/report.cpp, min_ms_for_cpu_share).
+MIN_SECONDS_FOR_CPU_SHARE = 0.05
+
+
+def cpu_split_too_short(cell) -> bool:
+    """True when a cell's repetitions measured too little time for a sys share to mean anything."""
+    measured = getattr(cell, "measured", None)
+    return measured is not None and measured < MIN_SECONDS_FOR_CPU_SHARE
+
+
 @dataclass(frozen=True)
 class Column:
     """A counter column: `key` is what --counters takes, `counter` the JSON counter it reads."""
@@ -30,7 +42,9 @@ class Column:
         """The cell's value for this column (per run), or None when the row does not carry it."""
         if self.key == "sys":
             system = cell.counters.get("system_time")
-            return None if system is None or not cell.time else system / cell.time
+            if system is None or not cell.time or cpu_split_too_short(cell):
+                return None
+            return system / cell.time
         return cell.counters.get(self.counter)
 
 

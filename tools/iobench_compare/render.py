@@ -16,7 +16,7 @@ import io
 from tabulate import tabulate
 
 from . import counters as counter_columns
-from .compare import CI_LEVEL, CV_WARNING, LIMIT_METHOD, Cell, Comparison, Row, Workload, reads_a_file
+from .compare import CI_LEVEL, CV_WARNING, LIMIT_METHOD, Cell, Comparison, Row, Workload, interference, reads_a_file
 from .number_format import format_percent, format_ratio, format_throughput, format_time  # noqa: F401 (re-exported)
 
 CV_LEGEND = ("! cv >= 5%: the repetitions disagree; the machine was busy or the page cache was writing back. "
@@ -205,10 +205,25 @@ def _any_limit(comparison: Comparison) -> bool:
     return any(r.is_limit for w in comparison.workloads for r in w.rows)
 
 
+def interference_sentences(comparison: Comparison) -> list[str]:
+    """What the spread of flagged results came with: stolen time (the host) or CPU pressure (this machine)."""
+    found = interference(comparison)
+    out = []
+    if found["host"]:
+        out.append(f"! host interference: the hypervisor took CPU time from the machine while {', '.join(found['host'])} "
+                   "ran (steal_time, as % of the wall time per run): their spread is the host's, not the method's.")
+    if found["cpu"]:
+        out.append(f"! CPU contention: other work on the machine kept tasks waiting for a CPU while "
+                   f"{', '.join(found['cpu'])} ran (cpu_wait, as % of the wall time per run): a busy machine, "
+                   "not the method.")
+    return out
+
+
 def legends(comparison: Comparison) -> list[str]:
     out = []
     if _any_cv_flag(comparison):
         out.append(CV_LEGEND)
+        out += interference_sentences(comparison)
     if _any_limit(comparison):
         out.append(LIMIT_LEGEND)
     return out

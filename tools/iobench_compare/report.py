@@ -14,8 +14,8 @@ import html
 from . import __version__
 from .compare import CV_WARNING, Comparison, Workload, reads_a_file
 from .plot import charts, svg
-from .render import (LIMIT_LEGEND, SUMMARY_TITLE, STATUS_WORDS, baseline_sentence, body, headers, problem,
-                     summary_lines, table_title)
+from .render import (LIMIT_LEGEND, SUMMARY_TITLE, STATUS_WORDS, baseline_sentence, body, headers,
+                     interference_sentences, problem, summary_lines, table_title)
 
 CSS = """
 :root { color-scheme: light; --fg: #1f2328; --muted: #59636e; --line: #d1d9e0; --head: #f6f8fa;
@@ -158,7 +158,8 @@ def _cv_warning(comparison: Comparison) -> str:
     return (f'<p class="note" id="cv-warning">cv &ge; 5% (marked !) in {len(flagged)} of {len(results)} results: '
             "their repetitions disagree (a busy machine, page-cache writeback), so close rankings are not to be "
             "trusted; rerun with more <code>--benchmark_repetitions</code>, on an idle machine or a tmpfs "
-            "<code>--dir</code>.</p>")
+            "<code>--dir</code>."
+            + "".join(f"<br>{_e(text)}" for text in interference_sentences(comparison)) + "</p>")
 
 
 def _warnings(comparison: Comparison, workload: Workload) -> str:

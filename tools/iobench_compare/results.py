@@ -65,6 +65,7 @@ class Benchmark:
     repetitions: int = 0  # the "repetitions" the run asked for
     real_times: list[float] = field(default_factory=list)
     cpu_times: list[float] = field(default_factory=list)
+    iterations: list[float] = field(default_factory=list)  # runs per repetition ("iterations"), where rows say
     counters: dict[str, list[float]] = field(default_factory=dict)
     median: dict[str, float] | None = None  # the "median" aggregate row: real_time, cpu_time (s), counters
     cv: float | None = None  # the "cv" aggregate row's real_time (a fraction)
@@ -243,6 +244,8 @@ def parse(path: str, data) -> ResultFile:
             bench.real_times.append(real_time * unit)
             if _is_finite(row.get("cpu_time")):
                 bench.cpu_times.append(row["cpu_time"] * unit)
+            if _is_finite(row.get("iterations")):
+                bench.iterations.append(float(row["iterations"]))
             for name, value in _counters(row).items():
                 bench.counters.setdefault(name, []).append(value)
         elif run_type == "aggregate" and row.get("aggregate_name") == "median":

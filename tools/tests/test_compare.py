@@ -36,6 +36,7 @@ from support import (EXPECTED, FIXTURES, TOOLS, check_golden, csv_rows, fixture,
                      main, rows_of, run, run_ok, tool_env)
 
 from iobench_compare import compare as cmp  # noqa: E402
+from iobench_compare import counters as counter_columns  # noqa: E402
 from iobench_compare import results  # noqa: E402
 from iobench_compare.render import format_ratio, format_throughput  # noqa: E402
 
@@ -123,7 +124,8 @@ class ColumnsTest(unittest.TestCase):
         out = run_ok(self, fixture("quick-gcc.json"))
         names = list(dict.fromkeys(r["run_name"] for r in rows_of("quick-gcc.json")))
         for workload in ("ints_out", "ints_in", "hello"):
-            table = out.split(f"{workload}: time per run\n", 1)[1].split("\n\n", 1)[0].splitlines()[2:]
+            lines = out.split(f"{workload}: time per run\n", 1)[1].split("\n\n", 1)[0].splitlines()
+            table = [line for line in lines if not line.startswith("  (")][2:]  # notes under the title, header
             methods = [line.split()[0] for line in table]
             ran = [n for n in names if n.startswith(workload + "/") and not n.endswith("/limit")]
             by_median = sorted(ran, key=lambda n: statistics.median(iteration_times("quick-gcc.json", n)))
@@ -490,6 +492,54 @@ class CountersTest(unittest.TestCase):
         self.assertEqual((status, out), (2, ""))
         self.assertIn("--counters write_calls,nosuch: no counter nosuch in these files (counters: write_calls, "
                       "read_calls", err)
+
+
+class ShortRunsAndInterferenceTest(unittest.TestCase):
+    """The sys share left out where the runs were too short, and spreads put down to the host or the machine."""
+
+    def test_sys_left_out_where_a_repetition_measured_under_50_ms(self):
+        files = [results.load(fixture("quick-gcc.json"))]
+        comparison = cmp.compare(files)
+        sys_column = counter_columns.BY_KEY["sys"]
+        checked = {"left out": 0, "shown": 0}
+        for workload in comparison.workloads:
+            for row in workload.rows:
+                bench = files[0].benchmarks[row.name]
+                cell = row.cells[0]
+                if not cell.ok or "system_time" not in cell.counters:
+                    continue
+                shortest = min(i * t for i, t in zip(bench.iterations, bench.real_times))
+                if shortest < 0.05:
+                    self.assertIsNone(sys_column.value(cell), row.name)
+                    checked["left out"] += 1
+                else:
+                    self.assertAlmostEqual(sys_column.value(cell), cell.counters["system_time"] / cell.time)
+                    checked["shown"] += 1
+        self.assertGreater(checked["left out"], 0)  # the fixture has both kinds
+        self.assertGreater(checked["shown"], 0)
+        out = run_ok(self, fixture("quick-gcc.json"))
+        self.assertIn("sys % is left out where a repetition's runs took under 50 ms", out)
+
+    def test_spread_with_stolen_time_is_the_host_and_with_cpu_wait_a_busy_machine(self):
+        comparison = cmp.compare([results.load(fixture("quick-gcc.json"))])
+        cells = [(row, row.cells[0]) for w in comparison.workloads for row in w.rows if row.cells[0].ok]
+        (row_a, a), (row_b, b), (row_c, c) = cells[:3]
+        for cell in (a, b, c):
+            cell.counters.pop("steal_time", None)
+            cell.counters.pop("cpu_wait", None)
+        a.cv, b.cv, c.cv = 0.20, 0.20, 0.01
+        a.counters["steal_time"] = 0.10 * a.time  # 10 % stolen
+        a.counters["cpu_wait"] = 0.50 * a.time  # both: the host is named
+        b.counters["cpu_wait"] = 0.02 * b.time
+        c.counters["steal_time"] = 0.50 * c.time  # no spread: nothing to explain
+        c.ci = None
+        found = cmp.interference(comparison)
+        self.assertIn(f"{row_a.name} (10%)", found["host"])
+        self.assertIn(f"{row_b.name} (2%)", found["cpu"])
+        self.assertNotIn(row_a.name, " ".join(found["cpu"]))
+        self.assertNotIn(row_c.name + " ", " ".join(found["host"] + found["cpu"]) + " ")
+        b.counters["cpu_wait"] = 0.005 * b.time  # under 1 %: not named
+        self.assertNotIn(row_b.name + " ", " ".join(cmp.interference(comparison)["cpu"]) + " ")
 
 
 class LimitTest(unittest.TestCase):
