@@ -211,7 +211,8 @@ def interference_sentences(comparison: Comparison) -> list[str]:
     out = []
     if found["host"]:
         out.append("! host interference: the hypervisor took CPU time from the machine while "
-                   f"{', '.join(found['host'])} ran (steal_time, as % of the wall time per run): their spread is the host's, not the method's.")
+                   f"{', '.join(found['host'])} ran (steal_time, as % of the wall time per run): their spread is "
+                   "the host's, not the method's.")
     if found["cpu"]:
         out.append(f"! CPU contention: other work on the machine kept tasks waiting for a CPU while "
                    f"{', '.join(found['cpu'])} ran (cpu_wait, as % of the wall time per run): a busy machine, "
