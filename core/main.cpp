@@ -400,10 +400,11 @@ int execute(const CommandLine& cl, const Plan& plan, const char* argv0) {
     remove_stale(base);
     if (!results_target.empty()) remove_stale(results_target.has_parent_path() ? results_target.parent_path() : ".");
     if (plan.file_size != 0) {
-        bool reads_file = false;
-        for (const auto& c : plan.cases) reads_file = reads_file || c.workload->has_cache_state();
+        const auto sized = std::find_if(plan.cases.begin(), plan.cases.end(),
+                                        [](const iobench::Case& c) { return c.workload->spec().sized_input; });
         try {
-            if (reads_file) iobench::require_room(base, "the file_read input", plan.file_size);
+            if (sized != plan.cases.end())
+                iobench::require_room(base, fmt::format("the {} input", sized->workload->name()), plan.file_size);
         } catch (const iobench::space_error& e) {
             throw usage_error(fmt::format("--file-size {}: {}", *opt.file_size, e.what()));
         }
@@ -426,13 +427,13 @@ int execute(const CommandLine& cl, const Plan& plan, const char* argv0) {
     const fs::path dir = work->path();
     iobench::Session session(dir, plan.scale, opt.keep_files, false);
     session.set_stdout_target(plan.stdout_target);
-    if (plan.file_size != 0) session.set_file_size(plan.file_size);
+    if (plan.file_size != 0) session.set_input_size(plan.file_size);
 
     for (const auto& [key, value] : iobench::describe_environment(dir)) benchmark::AddCustomContext(key, value);
     benchmark::AddCustomContext("suite", plan.suite.name);
     benchmark::AddCustomContext("scale", fmt::format("{}", plan.scale));
     benchmark::AddCustomContext("stdout_target", std::string(iobench::to_string(plan.stdout_target)));
-    benchmark::AddCustomContext("file_size", std::to_string(session.file_size()));
+    benchmark::AddCustomContext("file_size", std::to_string(iobench::sized_input_bytes(session)));
     benchmark::AddCustomContext("skipped", iobench::skipped_context(plan.skipped));
     benchmark::AddCustomContext("interleaved", plan.interleave ? "true" : "false");
     note("iobench: {} benchmark(s), scale {}, files in {} ({})\n", plan.cases.size(), plan.scale, dir.string(),

@@ -159,6 +159,15 @@ using Transcode = void (*)(const Source& source, const Sink& sink, Encoding to);
     X(PutInts, put_ints_locale, "put_ints with the user's locale, digits grouped as it groups them")          \
     X(GetInts, get_ints_locale, "get_ints with the user's locale, reading digits grouped as it groups them")
 
+/// The operations by name, in the order IOBENCH_OPERATIONS lists them: what
+/// a workload declares it takes (WorkloadSpec::operation, core/workload.hpp).
+/// `operation_fields()[static_cast<std::size_t>(op)]` is the operation's field.
+enum class Operation {
+#define IOBENCH_OPERATION_ENUMERATOR(type, member, summary) member,
+    IOBENCH_OPERATIONS(IOBENCH_OPERATION_ENUMERATOR)
+#undef IOBENCH_OPERATION_ENUMERATOR
+};
+
 /// Marks, in a registrar entry, an operation the method has but that is not
 /// built on this platform or configuration (the entry, or its family, sets
 /// `unavailable`): the method is still paired with the workloads that need
@@ -244,6 +253,9 @@ struct OperationField {
 /// Every operation of Method, in the order IOBENCH_OPERATIONS lists them
 /// (and Method declares them: both are generated from that list).
 std::span<const OperationField> operation_fields();
+
+/// The field of operation `op`: its name, summary and presence test.
+const OperationField& operation_field(Operation op);
 
 /// The names of the operations `method` has, built here or not, in the order
 /// of operation_fields().

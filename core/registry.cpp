@@ -69,6 +69,8 @@ std::span<const OperationField> operation_fields() {
     return fields;
 }
 
+const OperationField& operation_field(Operation op) { return operation_fields()[static_cast<std::size_t>(op)]; }
+
 std::vector<std::string_view> operation_names(const Method& m) {
     std::vector<std::string_view> names;
     for (const OperationField& op : operation_fields())
