@@ -58,7 +58,8 @@ namespace {
 /// The OperationField of `Member`, called `name`.
 template <auto Member>
 constexpr OperationField field(std::string_view name, std::string_view summary) {
-    return {name, summary, [](const Method& m) { return (m.*Member).present(); }, [](Method& m) { m.*Member = {}; }};
+    return {name, summary, [](const Method& m) { return (m.*Member).present(); },
+            [](const Method& m) { return (m.*Member).why_not_built(); }, [](Method& m) { m.*Member = {}; }};
 }
 }  // namespace
 

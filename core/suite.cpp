@@ -20,8 +20,8 @@ namespace {
 
 void add_case(Suite& suite, const Workload& w, const Method& m, const Params& p) {
     std::string name = case_name(w, m, p);
-    if (!m.unavailable.empty()) {
-        suite.skipped.push_back({std::move(name), m.unavailable});
+    if (std::string why = w.unavailable(m); !why.empty()) {
+        suite.skipped.push_back({std::move(name), std::move(why)});
         return;
     }
     for (const Case& c : suite.cases)

@@ -27,7 +27,13 @@ bool Workload::takes(const Method& method) const {
     return false;
 }
 
-
+std::string Workload::unavailable(const Method& method) const {
+    if (!method.unavailable.empty()) return method.unavailable;
+    const Operation called = has_operation(method)                       ? spec_.operation
+                             : spec_.reference == ReferenceKind::output ? Operation::put_prepared
+                                                                        : Operation::read_bytes;
+    return std::string(operation_field(called).why_not_built(method));
+}
 
 std::uint64_t Workload::count(const Session& session) const {
     if (spec_.sized_input && session.input_size() != 0) return session.input_size();

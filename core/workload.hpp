@@ -177,6 +177,12 @@ public:
     /// reference row (put_prepared for output, read_bytes for input).
     bool takes(const Method& method) const;
 
+    /// Why `method` cannot run this workload in this build: the method's
+    /// `unavailable`, else why the operation the workload would call (its own,
+    /// or the reference row's) is not built here (Op::why_not_built); ""
+    /// when it can. The runner lists such a pair as skipped with the reason.
+    std::string unavailable(const Method& method) const;
+
     /// Items per run at `session`'s scale: the default count times the
     /// scale, or, for a sized input, Session::input_size() when set.
     std::uint64_t count(const Session& session) const;

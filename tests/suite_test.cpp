@@ -185,7 +185,21 @@ TEST(Workloads, TheLimitRowIsAddedWhereTheWorkloadDeclaresOne) {
     EXPECT_TRUE(find_workload("ints_in")->takes(*find_method("fscanf")));
 }
 
-
+TEST(Workloads, AnOperationNotBuiltHereSkipsOnlyThePairsThatNeedIt) {
+    // A method built here but for one operation (fast_io_obuf_file without
+    // fast_io's locale support): the pairs of that operation are skipped
+    // with its reason, the others run.
+    const Method m{.name = "t",
+                   .put_ints = find_method("fprintf")->put_ints,
+                   .put_ints_locale = not_built_because("no locale support here")};
+    EXPECT_EQ(find_workload("ints_out")->unavailable(m), "");
+    EXPECT_EQ(find_workload("ints_out_locale")->unavailable(m), "no locale support here");
+    const Method plain{.name = "u", .put_ints = not_built};
+    EXPECT_EQ(find_workload("ints_out")->unavailable(plain), "not built here");
+    Method family_wide = plain;
+    family_wide.unavailable = "POSIX only";
+    EXPECT_EQ(find_workload("ints_out")->unavailable(family_wide), "POSIX only");
+}
 
 TEST(Workloads, TrialsOutsideTheDeclarationAreRefused) {
     test::TempDir dir;
