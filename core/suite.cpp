@@ -156,7 +156,7 @@ public:
     }
 
 private:
-    /// "methods": "*" (every method that supports `w`) or an array of names.
+    /// "methods": "*" (every method `w` takes) or an array of names.
     std::vector<const Method*> read_methods(const json& jm, const std::string& key, const Workload& w) const {
         if (!(jm.is_string() && jm.get<std::string>() == "*") && !jm.is_array())
             throw fail(fmt::format("\"{}\" must be \"*\" or an array of method names, not {}", key, jm.dump()));
