@@ -15,13 +15,11 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
-#include <cerrno>
 #include <csignal>
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <iostream>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -39,6 +37,7 @@
 #include "core/results_file.hpp"
 #include "core/runner.hpp"
 #include "core/session.hpp"
+#include "core/standard_output.hpp"
 #include "core/suite.hpp"
 #include "core/workdir.hpp"
 #include "iobench/build_info.hpp"
@@ -95,58 +94,11 @@ void remove_stale(const fs::path& dir) {
         note("iobench: removed {}, left by process {} that no longer runs\n", e.path.string(), e.pid);
 }
 
-/// Flushes standard output; "" when everything written to it arrived, else
-/// the reason it failed (a full /dev/full, a closed pipe).
-std::string flush_stdout() {
-    std::cout.flush();
-    errno = 0;
-    const bool flushed = std::fflush(stdout) == 0;
-    const int err = errno;
-    if (flushed && std::cout.good() && !std::ferror(stdout)) return "";
-    return err != 0 ? std::error_code(err, std::generic_category()).message() : "a write failed";
-}
-
-/// Writes `text` to descriptor 1 with write(2), after whatever the C and C++
-/// streams hold: every byte, or the first failure's reason (a std::ostream
-/// only says that something failed). SIGPIPE is ignored meanwhile, so that
-/// a reader that went away is a failure (EPIPE), not the end of the process:
-/// the summary is printed after the results file is safe.
-std::error_code write_stdout(std::string_view text) {
-    if (const std::string failed = flush_stdout(); !failed.empty()) return std::make_error_code(std::errc::io_error);
-#ifndef _WIN32
-    struct sigaction ignore {};
-    struct sigaction previous {};
-    ignore.sa_handler = SIG_IGN;
-    sigemptyset(&ignore.sa_mask);
-    sigaction(SIGPIPE, &ignore, &previous);
-#endif
-    std::error_code error;
-    const char* p = text.data();
-    const char* const end = p + text.size();
-    while (p < end) {
-#ifdef _WIN32
-        const int n = _write(1, p, static_cast<unsigned>(std::min<std::size_t>(end - p, 1u << 30)));
-#else
-        const ssize_t n = write(1, p, static_cast<std::size_t>(end - p));
-        if (n < 0 && errno == EINTR) continue;
-#endif
-        if (n <= 0) {
-            error = std::error_code(n < 0 ? errno : EIO, std::generic_category());
-            break;
-        }
-        p += n;
-    }
-#ifndef _WIN32
-    sigaction(SIGPIPE, &previous, nullptr);
-#endif
-    return error;
-}
-
 /// Prints `text` to standard output: exit status 0, or 1 (with the reason on
 /// stderr) when it could not be written.
 int print_or_fail(const std::string& text) {
     std::fputs(text.c_str(), stdout);
-    const std::string failed = flush_stdout();
+    const std::string failed = iobench::flush_stdout();
     if (failed.empty()) return 0;
     note("iobench: error: writing to standard output failed: {}\n", failed);
     return exit_failed;
@@ -416,7 +368,7 @@ int finish(const CommandLine& cl, const Plan& plan, const iobench::Outcomes& out
         written = write_results(plan.results_target, json_text, cl.opt.results_dir.has_value(), failed > 0);
         if (!written) status = exit_failed;
     }
-    const std::error_code stdout_error = write_stdout(summary.str());
+    const std::error_code stdout_error = iobench::write_stdout(summary.str());
     if (written) note("iobench: results written to {}\n", written->string());
     if (stdout_error == std::errc::broken_pipe) {
         // The reader went away (| head): exit as SIGPIPE would have ended
@@ -448,10 +400,11 @@ int execute(const CommandLine& cl, const Plan& plan, const char* argv0) {
     remove_stale(base);
     if (!results_target.empty()) remove_stale(results_target.has_parent_path() ? results_target.parent_path() : ".");
     if (plan.file_size != 0) {
-        bool reads_file = false;
-        for (const auto& c : plan.cases) reads_file = reads_file || c.workload->has_cache_state();
+        const auto sized = std::find_if(plan.cases.begin(), plan.cases.end(),
+                                        [](const iobench::Case& c) { return c.workload->spec().sized_input; });
         try {
-            if (reads_file) iobench::require_room(base, "the file_read input", plan.file_size);
+            if (sized != plan.cases.end())
+                iobench::require_room(base, fmt::format("the {} input", sized->workload->name()), plan.file_size);
         } catch (const iobench::space_error& e) {
             throw usage_error(fmt::format("--file-size {}: {}", *opt.file_size, e.what()));
         }
@@ -474,13 +427,13 @@ int execute(const CommandLine& cl, const Plan& plan, const char* argv0) {
     const fs::path dir = work->path();
     iobench::Session session(dir, plan.scale, opt.keep_files, false);
     session.set_stdout_target(plan.stdout_target);
-    if (plan.file_size != 0) session.set_file_size(plan.file_size);
+    if (plan.file_size != 0) session.set_input_size(plan.file_size);
 
     for (const auto& [key, value] : iobench::describe_environment(dir)) benchmark::AddCustomContext(key, value);
     benchmark::AddCustomContext("suite", plan.suite.name);
     benchmark::AddCustomContext("scale", fmt::format("{}", plan.scale));
     benchmark::AddCustomContext("stdout_target", std::string(iobench::to_string(plan.stdout_target)));
-    benchmark::AddCustomContext("file_size", std::to_string(session.file_size()));
+    benchmark::AddCustomContext("file_size", std::to_string(iobench::sized_input_bytes(session)));
     benchmark::AddCustomContext("skipped", iobench::skipped_context(plan.skipped));
     benchmark::AddCustomContext("interleaved", plan.interleave ? "true" : "false");
     note("iobench: {} benchmark(s), scale {}, files in {} ({})\n", plan.cases.size(), plan.scale, dir.string(),

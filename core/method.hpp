@@ -159,13 +159,31 @@ using Transcode = void (*)(const Source& source, const Sink& sink, Encoding to);
     X(PutInts, put_ints_locale, "put_ints with the user's locale, digits grouped as it groups them")          \
     X(GetInts, get_ints_locale, "get_ints with the user's locale, reading digits grouped as it groups them")
 
+/// The operations by name, in the order IOBENCH_OPERATIONS lists them: what
+/// a workload declares it takes (WorkloadSpec::operation, core/workload.hpp).
+/// `operation_fields()[static_cast<std::size_t>(op)]` is the operation's field.
+enum class Operation {
+#define IOBENCH_OPERATION_ENUMERATOR(type, member, summary) member,
+    IOBENCH_OPERATIONS(IOBENCH_OPERATION_ENUMERATOR)
+#undef IOBENCH_OPERATION_ENUMERATOR
+};
+
 /// Marks, in a registrar entry, an operation the method has but that is not
-/// built on this platform or configuration (the entry, or its family, sets
-/// `unavailable`): the method is still paired with the workloads that need
-/// the operation, and listed as skipped with its reason. No function is needed.
-struct NotBuilt {};
-/// The one NotBuilt value: `.put_ints = not_built`.
+/// built on this platform or configuration: the method is still paired with
+/// the workloads that need the operation, and those pairs are listed as
+/// skipped with the reason. No function is needed.
+struct NotBuilt {
+    /// Why, for an operation of a method that is otherwise built here;
+    /// nullptr when the method's `unavailable` (or its family's) says why.
+    const char* reason = nullptr;
+};
+/// An operation not built here, the method's `unavailable` saying why:
+/// `.put_ints = not_built`.
 inline constexpr NotBuilt not_built{};
+/// An operation not built here although its method is (fast_io_obuf_file's
+/// put_ints_locale without fast_io's locale support): the pairs that need it
+/// are listed as skipped with `reason`, the method's other pairs run.
+constexpr NotBuilt not_built_because(const char* reason) { return NotBuilt{reason}; }
 
 /// One operation of a Method: its function, `not_built`, or nothing (the
 /// method lacks the operation). Converts to the function pointer (nullptr
@@ -180,15 +198,22 @@ public:
         requires std::is_convertible_v<F, Fn>
     constexpr Op(F f) : fn_(f) {}
     /// An operation the method has, not built here.
-    constexpr Op(NotBuilt) : not_built_(true) {}
+    constexpr Op(NotBuilt marker) : not_built_(true), reason_(marker.reason) {}
     /// True when the method has the operation (built here or not).
     bool present() const { return fn_ != nullptr || not_built_; }
+    /// Why the operation is not built here: "" when it is, or the method
+    /// lacks it; the reason given to not_built_because, else "not built here".
+    std::string_view why_not_built() const {
+        if (!not_built_) return {};
+        return reason_ && *reason_ ? reason_ : "not built here";
+    }
     /// The function; nullptr when the method lacks the operation or it is not built.
     constexpr operator Fn() const { return fn_; }
 
 private:
     Fn fn_ = nullptr;
     bool not_built_ = false;
+    const char* reason_ = nullptr;
 };
 
 /// One I/O method: the function a user calls, and the operations it implements.
@@ -238,12 +263,17 @@ struct OperationField {
     std::string_view name;           ///< the member's name: "put_ints", "put_repeat", ...
     std::string_view summary;        ///< what the operation does, one line (IOBENCH_OPERATIONS)
     bool (*present)(const Method&);  ///< true when a method has the operation (built here or not)
+    /// Op::why_not_built of a method's operation: "" when built or absent.
+    std::string_view (*why_not_built)(const Method&);
     void (*clear)(Method&);          ///< removes the operation from a method
 };
 
 /// Every operation of Method, in the order IOBENCH_OPERATIONS lists them
 /// (and Method declares them: both are generated from that list).
 std::span<const OperationField> operation_fields();
+
+/// The field of operation `op`: its name, summary and presence test.
+const OperationField& operation_field(Operation op);
 
 /// The names of the operations `method` has, built here or not, in the order
 /// of operation_fields().

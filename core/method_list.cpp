@@ -50,7 +50,7 @@ std::string workloads_taking(const OperationField& op, const std::vector<Method>
             if (other.name != op.name) other.clear(only);
         if (m.reference) references.push_back(m.name);
         for (const auto& w : workloads)
-            if (w->supports(only)) (m.reference ? by_reference : plain).insert(w->name());
+            if (w->takes(only)) (m.reference ? by_reference : plain).insert(w->name());
     }
     std::vector<std::string_view> taking, reference_only;
     for (const auto& w : workloads) {

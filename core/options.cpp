@@ -178,7 +178,7 @@ void check_scale(double scale, const std::string& origin, const std::vector<Case
     const Case* smallest = nullptr;
     const Case* largest = nullptr;
     for (const Case& c : cases) {
-        if (explicit_file_size && c.workload->has_cache_state()) continue;  // file_read: --file-size
+        if (explicit_file_size && c.workload->spec().sized_input) continue;  // its count is --file-size
         if (!smallest || c.workload->default_count() < smallest->workload->default_count()) smallest = &c;
         if (!largest || c.workload->default_count() > largest->workload->default_count()) largest = &c;
     }

@@ -30,7 +30,7 @@ inline constexpr int max_repetitions = max_suite_repetitions;
 /// seconds: one day.
 inline constexpr double max_min_time = max_suite_min_time;
 
-/// Largest scaled count of items (or bytes, for file_read): 2^53, the largest
+/// Largest scaled count of items (or bytes, for a sized input): 2^53, the largest
 /// integer a double holds exactly.
 inline constexpr double max_scaled_count = 9007199254740992.0;
 
@@ -83,8 +83,8 @@ struct HarnessFlags {
 /// usage_error naming the flag and what it accepts.
 HarnessFlags check_harness_flags(const std::vector<std::string>& args);
 
-/// Checks `scale` against the counts of `cases` (Workload::default_count, the
-/// file_read file size unless `explicit_file_size`): it must be finite and
+/// Checks `scale` against the counts of `cases` (Workload::default_count, a
+/// sized input's too unless `explicit_file_size`: --file-size sets it): it must be finite and
 /// > 0, no count may round to 0 items and none may exceed max_scaled_count.
 /// `origin` names where the scale came from ("--scale", "suite quick: scale").
 /// Throws usage_error with the workload and the accepted range.

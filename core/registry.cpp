@@ -58,7 +58,8 @@ namespace {
 /// The OperationField of `Member`, called `name`.
 template <auto Member>
 constexpr OperationField field(std::string_view name, std::string_view summary) {
-    return {name, summary, [](const Method& m) { return (m.*Member).present(); }, [](Method& m) { m.*Member = {}; }};
+    return {name, summary, [](const Method& m) { return (m.*Member).present(); },
+            [](const Method& m) { return (m.*Member).why_not_built(); }, [](Method& m) { m.*Member = {}; }};
 }
 }  // namespace
 
@@ -68,6 +69,8 @@ std::span<const OperationField> operation_fields() {
 #undef IOBENCH_OPERATION_FIELD
     return fields;
 }
+
+const OperationField& operation_field(Operation op) { return operation_fields()[static_cast<std::size_t>(op)]; }
 
 std::vector<std::string_view> operation_names(const Method& m) {
     std::vector<std::string_view> names;

@@ -64,7 +64,7 @@ RowStructure row_structure(const Case& c) {
     s.family = c.method->family;
     s.reference = c.method->reference;
     s.buffer_size = c.params.buffer_size;
-    if (c.workload->has_cache_state()) s.cache = c.params.cache;
+    if (c.workload->spec().axes.cache_state) s.cache = c.params.cache;
     s.item_unit = std::string(c.workload->item_unit());
     s.compared_per_byte = c.workload->compared_per_byte();
     s.calls_not_counted = c.method->calls_not_counted;

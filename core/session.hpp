@@ -79,7 +79,7 @@ public:
     const std::filesystem::path& input(const std::string& name,
                                        const std::function<void(const std::filesystem::path&)>& make);
 
-    /// The same for an input of `bytes` bytes (file_read: file_size()):
+    /// The same for an input of `bytes` bytes (file_read: Workload::count):
     /// before `make` runs, throws `space_error` with the bytes needed and
     /// available when it does not fit in the directory, so that generating it
     /// can never fill the disk.
@@ -98,16 +98,15 @@ public:
     /// outgrows the room, so an absurd count is refused without generating it.
     const Digest& expected(const std::string& key, const Generator& generate);
 
-    /// Size in bytes of the file the file_read workload reads: `--file-size`
-    /// when given, otherwise `default_file_size` (1 GiB) times the scale.
-    std::uint64_t file_size() const { return file_size_ ? file_size_ : scaled(default_file_size); }
-    /// Sets the file_read file size in bytes (`--file-size`; > 0).
-    void set_file_size(std::uint64_t bytes) { file_size_ = bytes; }
-    /// The file_read file size at scale 1: 1 GiB.
-    static constexpr std::uint64_t default_file_size = std::uint64_t{1} << 30;
+    /// Size in bytes of the input a workload with a sized input reads
+    /// (WorkloadSpec::sized_input, `--file-size`); 0 when not set: its
+    /// default count times the scale (Workload::count).
+    std::uint64_t input_size() const { return input_size_; }
+    /// Sets the size of a sized input in bytes (`--file-size`; > 0).
+    void set_input_size(std::uint64_t bytes) { input_size_ = bytes; }
 
-    /// Where the console workloads' standard output goes (default: /dev/null,
-    /// as in the seed's console benchmark).
+    /// Where standard output goes for the workloads with the stdout axis
+    /// (Axes::stdout_target; default: /dev/null, as in the seed's console benchmark).
     StdoutTarget stdout_target() const { return stdout_target_; }
     void set_stdout_target(StdoutTarget target) { stdout_target_ = target; }
 
@@ -119,7 +118,7 @@ private:
     std::map<std::string, std::filesystem::path> inputs_;
     std::map<std::string, Digest> expected_;
     StdoutTarget stdout_target_ = StdoutTarget::devnull;
-    std::uint64_t file_size_ = 0;  // 0: default_file_size times the scale
+    std::uint64_t input_size_ = 0;  // 0: the workload's default count times the scale
 };
 
 }  // namespace iobench

@@ -20,8 +20,8 @@ namespace {
 
 void add_case(Suite& suite, const Workload& w, const Method& m, const Params& p) {
     std::string name = case_name(w, m, p);
-    if (!m.unavailable.empty()) {
-        suite.skipped.push_back({std::move(name), m.unavailable});
+    if (std::string why = w.unavailable(m); !why.empty()) {
+        suite.skipped.push_back({std::move(name), std::move(why)});
         return;
     }
     for (const Case& c : suite.cases)
@@ -34,7 +34,7 @@ void add_case(Suite& suite, const Workload& w, const Method& m, const Params& p)
 std::string case_name(const Workload& workload, const Method& method, const Params& params) {
     std::string name = fmt::format("{}/{}", workload.name(), method.name);
     if (params.buffer_size != 0) name += fmt::format("/buf:{}", params.buffer_size);
-    if (workload.has_cache_state()) name += fmt::format("/cache:{}", to_string(params.cache));
+    if (workload.spec().axes.cache_state) name += fmt::format("/cache:{}", to_string(params.cache));
     return name;
 }
 
@@ -44,9 +44,9 @@ Suite all_pairs() {
     Suite suite{"all", "every workload with every method that supports it", {}, {}, {}, {}, {}, {}};
     for (const auto& w : workloads())
         for (const Method& m : methods())
-            if (w->supports(m)) {
+            if (w->takes(m)) {
                 add_case(suite, *w, m, {});
-                if (w->has_cache_state()) add_case(suite, *w, m, Params{0, CacheState::cold});
+                if (w->spec().axes.cache_state) add_case(suite, *w, m, Params{0, CacheState::cold});
             }
     return suite;
 }
@@ -136,12 +136,14 @@ public:
         const Workload* w = find_workload(wname);
         if (!w) throw fail(fmt::format("unknown workload \"{}\"", wname));
         const std::vector<const Method*> ms = read_methods(entry.at("methods"), key("methods"), *w);
-        const std::vector<std::size_t> sizes =
-            entry.contains("buffer_sizes") ? read_buffer_sizes(entry.at("buffer_sizes"), key("buffer_sizes"))
-                                           : std::vector<std::size_t>{0};
+        std::vector<std::size_t> sizes = {0};
+        if (entry.contains("buffer_sizes")) {
+            if (!w->spec().axes.buffer_size) throw fail(fmt::format("workload \"{}\" has no buffer size to set", wname));
+            sizes = read_buffer_sizes(entry.at("buffer_sizes"), key("buffer_sizes"));
+        }
         std::vector<CacheState> caches = {CacheState::warm};
         if (entry.contains("cache")) {
-            if (!w->has_cache_state()) throw fail(fmt::format("workload \"{}\" has no page-cache state to set", wname));
+            if (!w->spec().axes.cache_state) throw fail(fmt::format("workload \"{}\" has no page-cache state to set", wname));
             caches = read_caches(entry.at("cache"), key("cache"));
         }
         for (const Method* m : ms) {
@@ -154,21 +156,21 @@ public:
     }
 
 private:
-    /// "methods": "*" (every method that supports `w`) or an array of names.
+    /// "methods": "*" (every method `w` takes) or an array of names.
     std::vector<const Method*> read_methods(const json& jm, const std::string& key, const Workload& w) const {
         if (!(jm.is_string() && jm.get<std::string>() == "*") && !jm.is_array())
             throw fail(fmt::format("\"{}\" must be \"*\" or an array of method names, not {}", key, jm.dump()));
         std::vector<const Method*> ms;
         if (jm.is_string()) {
             for (const Method& m : methods())
-                if (w.supports(m)) ms.push_back(&m);
+                if (w.takes(m)) ms.push_back(&m);
             return ms;
         }
         for (const json& n : jm) {
             const std::string mname = typed(n, key, json::value_t::string, "an array of strings").get<std::string>();
             const Method* m = find_method(mname);
             if (!m) throw fail(fmt::format("unknown method \"{}\"", mname));
-            if (!w.supports(*m)) throw fail(fmt::format("method \"{}\" cannot run workload \"{}\"", mname, w.name()));
+            if (!w.takes(*m)) throw fail(fmt::format("method \"{}\" cannot run workload \"{}\"", mname, w.name()));
             ms.push_back(m);
         }
         return ms;

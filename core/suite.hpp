@@ -55,8 +55,9 @@ inline constexpr double max_suite_min_time = 86400;
 /// Builds the name of a benchmark.
 std::string case_name(const Workload& workload, const Method& method, const Params& params);
 
-/// Every workload paired with every method that supports it (the suite "all"),
-/// with the page cache warm and cold where the workload has a cache state.
+/// Every workload paired with every method it takes (Workload::takes: the
+/// suite "all"), with the page cache warm and cold where the workload has
+/// the cache axis.
 Suite all_pairs();
 
 /// Reads a suite: `name_or_path` is the name of a built-in suite ("default",

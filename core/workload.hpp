@@ -11,17 +11,19 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/method.hpp"
 #include "core/os_counters.hpp"
+#include "data/checksum.hpp"
 
 namespace iobench {
 
 class Session;
 
 /// Page-cache state of an input file when a measured read starts
-/// (`/cache:<state>` in the name, for workloads whose `has_cache_state()`).
+/// (`/cache:<state>` in the name, for workloads with the cache axis: Axes::cache_state).
 enum class CacheState {
     warm,  ///< the file was read once before measuring, as the seeds did: a read from memory
     cold,  ///< written back and dropped (fdatasync + posix_fadvise(DONTNEED)) before every run
@@ -78,34 +80,146 @@ public:
     std::map<std::string, double> counters;
 };
 
-/// A kind of measured work. Registered from a static initializer in workloads/*.cpp.
-class Workload {
-public:
-    virtual ~Workload() = default;
-    /// Benchmark-name part: "ints_out", "hello", ...
-    virtual std::string_view name() const = 0;
-    /// One line for --list and the docs.
-    virtual std::string_view description() const = 0;
-    /// Items at scale 1 (the published count).
-    virtual std::uint64_t default_count() const = 0;
+/// The parameters a workload's benchmarks vary: which parts of Params and of
+/// the session's settings its trials read. The runner names benchmarks,
+/// checks suites and builds "all" from them.
+struct Axes {
+    /// Params::buffer_size (`/buf:<bytes>`): a suite may sweep it for every
+    /// method with Method::sizable_buffer. False where no method's buffer is
+    /// the workload's to size (binary_size: each program keeps its library's
+    /// default), and a `/buf` is refused.
+    bool buffer_size = true;
+    /// Params::cache (`/cache:warm|cold` in every name): the page-cache state
+    /// of the file the workload reads; "all" runs both.
+    bool cache_state = false;
+    /// Session::stdout_target() (`--stdout-target`, a suite's
+    /// "stdout_target"): where standard output goes while the call runs. A
+    /// run setting, recorded in the JSON context, never in a name.
+    bool stdout_target = false;
+};
+
+/// The `limit` row (Method::reference) the runner adds to a workload.
+enum class ReferenceKind {
+    none,    ///< no reference row
+    output,  ///< "these expected bytes": Workload::expected_output(), written by the reference's put_prepared
+    input,   ///< "this input file": Workload::input_file(), read and folded by the reference's read_bytes
+};
+
+/// A workload's contract with the runner, declared once: what it takes from
+/// a method, what it counts, which parameters its benchmarks vary and which
+/// reference row it has. Pairing (Workload::takes), names, suites and the
+/// `limit` trials are computed from it in core/. A value with no axis of its
+/// own is a workload of its own: transcode_utf16le, transcode_utf32le and
+/// transcode_gb18030 each fix their target encoding.
+struct WorkloadSpec {
+    std::string name;         ///< benchmark-name part: "ints_out", "hello", ...
+    std::string description;  ///< one line for --list and the docs
+    Operation operation{};    ///< the one operation its trials call (IOBENCH_OPERATIONS)
     /// What one item is, singular ("integer", "line", "double", "message",
     /// "code point"): the unit of Trial::items and of items_per_second, and
     /// the row's `item_unit` in the JSON.
-    virtual std::string_view item_unit() const = 0;
+    std::string item_unit;
+    /// Items at scale 1 (the published count); bytes for a sized input.
+    std::uint64_t default_count = 0;
     /// True when runs of different item counts are compared per byte rather
     /// than per item (file_read: its items are the file's lines, but what it
     /// measures is bytes read). The row's `compared_per` in the JSON.
-    virtual bool compared_per_byte() const { return false; }
-    /// True when `method` provides the operation this workload needs.
-    virtual bool supports(const Method& method) const = 0;
-    /// True when the workload reads an input whose page-cache state is a
-    /// parameter (Params::cache, `/cache:warm|cold` in every name).
-    virtual bool has_cache_state() const { return false; }
-    /// The trial for `method` with `params` at the session's scale and directory.
-    /// Generates shared inputs through `session` the first time they are needed.
-    virtual std::unique_ptr<Trial> make_trial(const Method& method, const Params& params,
-                                              Session& session) const = 0;
+    bool compared_per_byte = false;
+    /// True when the count is the size in bytes of the file the workload
+    /// reads, which `--file-size` sets (Session::input_size) instead of the
+    /// scale: the file is refused up front when it does not fit in --dir.
+    bool sized_input = false;
+    Axes axes{};                                      ///< the parameters its benchmarks vary
+    ReferenceKind reference = ReferenceKind::none;  ///< the `limit` row the runner adds
+    /// A further condition on the methods it takes, besides the operation
+    /// (binary_size: a program built for the method); nullptr: none.
+    bool (*method_filter)(const Method&) = nullptr;
 };
+
+/// The bytes an output workload's run must write: what its methods are
+/// verified against and what its `limit` row writes (ReferenceKind::output).
+struct ExpectedOutput {
+    std::string key;          ///< names the bytes in the session's digest cache ("ints:1000")
+    Generator bytes;          ///< generates them (data/checksum.hpp)
+    std::uint64_t items = 0;  ///< items per run, as the workload counts them
+};
+
+/// The file an input workload's run reads (ReferenceKind::input).
+struct InputFile {
+    std::filesystem::path path;  ///< generated once per session (Session::input)
+    Generator bytes;             ///< what the file was written from: a full read folds to its fold
+    std::uint64_t items = 0;     ///< items per run, as the workload counts them
+};
+
+/// A kind of measured work, declared by its WorkloadSpec. Registered from a
+/// static initializer in workloads/*.cpp.
+class Workload {
+public:
+    explicit Workload(WorkloadSpec spec) : spec_(std::move(spec)) {}
+    virtual ~Workload() = default;
+
+    /// The declaration: operation, counts, axes, reference row.
+    const WorkloadSpec& spec() const { return spec_; }
+    /// Benchmark-name part: "ints_out", "hello", ...
+    std::string_view name() const { return spec_.name; }
+    /// One line for --list and the docs.
+    std::string_view description() const { return spec_.description; }
+    /// Items at scale 1 (the published count); bytes for a sized input.
+    std::uint64_t default_count() const { return spec_.default_count; }
+    /// What one item is, singular (WorkloadSpec::item_unit).
+    std::string_view item_unit() const { return spec_.item_unit; }
+    /// True when compared per byte rather than per item (WorkloadSpec::compared_per_byte).
+    bool compared_per_byte() const { return spec_.compared_per_byte; }
+
+    /// True when the runner pairs `method` with this workload: the method
+    /// has the workload's operation (and passes its method_filter), or it is
+    /// a reference (Method::reference) with the operation of the workload's
+    /// reference row (put_prepared for output, read_bytes for input).
+    bool takes(const Method& method) const;
+
+    /// Why `method` cannot run this workload in this build: the method's
+    /// `unavailable`, else why the operation the workload would call (its own,
+    /// or the reference row's) is not built here (Op::why_not_built); ""
+    /// when it can. The runner lists such a pair as skipped with the reason.
+    std::string unavailable(const Method& method) const;
+
+    /// Items per run at `session`'s scale: the default count times the
+    /// scale, or, for a sized input, Session::input_size() when set.
+    std::uint64_t count(const Session& session) const;
+
+    /// The trial for `method` with `params` at the session's scale and
+    /// directory: the `limit` row's (core/reference_trial.hpp, from
+    /// expected_output() or input_file()) for a reference method that lacks
+    /// the workload's operation, otherwise make_method_trial(). Generates
+    /// shared inputs through `session` the first time they are needed.
+    /// Throws std::invalid_argument for a method it does not take or a
+    /// buffer size it has no axis for.
+    std::unique_ptr<Trial> make_trial(const Method& method, const Params& params, Session& session) const;
+
+    /// The bytes a run writes (ReferenceKind::output). The default throws
+    /// std::logic_error: a workload declaring an output reference overrides it.
+    virtual ExpectedOutput expected_output(Session& session) const;
+    /// The file a run reads (ReferenceKind::input). The default throws
+    /// std::logic_error: a workload declaring an input reference overrides it.
+    virtual InputFile input_file(Session& session) const;
+
+protected:
+    /// The trial that calls `method`'s operation (the workload's own, which
+    /// `method` has) with `params`.
+    virtual std::unique_ptr<Trial> make_method_trial(const Method& method, const Params& params,
+                                                     Session& session) const = 0;
+
+private:
+    /// True when `method` has the workload's own operation and passes its filter.
+    bool has_operation(const Method& method) const;
+
+    WorkloadSpec spec_;
+};
+
+/// What a workload with a sized input (WorkloadSpec::sized_input) reads per
+/// run at the session's settings, in bytes: the JSON context's `file_size`.
+/// 0 when no registered workload has one.
+std::uint64_t sized_input_bytes(const Session& session);
 
 /// Adds a workload to the registry (ownership passes to it). Throws
 /// `std::logic_error` on a duplicate name.

@@ -39,17 +39,6 @@
 namespace iobench {
 namespace {
 
-/// The operations of one fast_io file type: print/println for the output
-/// workloads, scan for ints_in where the type reads too, the locale variant.
-struct FileOps {
-    Op<PutInts> ints;
-    Op<PutRepeat> repeat;
-    Op<PutLines> lines;
-    Op<PutDoubles> doubles;
-    Op<GetInts> get{};
-    Op<PutInts> ints_locale{};
-};
-
 /// Bytes per read call of fast_io_ibuf_file's read_bytes (its own buffer is
 /// fixed) and of the code-converting copy.
 constexpr std::size_t read_request = default_buffer_size;
@@ -271,112 +260,102 @@ void l10n_user_ints(const Sink& sink, std::uint64_t count) {
         throw unavailable_error("the user's locale mixes categories (" + name + "); fast_io takes one locale name");
     l10n_ints(sink, count, name);
 }
-#else
-[[noreturn]] void l10n_missing() { throw unavailable_error(IOBENCH_FAST_IO_I18N_NOT_BUILT); }
-void l10n_c_ints(const Sink&, std::uint64_t) { l10n_missing(); }
-void l10n_user_ints(const Sink&, std::uint64_t) { l10n_missing(); }
 #endif
 
+#endif  // IOBENCH_HAVE_FAST_IO
+
+// Why each part of fast_io is not built here ("" where it is), and the macros
+// through which the table below names each operation's function: the
+// function where its part is built, `not_built` elsewhere (listed as skipped
+// with the part's reason), whose build never sees these names.
+#ifdef IOBENCH_HAVE_FAST_IO
 constexpr const char* no_fast_io = "";
-#ifdef IOBENCH_HAVE_FAST_IO_I18N
-constexpr const char* no_l10n = "";
+#define IOBENCH_FAST_IO(...) __VA_ARGS__
 #else
-constexpr const char* no_l10n = IOBENCH_FAST_IO_I18N_NOT_BUILT;
-#endif
-
-/// print/println through `File` for every output workload; with `Scans`,
-/// scan through it for ints_in.
-template <class File, bool Scans = false>
-constexpr FileOps file_ops = [] {
-    FileOps ops{print_ints<File>, print_repeat<File>, print_lines<File>, print_doubles<File>};
-    if constexpr (Scans) ops.get = scan_ints<File>;
-    return ops;
-}();
-
-constexpr FileOps obuf_file_ops = [] {
-    FileOps ops = file_ops<fast_io::obuf_file>;
-    ops.ints_locale = l10n_user_ints;
-    return ops;
-}();
-constexpr FileOps obuf_file_mutex_ops = file_ops<fast_io::obuf_file_mutex>;
-constexpr GetInts ibuf_file_ints = scan_ints<fast_io::ibuf_file>;
-constexpr ReadBytes ibuf_file_bytes = ibuf_file_read;
-constexpr Transcode ocode_cvt_file = ocode_cvt_file_transcode;
-constexpr PutInts l10n_c = l10n_c_ints;
-
-#else  // no fast_io: every method listed as skipped with the reason
-
 constexpr const char* no_fast_io = IOBENCH_FAST_IO_NOT_BUILT;
-constexpr const char* no_l10n = IOBENCH_FAST_IO_NOT_BUILT;
-constexpr FileOps obuf_file_ops{not_built, not_built, not_built, not_built, {}, not_built};
-constexpr FileOps obuf_file_mutex_ops{not_built, not_built, not_built, not_built};
-constexpr NotBuilt ibuf_file_ints = not_built, ibuf_file_bytes = not_built, ocode_cvt_file = not_built,
-                   l10n_c = not_built;
+#define IOBENCH_FAST_IO(...) ::iobench::not_built
 #endif
-
-// --- FILE* and std::filebuf (c_file, c_file_unlocked, filebuf_file) -------
-
 #if defined(IOBENCH_HAVE_FAST_IO) && defined(IOBENCH_HAVE_FAST_IO_LEGACY)
 constexpr const char* no_legacy = "";
-constexpr FileOps c_file_ops = file_ops<fast_io::c_file, true>;
-constexpr FileOps c_file_unlocked_ops = file_ops<fast_io::c_file_unlocked, true>;
-constexpr FileOps filebuf_file_ops = file_ops<fast_io::filebuf_file, true>;
-#else
-#if defined(IOBENCH_HAVE_FAST_IO)
+#define IOBENCH_FAST_IO_LEGACY(...) __VA_ARGS__
+#elif defined(IOBENCH_HAVE_FAST_IO)
 constexpr const char* no_legacy = IOBENCH_FAST_IO_LEGACY_NOT_BUILT;
+#define IOBENCH_FAST_IO_LEGACY(...) ::iobench::not_built
 #else
-constexpr const char* no_legacy = IOBENCH_FAST_IO_NOT_BUILT;
+constexpr const char* no_legacy = no_fast_io;
+#define IOBENCH_FAST_IO_LEGACY(...) ::iobench::not_built
 #endif
-constexpr FileOps not_built_ops{not_built, not_built, not_built, not_built, not_built};
-constexpr FileOps c_file_ops = not_built_ops, c_file_unlocked_ops = not_built_ops, filebuf_file_ops = not_built_ops;
+// The locale operations: fast_io_obuf_file's put_ints_locale is not built
+// without fast_io's locale support although the method is, so its reason
+// goes with the operation.
+#if defined(IOBENCH_HAVE_FAST_IO) && defined(IOBENCH_HAVE_FAST_IO_I18N)
+constexpr const char* no_l10n = "";
+#define IOBENCH_FAST_IO_I18N(...) __VA_ARGS__
+#elif defined(IOBENCH_HAVE_FAST_IO)
+constexpr const char* no_l10n = IOBENCH_FAST_IO_I18N_NOT_BUILT;
+#define IOBENCH_FAST_IO_I18N(...) ::iobench::not_built_because(no_l10n)
+#else
+constexpr const char* no_l10n = no_fast_io;
+#define IOBENCH_FAST_IO_I18N(...) ::iobench::not_built_because(no_l10n)
 #endif
-
-/// The registrar entry of a fast_io file type that has `ops`.
-Method file_method(const char* name, const char* description, const char* unavailable, const FileOps& ops) {
-    return {.name = name,
-            .description = description,
-            .unavailable = unavailable,
-            .put_ints = ops.ints,
-            .put_repeat = ops.repeat,
-            .get_ints = ops.get,
-            .put_lines = ops.lines,
-            .put_doubles = ops.doubles,
-            .put_ints_locale = ops.ints_locale};
-}
 
 const MethodRegistrar registrar{{.family = "fast_io"}, {
-    file_method("fast_io_obuf_file",
-                "fast_io::obuf_file: println(obf, i) / print(obf, line) / print(obf, prefix, i, suffix) / "
-                "println(obf, v); ints_out_locale: imbued with the user's locale (native_l10n)",
-                no_fast_io, obuf_file_ops),
-    file_method("fast_io_obuf_file_mutex",
-                "fast_io::obuf_file_mutex: obuf_file behind a native mutex, locked once per print call", no_fast_io,
-                obuf_file_mutex_ops),
+    {.name = "fast_io_obuf_file",
+     .description = "fast_io::obuf_file: println(obf, i) / print(obf, line) / print(obf, prefix, i, suffix) / "
+                    "println(obf, v); ints_out_locale: imbued with the user's locale (native_l10n)",
+     .unavailable = no_fast_io,
+     .put_ints = IOBENCH_FAST_IO(print_ints<fast_io::obuf_file>),
+     .put_repeat = IOBENCH_FAST_IO(print_repeat<fast_io::obuf_file>),
+     .put_lines = IOBENCH_FAST_IO(print_lines<fast_io::obuf_file>),
+     .put_doubles = IOBENCH_FAST_IO(print_doubles<fast_io::obuf_file>),
+     .put_ints_locale = IOBENCH_FAST_IO_I18N(l10n_user_ints)},
+    {.name = "fast_io_obuf_file_mutex",
+     .description = "fast_io::obuf_file_mutex: obuf_file behind a native mutex, locked once per print call",
+     .unavailable = no_fast_io,
+     .put_ints = IOBENCH_FAST_IO(print_ints<fast_io::obuf_file_mutex>),
+     .put_repeat = IOBENCH_FAST_IO(print_repeat<fast_io::obuf_file_mutex>),
+     .put_lines = IOBENCH_FAST_IO(print_lines<fast_io::obuf_file_mutex>),
+     .put_doubles = IOBENCH_FAST_IO(print_doubles<fast_io::obuf_file_mutex>)},
     {.name = "fast_io_obuf_file_imbue_C",
      .description = "fast_io::obuf_file imbued with fast_io's \"C\" locale: println(imbue(native_l10n(\"C\"), obf), i)",
      .unavailable = no_l10n,
-     .put_ints = l10n_c},
+     .put_ints = IOBENCH_FAST_IO_I18N(l10n_c_ints)},
     {.name = "fast_io_ibuf_file",
      .description = "fast_io::ibuf_file: scan(ibf, v) until end of file; file_read: read(ibf, first, last) of " +
                     size_text(read_request),
      .default_buffer_size = 0,
      .unavailable = no_fast_io,
-     .get_ints = ibuf_file_ints,
-     .read_bytes = ibuf_file_bytes},
-    file_method("fast_io_c_file",
-                "fast_io::c_file: fast_io's print/scan straight into a C FILE*'s buffer, the FILE* locked per call",
-                no_legacy, c_file_ops),
-    file_method("fast_io_c_file_unlocked",
-                "fast_io::c_file_unlocked: fast_io's print/scan straight into a C FILE*'s buffer, no lock", no_legacy,
-                c_file_unlocked_ops),
-    file_method("fast_io_filebuf_file",
-                "fast_io::filebuf_file: fast_io's print/scan straight into a std::filebuf's buffer", no_legacy,
-                filebuf_file_ops),
+     .get_ints = IOBENCH_FAST_IO(scan_ints<fast_io::ibuf_file>),
+     .read_bytes = IOBENCH_FAST_IO(ibuf_file_read)},
+    {.name = "fast_io_c_file",
+     .description = "fast_io::c_file: fast_io's print/scan straight into a C FILE*'s buffer, the FILE* locked per call",
+     .unavailable = no_legacy,
+     .put_ints = IOBENCH_FAST_IO_LEGACY(print_ints<fast_io::c_file>),
+     .put_repeat = IOBENCH_FAST_IO_LEGACY(print_repeat<fast_io::c_file>),
+     .get_ints = IOBENCH_FAST_IO_LEGACY(scan_ints<fast_io::c_file>),
+     .put_lines = IOBENCH_FAST_IO_LEGACY(print_lines<fast_io::c_file>),
+     .put_doubles = IOBENCH_FAST_IO_LEGACY(print_doubles<fast_io::c_file>)},
+    {.name = "fast_io_c_file_unlocked",
+     .description = "fast_io::c_file_unlocked: fast_io's print/scan straight into a C FILE*'s buffer, no lock",
+     .unavailable = no_legacy,
+     .put_ints = IOBENCH_FAST_IO_LEGACY(print_ints<fast_io::c_file_unlocked>),
+     .put_repeat = IOBENCH_FAST_IO_LEGACY(print_repeat<fast_io::c_file_unlocked>),
+     .get_ints = IOBENCH_FAST_IO_LEGACY(scan_ints<fast_io::c_file_unlocked>),
+     .put_lines = IOBENCH_FAST_IO_LEGACY(print_lines<fast_io::c_file_unlocked>),
+     .put_doubles = IOBENCH_FAST_IO_LEGACY(print_doubles<fast_io::c_file_unlocked>)},
+    {.name = "fast_io_filebuf_file",
+     .description = "fast_io::filebuf_file: fast_io's print/scan straight into a std::filebuf's buffer",
+     .unavailable = no_legacy,
+     .put_ints = IOBENCH_FAST_IO_LEGACY(print_ints<fast_io::filebuf_file>),
+     .put_repeat = IOBENCH_FAST_IO_LEGACY(print_repeat<fast_io::filebuf_file>),
+     .get_ints = IOBENCH_FAST_IO_LEGACY(scan_ints<fast_io::filebuf_file>),
+     .put_lines = IOBENCH_FAST_IO_LEGACY(print_lines<fast_io::filebuf_file>),
+     .put_doubles = IOBENCH_FAST_IO_LEGACY(print_doubles<fast_io::filebuf_file>)},
     {.name = "fast_io_ocode_cvt_file",
      .description = "fast_io::basic_ocode_cvt_file<char8_t, char16_t|char32_t, ..., utf_le> / u8ogb18030_file: "
                     "write(out, first, last) of the UTF-8 text, " + size_text(read_request) + " per read",
      .unavailable = no_fast_io,
-     .transcode = ocode_cvt_file},
+     .transcode = IOBENCH_FAST_IO(ocode_cvt_file_transcode)},
 }};
 
 }  // namespace

@@ -83,45 +83,34 @@ void dprintf_console(const StdoutSink&, std::string_view line, std::uint64_t cou
     const std::string path = "stdout";
     for (std::uint64_t i = 0; i < count; ++i) Dprintf{}(STDOUT_FILENO, path, "%s", line.data());
 }
-#endif
 
-/// The operations of one method of the family.
-struct FdOps {
-    Op<PutInts> ints;
-    Op<PutLines> lines;
-    Op<PrintConsole> print;
-};
-
-#ifndef _WIN32
 constexpr const char* unavailable = "";
-template <class Print>
-constexpr FdOps fd_ops{print_ints<Print>, print_lines<Print>, print_console<Print>};
-constexpr FdOps dprintf_ops = fd_ops<Dprintf>, snprintf_write_ops = fd_ops<SnprintfWrite>,
-                sprintf_write_ops = fd_ops<SprintfWrite>;
-#else  // _WIN32: the same names, listed as skipped.
+// The table below names each operation's function through IOBENCH_STDIO_FD:
+// the function here, `not_built` (listed as skipped with `unavailable`) on
+// Windows, whose build never sees these names.
+#define IOBENCH_STDIO_FD(...) __VA_ARGS__
+#else
 constexpr const char* unavailable = "POSIX only: not built on Windows";
-constexpr FdOps not_built_ops{not_built, not_built, not_built};
-constexpr FdOps dprintf_ops = not_built_ops, snprintf_write_ops = not_built_ops, sprintf_write_ops = not_built_ops;
-constexpr NotBuilt dprintf_console = not_built;
+#define IOBENCH_STDIO_FD(...) ::iobench::not_built
 #endif
 
 const MethodRegistrar registrar{{.family = "stdio_fd", .unavailable = unavailable}, {
     {.name = "dprintf",
      .description = "dprintf(fd, format, ...) per item: printf straight to a descriptor, no FILE* buffer",
-     .put_ints = dprintf_ops.ints,
-     .put_lines = dprintf_ops.lines,
-     .put_console = dprintf_console,
-     .print_console = dprintf_ops.print},
+     .put_ints = IOBENCH_STDIO_FD(print_ints<Dprintf>),
+     .put_lines = IOBENCH_STDIO_FD(print_lines<Dprintf>),
+     .put_console = IOBENCH_STDIO_FD(dprintf_console),
+     .print_console = IOBENCH_STDIO_FD(print_console<Dprintf>)},
     {.name = "snprintf_write",
      .description = "snprintf into a 256-byte local buffer, then one write(2) per item",
-     .put_ints = snprintf_write_ops.ints,
-     .put_lines = snprintf_write_ops.lines,
-     .print_console = snprintf_write_ops.print},
+     .put_ints = IOBENCH_STDIO_FD(print_ints<SnprintfWrite>),
+     .put_lines = IOBENCH_STDIO_FD(print_lines<SnprintfWrite>),
+     .print_console = IOBENCH_STDIO_FD(print_console<SnprintfWrite>)},
     {.name = "sprintf_write",
      .description = "sprintf (no size check) into a 256-byte local buffer, then one write(2) per item",
-     .put_ints = sprintf_write_ops.ints,
-     .put_lines = sprintf_write_ops.lines,
-     .print_console = sprintf_write_ops.print},
+     .put_ints = IOBENCH_STDIO_FD(print_ints<SprintfWrite>),
+     .put_lines = IOBENCH_STDIO_FD(print_lines<SprintfWrite>),
+     .print_console = IOBENCH_STDIO_FD(print_console<SprintfWrite>)},
 }};
 
 }  // namespace

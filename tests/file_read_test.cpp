@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "core/error.hpp"
-#include "workloads/page_cache.hpp"
+#include "core/page_cache.hpp"
 #include "core/session.hpp"
 #include "core/suite.hpp"
 #include "data/byte_fold.hpp"
@@ -221,7 +221,7 @@ TEST(FileRead, ColdOnAFileSystemThatKeepsEveryPageIsSkippedNotReportedAsCold) {
     std::filesystem::create_directories(dir);
     {
         Session session(dir, 1.0, false, false);
-        session.set_file_size(1u << 20);
+        session.set_input_size(1u << 20);
         try {
             read_once(session, "fread", CacheState::cold);
             ADD_FAILURE() << "a cold read on tmpfs ran as if the cache had been dropped";
@@ -237,7 +237,7 @@ TEST(FileRead, ColdOnAFileSystemThatKeepsEveryPageIsSkippedNotReportedAsCold) {
 TEST(FileRead, WrongReadersAreCaught) {
     test::TempDir dir;
     Session session(dir.path(), 1.0, false, false);
-    session.set_file_size(100'000);
+    session.set_input_size(100'000);
     const std::string skipped = read_once(session, "broken_skips_block");
     EXPECT_NE(skipped.find("read 95904 bytes"), std::string::npos) << skipped;
     EXPECT_NE(skipped.find("expected 100000 bytes"), std::string::npos) << skipped;
@@ -287,7 +287,7 @@ TEST(FileRead, StreamingMethodsReadAFileFarLargerThanTheirBufferInBoundedMemory)
     constexpr std::uint64_t file_size = 32u << 20;
     test::TempDir dir;
     Session session(dir.path(), 1.0, false, false);
-    session.set_file_size(file_size);
+    session.set_input_size(file_size);
     int streaming = 0;
     for (const Method& m : methods()) {
         if (!m.read_bytes || !m.unavailable.empty() || m.family == "zz_broken") continue;
@@ -374,7 +374,7 @@ TEST(Unavailable, HugePagesAreMappedOrSkippedWithTheReason) {
     ASSERT_NE(m, nullptr);
     test::TempDir dir;
     Session session(dir.path(), 1.0, false, false);
-    session.set_file_size(8u << 20);  // room for huge pages
+    session.set_input_size(8u << 20);  // room for huge pages
     for (CacheState cache : {CacheState::cold, CacheState::warm}) {
         try {
             EXPECT_EQ(read_once(session, "mmap_MADV_HUGEPAGE", cache), "");

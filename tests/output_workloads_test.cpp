@@ -18,7 +18,7 @@
 #include "data/doubles.hpp"
 #include "data/text.hpp"
 #include "test_dir.hpp"
-#include "workloads/page_cache.hpp"
+#include "core/page_cache.hpp"
 
 namespace iobench {
 namespace {

@@ -28,9 +28,10 @@ bool is_broken(const Case& c) { return c.method->family == "zz_broken"; }
 /// skipped when the method turns out to be unavailable here (O_DIRECT,
 /// io_uring or huge pages refused, a program not built).
 Outcome run_case_once(const Case& c, const std::filesystem::path& dir, std::size_t buffer_size = 0) {
-    // Console workloads: 100 messages, to a file, so that every byte is
-    // checked (on /dev/null only the byte count can be).
-    const bool console = c.workload->name().rfind("console_", 0) == 0;
+    // Workloads writing to standard output (the console ones): 100
+    // messages, to a file, so that every byte is checked (on /dev/null only
+    // the byte count can be).
+    const bool console = c.workload->spec().axes.stdout_target;
     Session session(dir, console ? 1e-2 : 1e-4, false, false);
     session.set_stdout_target(StdoutTarget::file);
     Case sized = c;
@@ -71,13 +72,14 @@ TEST_P(EveryPair, ProducesVerifiedOutput) {
         EXPECT_NE(entry.path().filename().string().rfind("output-", 0), 0u) << entry.path();
 }
 
-/// The pairs whose method takes a buffer size (Method::sizable_buffer), but
-/// binary_size, whose programs keep their default buffer: only these get a
-/// test with tiny buffers (a test generated only to be skipped checks nothing).
+/// The pairs whose method takes a buffer size (Method::sizable_buffer) and
+/// whose workload has the buffer axis (binary_size's programs keep their
+/// default buffer): only these get a test with tiny buffers (a test
+/// generated only to be skipped checks nothing).
 std::vector<Case> buffered_cases() {
     std::vector<Case> out;
     for (const Case& c : cases(false))
-        if (c.method->sizable_buffer && c.workload->name() != "binary_size") out.push_back(c);
+        if (c.method->sizable_buffer && c.workload->spec().axes.buffer_size) out.push_back(c);
     return out;
 }
 

@@ -157,13 +157,16 @@ public:
 /// on, as when the disk fills between two repetitions.
 class PrepareFailsLater final : public Workload {
 public:
-    explicit PrepareFailsLater(int fail_from) : fail_from_(fail_from) {}
-    std::string_view name() const override { return "prepare_fails_later"; }
-    std::string_view description() const override { return "test: preparing fails from the Nth call on"; }
-    std::uint64_t default_count() const override { return 1; }
-    std::string_view item_unit() const override { return "item"; }
-    bool supports(const Method&) const override { return true; }
-    std::unique_ptr<Trial> make_trial(const Method&, const Params&, Session&) const override {
+    explicit PrepareFailsLater(int fail_from)
+        : Workload({.name = "prepare_fails_later",
+                    .description = "test: preparing fails from the Nth call on",
+                    .operation = Operation::put_ints,
+                    .item_unit = "item",
+                    .default_count = 1}),
+          fail_from_(fail_from) {}
+
+protected:
+    std::unique_ptr<Trial> make_method_trial(const Method&, const Params&, Session&) const override {
         if (++calls_ >= fail_from_)
             throw io_error("open", "output", std::error_code(ENOSPC, std::generic_category()));
         return std::make_unique<NothingTrial>();

@@ -8,8 +8,10 @@
 
 #include "core/method.hpp"
 #include "core/options.hpp"
+#include "core/session.hpp"
 #include "core/suite.hpp"
 #include "core/workload.hpp"
+#include "test_dir.hpp"
 
 namespace iobench {
 namespace {
@@ -65,7 +67,7 @@ TEST(Operations, TheListTheRegistryAndTheWorkloadsAgree) {
             if (other.name != op.name) other.clear(only);
         EXPECT_EQ(operation_names(only), std::vector<std::string_view>{op.name}) << op.name;
         bool taken = false;
-        for (const auto& w : workloads()) taken = taken || w->supports(only);
+        for (const auto& w : workloads()) taken = taken || w->takes(only);
         EXPECT_TRUE(taken) << "no workload takes " << op.name;
         op.clear(only);
         EXPECT_TRUE(operation_names(only).empty()) << op.name;
@@ -155,6 +157,75 @@ TEST(Suite, BadCacheStatesAreRejected) {
     EXPECT_NE(error_of(R"({"benchmarks": [{"workload": "file_read", "methods": "*", "cache": []}]})")
                   .find("\"cache\" must list"),
               std::string::npos);
+}
+
+TEST(Suite, AxesAWorkloadDoesNotDeclareAreRefused) {
+    // binary_size's programs keep their library's default buffer: no buffer axis.
+    EXPECT_NE(error_of(R"({"benchmarks": [{"workload": "binary_size", "methods": "*", "buffer_sizes": [4096]}]})")
+                  .find("workload \"binary_size\" has no buffer size to set"),
+              std::string::npos);
+}
+
+TEST(Workloads, TheLimitRowIsAddedWhereTheWorkloadDeclaresOne) {
+    const Method* limit = find_method("limit");
+    ASSERT_NE(limit, nullptr);
+    // Output and input workloads declare a reference row; file_read takes
+    // the limit's read_bytes as any other method's (its own operation).
+    for (const char* name : {"ints_out", "ints_in", "hello", "endl", "lines", "doubles_out", "doubles_in", "file_read"})
+        EXPECT_TRUE(find_workload(name)->takes(*limit)) << name;
+    for (const char* name : {"ints_out_locale", "ints_in_locale", "console_short", "console_int", "transcode_utf16le",
+                             "binary_size"})
+        EXPECT_FALSE(find_workload(name)->takes(*limit)) << name;
+    EXPECT_EQ(find_workload("ints_out")->spec().reference, ReferenceKind::output);
+    EXPECT_EQ(find_workload("ints_in")->spec().reference, ReferenceKind::input);
+    // A method is taken for the workload's operation only: put_ints for
+    // ints_out, not the get_ints of a reader.
+    EXPECT_TRUE(find_workload("ints_out")->takes(*find_method("fprintf")));
+    EXPECT_FALSE(find_workload("ints_out")->takes(*find_method("fscanf")));
+    EXPECT_TRUE(find_workload("ints_in")->takes(*find_method("fscanf")));
+}
+
+TEST(Workloads, AnOperationNotBuiltHereSkipsOnlyThePairsThatNeedIt) {
+    // A method built here but for one operation (fast_io_obuf_file without
+    // fast_io's locale support): the pairs of that operation are skipped
+    // with its reason, the others run.
+    const Method m{.name = "t",
+                   .put_ints = find_method("fprintf")->put_ints,
+                   .put_ints_locale = not_built_because("no locale support here")};
+    EXPECT_EQ(find_workload("ints_out")->unavailable(m), "");
+    EXPECT_EQ(find_workload("ints_out_locale")->unavailable(m), "no locale support here");
+    const Method plain{.name = "u", .put_ints = not_built};
+    EXPECT_EQ(find_workload("ints_out")->unavailable(plain), "not built here");
+    Method family_wide = plain;
+    family_wide.unavailable = "POSIX only";
+    EXPECT_EQ(find_workload("ints_out")->unavailable(family_wide), "POSIX only");
+}
+
+TEST(Workloads, TrialsOutsideTheDeclarationAreRefused) {
+    test::TempDir dir;
+    Session session(dir.path(), 1e-4, false, false);
+    EXPECT_THROW(find_workload("ints_out")->make_trial(*find_method("fscanf"), {}, session), std::invalid_argument);
+    const Workload* binary_size = find_workload("binary_size");
+    for (const Method& m : methods()) {
+        if (!binary_size->takes(m)) continue;
+        EXPECT_THROW(binary_size->make_trial(m, Params{4096}, session), std::invalid_argument) << m.name;
+        break;
+    }
+}
+
+TEST(Workloads, ASizedInputCountsTheInputSizeNotTheScale) {
+    test::TempDir dir;
+    Session session(dir.path(), 0.5, false, false);
+    const Workload* file_read = find_workload("file_read");
+    const Workload* ints_out = find_workload("ints_out");
+    EXPECT_TRUE(file_read->spec().sized_input);
+    EXPECT_EQ(file_read->count(session), std::uint64_t{1} << 29);  // 1 GiB x 0.5
+    EXPECT_EQ(ints_out->count(session), 5'000'000u);
+    EXPECT_EQ(sized_input_bytes(session), std::uint64_t{1} << 29);
+    session.set_input_size(12345);  // --file-size
+    EXPECT_EQ(file_read->count(session), 12345u);
+    EXPECT_EQ(ints_out->count(session), 5'000'000u);
+    EXPECT_EQ(sized_input_bytes(session), 12345u);
 }
 
 TEST(Suite, BadSuitesAreRejectedWithTheReason) {

@@ -17,7 +17,8 @@
 #include "core/error.hpp"
 #include "data/text.hpp"
 #include "iobench/binsize_programs.hpp"
-#include "workloads/output_trial.hpp"
+#include "core/output_trial.hpp"
+#include "core/session.hpp"
 
 #ifdef _WIN32
 #include <process.h>
@@ -112,10 +113,9 @@ void run_program(const std::filesystem::path& program, const std::string& path, 
 class BinarySizeTrial final : public OutputTrial {
 public:
     BinarySizeTrial(Session& s, const Method& m, const Params& p, std::uint64_t count)
-        : OutputTrial(s, "binary_size", m, p, fmt::format("hello:{}", count), repeated_text(line, count)),
+        : OutputTrial(s, "binary_size", m, p, {fmt::format("hello:{}", count), repeated_text(line, count), count}),
           program_(find_program(m.name)),
           count_(count) {
-        items = count;
         buffer_size = 0;  // the program's own default
         std::error_code ec;
         const auto size = std::filesystem::file_size(program_, ec);
@@ -132,18 +132,20 @@ private:
 
 class BinarySize final : public Workload {
 public:
-    std::string_view name() const override { return "binary_size"; }
-    std::string_view item_unit() const override { return "line"; }
-    std::string_view description() const override {
-        return "size of a minimal program per method family writing \"Hello World\\n\" N times (stripped, static "
-               "where possible; counter binary_size), timed as one process run (N = 100M)";
-    }
-    std::uint64_t default_count() const override { return published_count; }
-    bool supports(const Method& m) const override { return program_of(m.name) && m.put_repeat.present(); }
-    std::unique_ptr<Trial> make_trial(const Method& m, const Params& p, Session& s) const override {
-        if (p.buffer_size != 0)
-            throw std::invalid_argument("binary_size programs keep their library's default buffer: no /buf");
-        return std::make_unique<BinarySizeTrial>(s, m, p, s.scaled(published_count));
+    BinarySize()
+        : Workload({.name = "binary_size",
+                    .description = "size of a minimal program per method family writing \"Hello World\\n\" N times "
+                                   "(stripped, static where possible; counter binary_size), timed as one process run "
+                                   "(N = 100M)",
+                    .operation = Operation::put_repeat,
+                    .item_unit = "line",
+                    .default_count = published_count,
+                    .axes = {.buffer_size = false},  // each program keeps its library's default buffer
+                    .method_filter = [](const Method& m) { return program_of(m.name) != nullptr; }}) {}
+
+protected:
+    std::unique_ptr<Trial> make_method_trial(const Method& m, const Params& p, Session& s) const override {
+        return std::make_unique<BinarySizeTrial>(s, m, p, count(s));
     }
 };
 

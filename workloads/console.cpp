@@ -41,25 +41,25 @@ namespace {
 
 constexpr std::uint64_t published_count = 10'000;
 
-
 /// console_short, console_medium, console_long: a line of text.
 class ConsoleText final : public Workload {
 public:
     ConsoleText(std::string name, std::string description, std::string_view line)
-        : name_(std::move(name)), description_(std::move(description)), line_(line) {}
-    std::string_view name() const override { return name_; }
-    std::string_view item_unit() const override { return "message"; }
-    std::string_view description() const override { return description_; }
-    std::uint64_t default_count() const override { return published_count; }
-    bool supports(const Method& m) const override { return m.put_console.present(); }
-    std::unique_ptr<Trial> make_trial(const Method& m, const Params& p, Session& s) const override {
-        return make_console_trial(s, m, p, name_, ConsoleMessage{m.put_console, nullptr, line_, ConsoleFormat::int_value},
-                                  s.scaled(published_count));
+        : Workload({.name = std::move(name),
+                    .description = std::move(description),
+                    .operation = Operation::put_console,
+                    .item_unit = "message",
+                    .default_count = published_count,
+                    .axes = {.stdout_target = true}}),
+          line_(line) {}
+
+protected:
+    std::unique_ptr<Trial> make_method_trial(const Method& m, const Params& p, Session& s) const override {
+        return make_console_trial(s, m, p, name(), ConsoleMessage{m.put_console, nullptr, line_, ConsoleFormat::int_value},
+                                  count(s));
     }
 
 private:
-    std::string name_;
-    std::string description_;
     std::string_view line_;
 };
 
@@ -67,25 +67,23 @@ private:
 class ConsoleFormatted final : public Workload {
 public:
     explicit ConsoleFormatted(ConsoleFormat format)
-        : format_(format),
-          name_(fmt::format("console_{}", console_format_name(format))),
-          description_(fmt::format("print \"{}\\n\" to stdout N times (N = 10,000)",
-                                   console_text(format).substr(0, console_text(format).size() - 1))) {}
-    std::string_view name() const override { return name_; }
-    std::string_view item_unit() const override { return "message"; }
-    std::string_view description() const override { return description_; }
-    std::uint64_t default_count() const override { return published_count; }
-    bool supports(const Method& m) const override { return m.print_console.present(); }
-    std::unique_ptr<Trial> make_trial(const Method& m, const Params& p, Session& s) const override {
-        return make_console_trial(s, m, p, name_,
-                                  ConsoleMessage{nullptr, m.print_console, console_text(format_), format_},
-                                  s.scaled(published_count));
+        : Workload({.name = fmt::format("console_{}", console_format_name(format)),
+                    .description = fmt::format("print \"{}\\n\" to stdout N times (N = 10,000)",
+                                               console_text(format).substr(0, console_text(format).size() - 1)),
+                    .operation = Operation::print_console,
+                    .item_unit = "message",
+                    .default_count = published_count,
+                    .axes = {.stdout_target = true}}),
+          format_(format) {}
+
+protected:
+    std::unique_ptr<Trial> make_method_trial(const Method& m, const Params& p, Session& s) const override {
+        return make_console_trial(s, m, p, name(),
+                                  ConsoleMessage{nullptr, m.print_console, console_text(format_), format_}, count(s));
     }
 
 private:
     ConsoleFormat format_;
-    std::string name_;
-    std::string description_;
 };
 
 [[maybe_unused]] const bool registered = [] {

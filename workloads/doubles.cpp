@@ -15,8 +15,7 @@
 
 #include "core/cleanup.hpp"
 #include "core/error.hpp"
-#include "workloads/page_cache.hpp"
-#include "workloads/reference_trial.hpp"
+#include "core/page_cache.hpp"
 #include "core/session.hpp"
 #include "core/workload.hpp"
 #include "data/doubles.hpp"
@@ -132,23 +131,25 @@ private:
 
 class DoublesOut final : public Workload {
 public:
-    std::string_view name() const override { return "doubles_out"; }
-    std::string_view item_unit() const override { return "double"; }
-    std::string_view description() const override {
-        return "write N doubles (uniform in [DBL_MIN, DBL_MAX), fixed seed), one per line, exactly round-trippable; "
-               "every value parsed back and compared bit for bit (N = 10M)";
+    DoublesOut()
+        : Workload({.name = "doubles_out",
+                    .description = "write N doubles (uniform in [DBL_MIN, DBL_MAX), fixed seed), one per line, exactly "
+                                   "round-trippable; every value parsed back and compared bit for bit (N = 10M)",
+                    .operation = Operation::put_doubles,
+                    .item_unit = "double",
+                    .default_count = doubles_published_count,
+                    .reference = ReferenceKind::output}) {}
+    /// The shortest round-trip text of the values: what the generator writes
+    /// is exact by construction, so the `limit` row's digest check suffices.
+    ExpectedOutput expected_output(Session& s) const override {
+        const std::uint64_t n = count(s);
+        return {fmt::format("doubles_text:{}", n), shared_doubles_text(n), n};
     }
-    std::uint64_t default_count() const override { return doubles_published_count; }
-    bool supports(const Method& m) const override { return m.put_doubles.present() || is_output_reference(m); }
-    std::unique_ptr<Trial> make_trial(const Method& m, const Params& p, Session& s) const override {
-        const std::uint64_t count = s.scaled(doubles_published_count);
-        if (is_output_reference(m)) {
-            // The shortest round-trip text of the values: what the generator
-            // writes is exact by construction, so a digest check suffices.
-            return make_output_reference_trial(s, "doubles_out", m, p, fmt::format("doubles_text:{}", count),
-                                               shared_doubles_text(count), count);
-        }
-        return std::make_unique<DoublesOutTrial>(s, m, p, count);
+
+protected:
+    /// Methods may differ in the text, not in the values: every value is parsed back.
+    std::unique_ptr<Trial> make_method_trial(const Method& m, const Params& p, Session& s) const override {
+        return std::make_unique<DoublesOutTrial>(s, m, p, count(s));
     }
 };
 

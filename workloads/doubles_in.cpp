@@ -11,7 +11,6 @@
 #include <system_error>
 
 #include "core/error.hpp"
-#include "workloads/reference_trial.hpp"
 #include "core/session.hpp"
 #include "core/workload.hpp"
 #include "workloads/doubles_values.hpp"
@@ -63,20 +62,22 @@ private:
 
 class DoublesIn final : public Workload {
 public:
-    std::string_view name() const override { return "doubles_in"; }
-    std::string_view item_unit() const override { return "double"; }
-    std::string_view description() const override {
-        return "read N doubles (the doubles_out values in shortest round-trip form, one per line) back into a "
-               "std::vector<double>, bit for bit (N = 10M; page cache warm)";
+    DoublesIn()
+        : Workload({.name = "doubles_in",
+                    .description = "read N doubles (the doubles_out values in shortest round-trip form, one per line) "
+                                   "back into a std::vector<double>, bit for bit (N = 10M; page cache warm)",
+                    .operation = Operation::get_doubles,
+                    .item_unit = "double",
+                    .default_count = doubles_published_count,
+                    .reference = ReferenceKind::input}) {}
+    InputFile input_file(Session& s) const override {
+        const std::uint64_t n = count(s);
+        return {doubles_input(s, n), shared_doubles_text(n), n};
     }
-    std::uint64_t default_count() const override { return doubles_published_count; }
-    bool supports(const Method& m) const override { return m.get_doubles.present() || is_input_reference(m); }
-    std::unique_ptr<Trial> make_trial(const Method& m, const Params& p, Session& s) const override {
-        const std::uint64_t count = s.scaled(doubles_published_count);
-        if (is_input_reference(m)) {
-            return make_input_reference_trial(doubles_input(s, count), m, p, shared_doubles_text(count), count);
-        }
-        return std::make_unique<DoublesInTrial>(s, m, p, count);
+
+protected:
+    std::unique_ptr<Trial> make_method_trial(const Method& m, const Params& p, Session& s) const override {
+        return std::make_unique<DoublesInTrial>(s, m, p, count(s));
     }
 };
 

@@ -21,7 +21,7 @@
 #include <system_error>
 
 #include "core/error.hpp"
-#include "workloads/page_cache.hpp"
+#include "core/page_cache.hpp"
 #include "core/session.hpp"
 #include "core/workload.hpp"
 #include "data/byte_fold.hpp"
@@ -117,23 +117,24 @@ private:
 
 class FileRead final : public Workload {
 public:
-    std::string_view name() const override { return "file_read"; }
-    std::string_view item_unit() const override { return "line"; }
-    bool compared_per_byte() const override { return true; }
-    std::string_view description() const override {
-        return "read a generated text file (--file-size, 1 GiB) to its end, folding every byte; "
-               "/buf: bytes per read, /cache:warm|cold page cache";
-    }
-    /// Bytes, not items: the file size at scale 1.
-    std::uint64_t default_count() const override { return Session::default_file_size; }
-    bool supports(const Method& m) const override { return m.read_bytes.present(); }
-    bool has_cache_state() const override { return true; }
-    std::unique_ptr<Trial> make_trial(const Method& m, const Params& p, Session& s) const override {
+    FileRead()
+        : Workload({.name = "file_read",
+                    .description = "read a generated text file (--file-size, 1 GiB) to its end, folding every byte; "
+                                   "/buf: bytes per read, /cache:warm|cold page cache",
+                    .operation = Operation::read_bytes,
+                    .item_unit = "line",
+                    .default_count = std::uint64_t{1} << 30,  // bytes: the file size at scale 1
+                    .compared_per_byte = true,
+                    .sized_input = true,
+                    .axes = {.cache_state = true}}) {}
+
+protected:
+    std::unique_ptr<Trial> make_method_trial(const Method& m, const Params& p, Session& s) const override {
 #ifdef _WIN32
         if (p.cache == CacheState::cold)
             throw unavailable_error("a cold page cache is not implemented on Windows yet");
 #endif
-        return std::make_unique<FileReadTrial>(s, m, p, s.file_size());
+        return std::make_unique<FileReadTrial>(s, m, p, count(s));
     }
 };
 

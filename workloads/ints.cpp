@@ -6,11 +6,10 @@
 #include <cstdio>
 
 #include "core/error.hpp"
-#include "workloads/ints_in_trial.hpp"
-#include "workloads/output_trial.hpp"
-#include "workloads/reference_trial.hpp"
+#include "core/output_trial.hpp"
 #include "core/session.hpp"
 #include "data/text.hpp"
+#include "workloads/ints_in_trial.hpp"
 
 namespace iobench {
 namespace {
@@ -19,17 +18,23 @@ constexpr std::uint64_t published_count = 10'000'000;
 
 class IntsOut final : public Workload {
 public:
-    std::string_view name() const override { return "ints_out"; }
-    std::string_view item_unit() const override { return "integer"; }
-    std::string_view description() const override {
-        return "write the integers 0..N-1 in decimal, one per line (N = 10M, 78,888,890 bytes)";
+    IntsOut()
+        : Workload({.name = "ints_out",
+                    .description = "write the integers 0..N-1 in decimal, one per line (N = 10M, 78,888,890 bytes)",
+                    .operation = Operation::put_ints,
+                    .item_unit = "integer",
+                    .default_count = published_count,
+                    .reference = ReferenceKind::output}) {}
+    ExpectedOutput expected_output(Session& s) const override {
+        const std::uint64_t n = count(s);
+        return {fmt::format("ints:{}", n), ints_text(n), n};
     }
-    std::uint64_t default_count() const override { return published_count; }
-    bool supports(const Method& m) const override { return m.put_ints.present() || is_output_reference(m); }
-    std::unique_ptr<Trial> make_trial(const Method& m, const Params& p, Session& s) const override {
-        const std::uint64_t count = s.scaled(published_count);
-        return make_output_trial(s, "ints_out", m, p, fmt::format("ints:{}", count), ints_text(count), count,
-                                 [put = PutInts(m.put_ints), count](const Sink& sink) { put(sink, count); });
+
+protected:
+    std::unique_ptr<Trial> make_method_trial(const Method& m, const Params& p, Session& s) const override {
+        const ExpectedOutput expected = expected_output(s);
+        return make_output_trial(s, name(), m, p, expected,
+                                 [put = PutInts(m.put_ints), n = expected.items](const Sink& sink) { put(sink, n); });
     }
 };
 
@@ -41,17 +46,22 @@ const std::filesystem::path& ints_input(Session& s, std::uint64_t count) {
 
 class IntsIn final : public Workload {
 public:
-    std::string_view name() const override { return "ints_in"; }
-    std::string_view item_unit() const override { return "integer"; }
-    std::string_view description() const override {
-        return "read the ints_out file back into a std::vector<uint64_t> (page cache warm)";
+    IntsIn()
+        : Workload({.name = "ints_in",
+                    .description = "read the ints_out file back into a std::vector<uint64_t> (page cache warm)",
+                    .operation = Operation::get_ints,
+                    .item_unit = "integer",
+                    .default_count = published_count,
+                    .reference = ReferenceKind::input}) {}
+    InputFile input_file(Session& s) const override {
+        const std::uint64_t n = count(s);
+        return {ints_input(s, n), ints_text(n), n};
     }
-    std::uint64_t default_count() const override { return published_count; }
-    bool supports(const Method& m) const override { return m.get_ints.present() || is_input_reference(m); }
-    std::unique_ptr<Trial> make_trial(const Method& m, const Params& p, Session& s) const override {
-        const std::uint64_t count = s.scaled(published_count);
-        if (is_input_reference(m)) return make_input_reference_trial(ints_input(s, count), m, p, ints_text(count), count);
-        return std::make_unique<IntsInTrial>(ints_input(s, count), ints_text_size(count), m.get_ints, m, p, count);
+
+protected:
+    std::unique_ptr<Trial> make_method_trial(const Method& m, const Params& p, Session& s) const override {
+        const InputFile file = input_file(s);
+        return std::make_unique<IntsInTrial>(file.path, ints_text_size(file.items), m.get_ints, m, p, file.items);
     }
 };
 

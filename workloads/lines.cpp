@@ -5,8 +5,8 @@
 // variants (fsync, fdatasync, O_SYNC, O_DSYNC).
 #include <fmt/format.h>
 
-#include "workloads/output_trial.hpp"
-#include "workloads/reference_trial.hpp"
+#include "core/output_trial.hpp"
+#include "core/session.hpp"
 #include "data/text.hpp"
 
 namespace iobench {
@@ -19,18 +19,24 @@ constexpr NumberedLine line{"Line ", ": This is buffered write data\n"};
 
 class Lines final : public Workload {
 public:
-    std::string_view name() const override { return "lines"; }
-    std::string_view item_unit() const override { return "line"; }
-    std::string_view description() const override {
-        return "write \"Line <i>: This is buffered write data\\n\" for i = 0..N-1 (N = 100,000, 3,988,890 bytes)";
+    Lines()
+        : Workload({.name = "lines",
+                    .description = "write \"Line <i>: This is buffered write data\\n\" for i = 0..N-1 (N = 100,000, "
+                                   "3,988,890 bytes)",
+                    .operation = Operation::put_lines,
+                    .item_unit = "line",
+                    .default_count = published_count,
+                    .reference = ReferenceKind::output}) {}
+    ExpectedOutput expected_output(Session& s) const override {
+        const std::uint64_t n = count(s);
+        return {fmt::format("lines:{}", n), numbered_text(line.prefix, line.suffix, n), n};
     }
-    std::uint64_t default_count() const override { return published_count; }
-    bool supports(const Method& m) const override { return m.put_lines.present() || is_output_reference(m); }
-    std::unique_ptr<Trial> make_trial(const Method& m, const Params& p, Session& s) const override {
-        const std::uint64_t count = s.scaled(published_count);
-        return make_output_trial(s, "lines", m, p, fmt::format("lines:{}", count),
-                                 numbered_text(line.prefix, line.suffix, count), count,
-                                 [put = PutLines(m.put_lines), count](const Sink& sink) { put(sink, line, count); });
+
+protected:
+    std::unique_ptr<Trial> make_method_trial(const Method& m, const Params& p, Session& s) const override {
+        const ExpectedOutput expected = expected_output(s);
+        return make_output_trial(s, name(), m, p, expected,
+                                 [put = PutLines(m.put_lines), n = expected.items](const Sink& sink) { put(sink, line, n); });
     }
 };
 

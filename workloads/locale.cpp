@@ -14,10 +14,10 @@
 #include <stdexcept>
 
 #include "core/error.hpp"
-#include "workloads/ints_in_trial.hpp"
-#include "workloads/output_trial.hpp"
+#include "core/output_trial.hpp"
 #include "core/session.hpp"
 #include "data/grouped_text.hpp"
+#include "workloads/ints_in_trial.hpp"
 
 namespace iobench {
 namespace {
@@ -58,19 +58,21 @@ std::string grouping_key(const DigitGrouping& g) {
 
 class IntsOutLocale final : public Workload {
 public:
-    std::string_view name() const override { return "ints_out_locale"; }
-    std::string_view item_unit() const override { return "integer"; }
-    std::string_view description() const override {
-        return "ints_out with the user's locale: 0..N-1, digits grouped as that locale groups them (N = 10M)";
-    }
-    std::uint64_t default_count() const override { return published_count; }
-    bool supports(const Method& m) const override { return m.put_ints_locale.present(); }
-    std::unique_ptr<Trial> make_trial(const Method& m, const Params& p, Session& s) const override {
-        const std::uint64_t count = s.scaled(published_count);
+    IntsOutLocale()
+        : Workload({.name = "ints_out_locale",
+                    .description =
+                        "ints_out with the user's locale: 0..N-1, digits grouped as that locale groups them (N = 10M)",
+                    .operation = Operation::put_ints_locale,
+                    .item_unit = "integer",
+                    .default_count = published_count}) {}
+
+protected:
+    std::unique_ptr<Trial> make_method_trial(const Method& m, const Params& p, Session& s) const override {
+        const std::uint64_t n = count(s);
         const DigitGrouping g = user_grouping();
-        return make_output_trial(s, "ints_out_locale", m, p, fmt::format("ints-grouped:{}:{}", count, grouping_key(g)),
-                                 grouped_ints_text(count, g), count,
-                                 [put = PutInts(m.put_ints_locale), count](const Sink& sink) { put(sink, count); });
+        return make_output_trial(s, name(), m, p,
+                                 {fmt::format("ints-grouped:{}:{}", n, grouping_key(g)), grouped_ints_text(n, g), n},
+                                 [put = PutInts(m.put_ints_locale), n](const Sink& sink) { put(sink, n); });
     }
 };
 
@@ -91,17 +93,19 @@ std::uint64_t size_of(const std::filesystem::path& path) {
 
 class IntsInLocale final : public Workload {
 public:
-    std::string_view name() const override { return "ints_in_locale"; }
-    std::string_view item_unit() const override { return "integer"; }
-    std::string_view description() const override {
-        return "ints_in with the user's locale: read 0..N-1 written with that locale's digit grouping (N = 10M)";
-    }
-    std::uint64_t default_count() const override { return published_count; }
-    bool supports(const Method& m) const override { return m.get_ints_locale.present(); }
-    std::unique_ptr<Trial> make_trial(const Method& m, const Params& p, Session& s) const override {
-        const std::uint64_t count = s.scaled(published_count);
-        const std::filesystem::path& file = grouped_ints_input(s, count, user_grouping());
-        return std::make_unique<IntsInTrial>(file, size_of(file), m.get_ints_locale, m, p, count);
+    IntsInLocale()
+        : Workload({.name = "ints_in_locale",
+                    .description =
+                        "ints_in with the user's locale: read 0..N-1 written with that locale's digit grouping (N = 10M)",
+                    .operation = Operation::get_ints_locale,
+                    .item_unit = "integer",
+                    .default_count = published_count}) {}
+
+protected:
+    std::unique_ptr<Trial> make_method_trial(const Method& m, const Params& p, Session& s) const override {
+        const std::uint64_t n = count(s);
+        const std::filesystem::path& file = grouped_ints_input(s, n, user_grouping());
+        return std::make_unique<IntsInTrial>(file, size_of(file), m.get_ints_locale, m, p, n);
     }
 };
 

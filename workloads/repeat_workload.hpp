@@ -7,7 +7,8 @@
 #include <string>
 #include <string_view>
 
-#include "workloads/output_trial.hpp"
+#include "core/output_trial.hpp"
+#include "core/session.hpp"
 #include "data/text.hpp"
 
 namespace iobench {
@@ -18,26 +19,30 @@ class RepeatWorkload : public Workload {
 public:
     RepeatWorkload(std::string_view name, std::string_view description, std::string_view line,
                    std::uint64_t published_count)
-        : name_(name), description_(description), line_(line), published_count_(published_count) {}
+        : Workload({.name = std::string(name),
+                    .description = std::string(description),
+                    .operation = Operation::put_repeat,
+                    .item_unit = "line",
+                    .default_count = published_count,
+                    .reference = ReferenceKind::output}),
+          line_(line) {}
 
-    std::string_view name() const override { return name_; }
-    std::string_view item_unit() const override { return "line"; }
-    std::string_view description() const override { return description_; }
-    std::uint64_t default_count() const override { return published_count_; }
-    bool supports(const Method& m) const override { return m.put_repeat.present() || is_output_reference(m); }
-    std::unique_ptr<Trial> make_trial(const Method& m, const Params& p, Session& s) const override {
-        const std::uint64_t count = s.scaled(published_count_);
-        return make_output_trial(s, name_, m, p, fmt::format("{}:{}", name_, count), repeated_text(line_, count), count,
-                                 [put = PutRepeat(m.put_repeat), line = line_, count](const Sink& sink) {
-                                     put(sink, line, count);
+    ExpectedOutput expected_output(Session& s) const override {
+        const std::uint64_t n = count(s);
+        return {fmt::format("{}:{}", name(), n), repeated_text(line_, n), n};
+    }
+
+protected:
+    std::unique_ptr<Trial> make_method_trial(const Method& m, const Params& p, Session& s) const override {
+        const ExpectedOutput expected = expected_output(s);
+        return make_output_trial(s, name(), m, p, expected,
+                                 [put = PutRepeat(m.put_repeat), line = line_, n = expected.items](const Sink& sink) {
+                                     put(sink, line, n);
                                  });
     }
 
 private:
-    std::string name_;
-    std::string description_;
     std::string_view line_;  // a string literal of the registering file
-    std::uint64_t published_count_;
 };
 
 }  // namespace iobench

@@ -8,7 +8,7 @@
 
 #include <stdexcept>
 
-#include "workloads/output_trial.hpp"
+#include "core/output_trial.hpp"
 #include "core/session.hpp"
 #include "data/transcode.hpp"
 
@@ -22,15 +22,13 @@ class TranscodeTrial final : public OutputTrial {
 public:
     TranscodeTrial(Session& s, std::string_view workload, const Method& m, const Params& p, Encoding to,
                    std::uint64_t count)
-        : OutputTrial(s, workload, m, p, fmt::format("emoji:{}:{}", to_string(to), count), emoji_text(to, count)),
+        : OutputTrial(s, workload, m, p, {fmt::format("emoji:{}:{}", to_string(to), count), emoji_text(to, count), count}),
           source_{s.input(fmt::format("emoji-{}.txt", count), 4 * count,  // 4 UTF-8 bytes per emoji
                           [count](const std::filesystem::path& path) { write_generated_file(path, emoji_text(count)); })
                       .string(),
                   p.buffer_size},
           transcode_(m.transcode),
-          to_(to) {
-        items = count;  // code points
-    }
+          to_(to) {}
     void run() override { transcode_(source_, sink_, to_); }
 
 private:
@@ -39,29 +37,26 @@ private:
     Encoding to_;
 };
 
-/// Converts the emoji file to one target encoding.
+/// Converts the emoji file to one target encoding (items: code points).
 class TranscodeWorkload : public Workload {
 public:
     explicit TranscodeWorkload(Encoding to)
-        : to_(to),
-          name_(fmt::format("transcode_{}", to_string(to))),
-          description_(fmt::format("convert a UTF-8 file of N x U+1F684 to {} (N = 100M, 400 MB in, 400 MB out)",
-                                   to == Encoding::utf16le   ? "UTF-16LE"
-                                   : to == Encoding::utf32le ? "UTF-32LE"
-                                                             : "GB18030")) {}
-    std::string_view name() const override { return name_; }
-    std::string_view item_unit() const override { return "code point"; }
-    std::string_view description() const override { return description_; }
-    std::uint64_t default_count() const override { return published_count; }
-    bool supports(const Method& m) const override { return m.transcode.present(); }
-    std::unique_ptr<Trial> make_trial(const Method& m, const Params& p, Session& s) const override {
-        return std::make_unique<TranscodeTrial>(s, name_, m, p, to_, s.scaled(published_count));
+        : Workload({.name = fmt::format("transcode_{}", to_string(to)),
+                    .description = fmt::format(
+                        "convert a UTF-8 file of N x U+1F684 to {} (N = 100M, 400 MB in, 400 MB out)",
+                        to == Encoding::utf16le ? "UTF-16LE" : to == Encoding::utf32le ? "UTF-32LE" : "GB18030"),
+                    .operation = Operation::transcode,
+                    .item_unit = "code point",
+                    .default_count = published_count}),
+          to_(to) {}
+
+protected:
+    std::unique_ptr<Trial> make_method_trial(const Method& m, const Params& p, Session& s) const override {
+        return std::make_unique<TranscodeTrial>(s, name(), m, p, to_, count(s));
     }
 
 private:
     Encoding to_;
-    std::string name_;
-    std::string description_;
 };
 
 struct TranscodeUtf16le final : TranscodeWorkload {

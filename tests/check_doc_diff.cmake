@@ -1,13 +1,15 @@
-# cmake -DGIT=git -DDOC=docs/adding-a-method.md -DFAMILY=tests/example_family.cpp
-#       -DWORK_DIR=dir [-DOUTPUT=before.cpp] -P check_adding_a_method.cmake
+# cmake -DGIT=git -DDOC=docs/adding-a-method.md -DFILE=<source>/tests/example_family.cpp
+#       -DFILE_REL=tests/example_family.cpp -DMARKER=example-family -DWORK_DIR=dir
+#       [-DOUTPUT=before.cpp] -P check_doc_diff.cmake
 #
-# Keeps docs/adding-a-method.md true to the code. The page shows the example
-# family (FAMILY, compiled only into the tests) before one method was added,
-# then the diff that adds it. This script takes the two blocks marked
-# `<!-- example-family-before -->` and `<!-- example-family-diff -->` out of
-# DOC and fails, saying what differs, unless:
-#   - the diff changes one file, FAMILY, and only adds lines;
-#   - `git apply -R` of the diff to FAMILY succeeds (its context and line
+# Keeps a how-to page (docs/adding-a-method.md, docs/adding-a-workload.md)
+# true to the code. The page shows an example file (FILE, at FILE_REL in the
+# repository, compiled only into the tests) before one addition, then the diff
+# that made the addition. This script takes the two blocks marked
+# `<!-- MARKER-before -->` and `<!-- MARKER-diff -->` out of DOC and fails,
+# saying what differs, unless:
+#   - the diff changes one file, FILE_REL, and only adds lines;
+#   - `git apply -R` of the diff to FILE succeeds (its context and line
 #     numbers are the file's), and gives exactly the "before" block.
 # With OUTPUT it writes that "before" file there, which the tests then compile
 # (tests/CMakeLists.txt): both sides of the diff are real code.
@@ -36,45 +38,45 @@ function(doc_block text marker lang out_var)
 endfunction()
 
 file(READ ${DOC} doc)
-file(READ ${FAMILY} after)
+file(READ ${FILE} after)
 # Line endings as in the repository, whatever a checkout made of them.
 string(REPLACE "\r\n" "\n" doc "${doc}")
 string(REPLACE "\r\n" "\n" after "${after}")
-doc_block("${doc}" "<!-- example-family-before" "cpp" before_block)
-doc_block("${doc}" "<!-- example-family-diff" "diff" diff)
-string(CONCAT fix "Make the two blocks of docs/adding-a-method.md tests/example_family.cpp as it is now "
-  "without its last method, and the `git diff` that adds that method.")
+doc_block("${doc}" "<!-- ${MARKER}-before" "cpp" before_block)
+doc_block("${doc}" "<!-- ${MARKER}-diff" "diff" diff)
+string(CONCAT fix "Make the two blocks of ${DOC} ${FILE_REL} as it is now without its last addition, "
+  "and the `git diff` that adds it.")
 
 string(REGEX MATCHALL "\n\\+\\+\\+ [^\n]*" targets "\n${diff}")
-if(NOT targets STREQUAL "\n+++ b/tests/example_family.cpp")
-  message(FATAL_ERROR "${DOC}: the diff must change tests/example_family.cpp and nothing else "
+if(NOT targets STREQUAL "\n+++ b/${FILE_REL}")
+  message(FATAL_ERROR "${DOC}: the diff must change ${FILE_REL} and nothing else "
     "(its +++ lines: ${targets})\n${fix}")
 endif()
 string(REGEX MATCHALL "\n-[^\n]*" removed "\n${diff}")
 list(FILTER removed EXCLUDE REGEX "^\n--- a/")
 if(removed)
-  message(FATAL_ERROR "${DOC}: the diff must only add lines (adding a method is a new function and a new "
-    "registrar entry); it removes:${removed}\n${fix}")
+  message(FATAL_ERROR "${DOC}: the diff must only add lines (the page shows an addition); it "
+    "removes:${removed}\n${fix}")
 endif()
 
 file(REMOVE_RECURSE ${WORK_DIR})
-file(WRITE ${WORK_DIR}/tests/example_family.cpp "${after}")
-file(WRITE ${WORK_DIR}/adding-a-method.diff "${diff}")
-execute_process(COMMAND ${GIT} apply -R --verbose adding-a-method.diff
+file(WRITE ${WORK_DIR}/${FILE_REL} "${after}")
+file(WRITE ${WORK_DIR}/page.diff "${diff}")
+execute_process(COMMAND ${GIT} apply -R --verbose page.diff
   WORKING_DIRECTORY ${WORK_DIR} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
 if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "${DOC}: its diff is not what tests/example_family.cpp adds: `git apply -R` of it "
+  message(FATAL_ERROR "${DOC}: its diff is not what ${FILE_REL} adds: `git apply -R` of it "
     "fails:\n${out}\n${fix}")
 endif()
-file(READ ${WORK_DIR}/tests/example_family.cpp before)
+file(READ ${WORK_DIR}/${FILE_REL} before)
 if(NOT before STREQUAL before_block)
   file(WRITE ${WORK_DIR}/before-in-doc.cpp "${before_block}")
-  message(FATAL_ERROR "${DOC}: the family shown before the diff is not tests/example_family.cpp without the "
-    "diff (compare ${WORK_DIR}/tests/example_family.cpp with ${WORK_DIR}/before-in-doc.cpp)\n${fix}")
+  message(FATAL_ERROR "${DOC}: the file shown before the diff is not ${FILE_REL} without the "
+    "diff (compare ${WORK_DIR}/${FILE_REL} with ${WORK_DIR}/before-in-doc.cpp)\n${fix}")
 endif()
 if(OUTPUT)
   file(WRITE ${OUTPUT}.new "${before}")
   file(COPY_FILE ${OUTPUT}.new ${OUTPUT} ONLY_IF_DIFFERENT)
   file(REMOVE ${OUTPUT}.new)
 endif()
-message(STATUS "${DOC}: its example family and diff are tests/example_family.cpp before and after")
+message(STATUS "${DOC}: its example and diff are ${FILE_REL} before and after")

@@ -1,20 +1,21 @@
-#include "workloads/output_trial.hpp"
+#include "core/output_trial.hpp"
 
 #include <fmt/format.h>
 
 #include <system_error>
 
 #include "core/cleanup.hpp"
-#include "workloads/page_cache.hpp"
+#include "core/page_cache.hpp"
 
 namespace iobench {
 
 OutputTrial::OutputTrial(Session& session, std::string_view workload, const Method& method, const Params& params,
-                         const std::string& expected_key, Generator expected)
+                         const ExpectedOutput& expected)
     : sink_{session.output(fmt::format("{}-{}", workload, method.name)).string(), params.buffer_size},
-      generate_(std::move(expected)),
-      expected_(session.expected(expected_key, generate_)) {
+      generate_(expected.bytes),
+      expected_(session.expected(expected.key, generate_)) {
     bytes = expected_.size;
+    items = expected.items;
     buffer_size = params.buffer_size ? params.buffer_size : method.default_buffer_size;
 }
 

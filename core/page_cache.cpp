@@ -1,4 +1,4 @@
-#include "workloads/page_cache.hpp"
+#include "core/page_cache.hpp"
 
 #include <algorithm>
 #include <cstdint>

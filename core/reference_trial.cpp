@@ -1,13 +1,14 @@
-#include "workloads/reference_trial.hpp"
+#include "core/reference_trial.hpp"
 
 #include <fmt/format.h>
 
+#include <cstdint>
 #include <map>
 #include <span>
-#include <cstdint>
+#include <stdexcept>
 #include <system_error>
 
-#include "workloads/output_trial.hpp"
+#include "core/output_trial.hpp"
 #include "data/byte_fold.hpp"
 
 #ifdef __linux__
@@ -39,12 +40,11 @@ void ask_for_huge_pages(char* data, std::size_t size) {
 class OutputReferenceTrial final : public OutputTrial {
 public:
     OutputReferenceTrial(Session& s, std::string_view workload, const Method& m, const Params& p,
-                         const std::string& key, Generator expected, std::uint64_t count)
-        : OutputTrial(s, workload, m, p, key, expected), put_(m.put_prepared) {
-        items = count;
+                         const ExpectedOutput& expected)
+        : OutputTrial(s, workload, m, p, expected), put_(m.put_prepared) {
         text_.reserve(bytes);
         ask_for_huge_pages(text_.data(), text_.capacity());
-        expected([this](std::string_view chunk) { text_.append(chunk); });
+        expected.bytes([this](std::string_view chunk) { text_.append(chunk); });
     }
     /// The output trial's settle, then one read of every page of the
     /// prepared bytes: memory left idle between repetitions may have been
@@ -76,11 +76,10 @@ ReadResult expected_fold(const std::filesystem::path& input, const Generator& ge
 
 class InputReferenceTrial final : public Trial {
 public:
-    InputReferenceTrial(const std::filesystem::path& file, const Method& m, const Params& p,
-                        const Generator& expected, std::uint64_t count)
-        : source_{file.string(), p.buffer_size}, read_(m.read_bytes), expected_(expected_fold(file, expected)) {
+    InputReferenceTrial(const InputFile& file, const Method& m, const Params& p)
+        : source_{file.path.string(), p.buffer_size}, read_(m.read_bytes), expected_(expected_fold(file.path, file.bytes)) {
         input = true;
-        items = count;
+        items = file.items;
         bytes = expected_.bytes;
         buffer_size = p.buffer_size ? p.buffer_size : m.default_buffer_size;
     }
@@ -101,21 +100,18 @@ private:
 
 }  // namespace
 
-bool is_output_reference(const Method& method) { return method.reference && method.put_prepared.present(); }
-
-bool is_input_reference(const Method& method) { return method.reference && method.read_bytes.present(); }
-
-std::unique_ptr<Trial> make_output_reference_trial(Session& session, std::string_view workload, const Method& method,
-                                                   const Params& params, const std::string& expected_key,
-                                                   Generator expected, std::uint64_t items) {
-    return std::make_unique<OutputReferenceTrial>(session, workload, method, params, expected_key,
-                                                  std::move(expected), items);
-}
-
-std::unique_ptr<Trial> make_input_reference_trial(const std::filesystem::path& input, const Method& method,
-                                                  const Params& params, const Generator& expected,
-                                                  std::uint64_t items) {
-    return std::make_unique<InputReferenceTrial>(input, method, params, expected, items);
+std::unique_ptr<Trial> make_reference_trial(const Workload& workload, const Method& method, const Params& params,
+                                            Session& session) {
+    switch (workload.spec().reference) {
+    case ReferenceKind::output:
+        return std::make_unique<OutputReferenceTrial>(session, workload.name(), method, params,
+                                                      workload.expected_output(session));
+    case ReferenceKind::input:
+        return std::make_unique<InputReferenceTrial>(workload.input_file(session), method, params);
+    case ReferenceKind::none:
+        break;
+    }
+    throw std::logic_error(fmt::format("workload {} has no reference row", workload.name()));
 }
 
 }  // namespace iobench

@@ -1,0 +1,65 @@
+// The part of a workload the runner computes from its declaration
+// (WorkloadSpec): which methods it takes, its count, and which trial a
+// method gets: the workload's own, or the `limit` row's.
+#include "core/workload.hpp"
+
+#include <fmt/format.h>
+
+#include <stdexcept>
+
+#include "core/reference_trial.hpp"
+#include "core/session.hpp"
+
+namespace iobench {
+
+bool Workload::has_operation(const Method& method) const {
+    return operation_field(spec_.operation).present(method) && (!spec_.method_filter || spec_.method_filter(method));
+}
+
+bool Workload::takes(const Method& method) const {
+    if (has_operation(method)) return true;
+    if (!method.reference) return false;
+    switch (spec_.reference) {
+    case ReferenceKind::output: return method.put_prepared.present();
+    case ReferenceKind::input: return method.read_bytes.present();
+    case ReferenceKind::none: break;
+    }
+    return false;
+}
+
+std::string Workload::unavailable(const Method& method) const {
+    if (!method.unavailable.empty()) return method.unavailable;
+    const Operation called = has_operation(method)                       ? spec_.operation
+                             : spec_.reference == ReferenceKind::output ? Operation::put_prepared
+                                                                        : Operation::read_bytes;
+    return std::string(operation_field(called).why_not_built(method));
+}
+
+std::uint64_t Workload::count(const Session& session) const {
+    if (spec_.sized_input && session.input_size() != 0) return session.input_size();
+    return session.scaled(spec_.default_count);
+}
+
+std::unique_ptr<Trial> Workload::make_trial(const Method& method, const Params& params, Session& session) const {
+    if (!takes(method)) throw std::invalid_argument(fmt::format("workload {} does not take method {}", name(), method.name));
+    if (params.buffer_size != 0 && !spec_.axes.buffer_size)
+        throw std::invalid_argument(fmt::format("workload {} has no buffer size to set: no /buf", name()));
+    if (!has_operation(method)) return make_reference_trial(*this, method, params, session);
+    return make_method_trial(method, params, session);
+}
+
+ExpectedOutput Workload::expected_output(Session&) const {
+    throw std::logic_error(fmt::format("workload {} declares no output reference", name()));
+}
+
+InputFile Workload::input_file(Session&) const {
+    throw std::logic_error(fmt::format("workload {} declares no input reference", name()));
+}
+
+std::uint64_t sized_input_bytes(const Session& session) {
+    for (const auto& w : workloads())
+        if (w->spec().sized_input) return w->count(session);
+    return 0;
+}
+
+}  // namespace iobench
