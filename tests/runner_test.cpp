@@ -5,10 +5,14 @@
 #include <gtest/gtest.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <optional>
 #include <system_error>
 #include <sstream>
+#include <thread>
+#include <time.h>
 
 #ifndef _WIN32
 #include <fcntl.h>
@@ -430,6 +434,41 @@ TEST(OsCounters, CountExactlyTheCallsMadeBetweenTwoSnapshots) {
     EXPECT_EQ(d[OsCounter::write_calls], 3.0);
     EXPECT_EQ(d[OsCounter::read_calls], 0.0);  // the snapshots' own reads of /proc are taken out
     EXPECT_GE(d[OsCounter::user_time], 0.0);
+}
+
+TEST(OsCounters, AProcessSnapshotCountsTheCallsAndTimeOfOtherThreads) {
+    const int fd = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
+    ASSERT_GE(fd, 0);
+    // Five writes and 50 ms of CPU time on a thread that has ended by the
+    // second snapshot: its counts must still be in the process's.
+    const auto other_thread = [fd] {
+        std::thread other([fd] {
+            char byte = 'x';
+            for (int i = 0; i < 5; ++i) EXPECT_EQ(::write(fd, &byte, 1), 1);
+            timespec cpu{};
+            volatile std::uint64_t spin = 0;
+            do {
+                for (int i = 0; i < 10000; ++i) spin = spin + 1;
+                ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu);
+            } while (cpu.tv_sec == 0 && cpu.tv_nsec < 50'000'000);
+        });
+        other.join();
+    };
+    other_thread();  // the first thread of a process may cost the runtime some calls (ASan's: two writes)
+    const OsCounters process_before = take_os_snapshot(OsScope::process);
+    other_thread();
+    const OsCounters process = os_counters_between(process_before, take_os_snapshot(OsScope::process), OsScope::process);
+    const OsCounters thread_before = take_os_snapshot();
+    other_thread();
+    const OsCounters thread = os_counters_between(thread_before, take_os_snapshot());
+    ::close(fd);
+    ASSERT_TRUE(process.has(OsCounter::write_calls));
+    EXPECT_EQ(process[OsCounter::write_calls], 5.0);
+    EXPECT_EQ(process[OsCounter::read_calls], 0.0);  // the snapshots' own reads of /proc are taken out
+    EXPECT_EQ(thread[OsCounter::write_calls], 0.0);  // the calling thread made none
+    ASSERT_TRUE(process.has(OsCounter::user_time));
+    EXPECT_GE(process[OsCounter::user_time] + process[OsCounter::system_time], 0.045);
+    EXPECT_LT(thread[OsCounter::user_time] + thread[OsCounter::system_time], 0.045);  // it waited in join
 }
 
 TEST(OsCounters, HelloWriteMakesOneWriteCallPerLine) {
