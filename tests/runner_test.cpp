@@ -236,6 +236,22 @@ TEST(Runner, MethodRefusedAtRunTimeIsSkippedWithTheReasonNotFailed) {
 #endif
 }
 
+TEST(Runner, WritesThroughTheRingHaveNoCallCountsRatherThanZero) {
+    // obuf_io_uring's writes are requests in the ring: write_calls would say 0.
+    const Method* m = find_method("obuf_io_uring");
+    ASSERT_NE(m, nullptr);
+    EXPECT_FALSE(m->calls_not_counted.empty());
+    EXPECT_TRUE(m->process_counters);  // io-wq workers copy the bytes
+    if (!m->unavailable.empty()) GTEST_SKIP() << m->unavailable;
+    const Ran ran = run_all({make_case("ints_out", "obuf_io_uring", 4096)});
+    ASSERT_EQ(ran.runs.size(), 1u);
+    if (ran.runs[0].error_occurred) GTEST_SKIP() << ran.runs[0].error_message;  // io_uring refused here
+    EXPECT_EQ(ran.runs[0].counters.count("write_calls"), 0u);
+    EXPECT_EQ(ran.runs[0].counters.count("bytes_per_call"), 0u);
+    EXPECT_EQ(ran.runs[0].counters.count("verified"), 1u);
+    EXPECT_EQ(ran.runs[0].counters.count("system_time"), 1u);
+}
+
 TEST(Runner, IoThroughTheRingHasNoCallCountsRatherThanZero) {
     // io_uring's reads are requests in the ring: read_calls would say 0.
     const Method* m = find_method("io_uring_qd1");
@@ -469,6 +485,17 @@ TEST(OsCounters, AProcessSnapshotCountsTheCallsAndTimeOfOtherThreads) {
     ASSERT_TRUE(process.has(OsCounter::user_time));
     EXPECT_GE(process[OsCounter::user_time] + process[OsCounter::system_time], 0.045);
     EXPECT_LT(thread[OsCounter::user_time] + thread[OsCounter::system_time], 0.045);  // it waited in join
+}
+
+TEST(OsCounters, ObufThreadsWritesFromItsWriterThreadAreCounted) {
+    // The write(2) calls are the writer thread's: counted because the row is
+    // the process's (Method::process_counters), one per full 4 KiB buffer.
+    const Method* m = find_method("obuf_thread");
+    ASSERT_NE(m, nullptr);
+    EXPECT_TRUE(m->process_counters);
+    const auto runs = run_cases({make_case("hello", "obuf_thread", 4096)});  // 120,000 bytes
+    EXPECT_EQ(counter_of(runs, "write_calls"), std::ceil(120000.0 / 4096));
+    EXPECT_EQ(counter_of(runs, "bytes_per_call"), 120000.0 / std::ceil(120000.0 / 4096));
 }
 
 TEST(OsCounters, HelloWriteMakesOneWriteCallPerLine) {
