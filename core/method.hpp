@@ -244,6 +244,13 @@ struct Method {
     /// read_calls, write_calls or bytes_per_call rather than a 0 that would
     /// mean "no I/O", and the summary shows "-" there.
     std::string calls_not_counted{};
+    /// True when the method does part of its I/O on threads of its own (a
+    /// writer thread; io_uring's io-wq workers): its rows count the whole
+    /// process's calls and CPU time (OsScope::process: /proc/self/io and
+    /// RUSAGE_SELF on Linux, GetProcessTimes on Windows), so that what those
+    /// threads did is in them; false: the calling thread's alone. The JSON
+    /// row then says "counters_scope": "process".
+    bool process_counters = false;
 
     // The operations (IOBENCH_OPERATIONS): `Op<PutInts> put_ints{};` and so on.
 #define IOBENCH_OPERATION_MEMBER(type, member, summary) Op<type> member{};

@@ -32,7 +32,7 @@ double seconds_of(const FILETIME& t) {
 }
 
 /// The raw reading: every counter Windows gives, unchecked.
-OsCounters raw_snapshot() noexcept {
+OsCounters raw_snapshot(OsScope scope) noexcept {
     OsCounters s;
     IO_COUNTERS io{};
     if (GetProcessIoCounters(GetCurrentProcess(), &io)) {
@@ -40,7 +40,8 @@ OsCounters raw_snapshot() noexcept {
         set(s, OsCounter::write_calls, static_cast<double>(io.WriteOperationCount));
     }
     FILETIME created{}, exited{}, kernel{}, user{};
-    if (GetThreadTimes(GetCurrentThread(), &created, &exited, &kernel, &user)) {
+    if (scope == OsScope::process ? GetProcessTimes(GetCurrentProcess(), &created, &exited, &kernel, &user)
+                                  : GetThreadTimes(GetCurrentThread(), &created, &exited, &kernel, &user)) {
         set(s, OsCounter::user_time, seconds_of(user));
         set(s, OsCounter::system_time, seconds_of(kernel));
     }
@@ -65,13 +66,14 @@ void one_write_one_read() noexcept {
 
 #else
 
-/// The calling thread's /proc/thread-self/io, opened once per thread (and
-/// again in a forked child: the descriptor names the task that opened it).
+/// The calling thread's /proc/thread-self/io and the process's
+/// /proc/self/io (by OsScope), opened once per thread (and again in a forked
+/// child: the descriptor names the task that opened it).
 struct ProcIo {
     int fd = -1;
     pid_t pid = 0;
 };
-thread_local ProcIo proc_io;
+thread_local ProcIo proc_io[2];
 
 /// The machine-wide files, /proc/stat (steal) and /proc/pressure/cpu (absent
 /// on kernels without pressure stall information), opened once per thread
@@ -111,20 +113,21 @@ bool field(const char* text, const char* key, double& out) {
 double seconds_of(const timeval& t) { return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) * 1e-6; }
 
 /// The raw reading: every counter Linux gives, unchecked.
-OsCounters raw_snapshot() noexcept {
+OsCounters raw_snapshot(OsScope scope) noexcept {
     OsCounters s;
     const pid_t pid = ::getpid();
-    if (proc_io.fd >= 0 && proc_io.pid != pid) {  // a forked child: the inherited descriptor is the parent's
-        ::close(proc_io.fd);
-        proc_io.fd = -1;
+    ProcIo& io = proc_io[scope == OsScope::process ? 1 : 0];
+    if (io.fd >= 0 && io.pid != pid) {  // a forked child: the inherited descriptor is the parent's
+        ::close(io.fd);
+        io.fd = -1;
     }
-    if (proc_io.fd < 0) {
-        proc_io.fd = ::open("/proc/thread-self/io", O_RDONLY | O_CLOEXEC);
-        proc_io.pid = pid;
+    if (io.fd < 0) {
+        io.fd = ::open(scope == OsScope::process ? "/proc/self/io" : "/proc/thread-self/io", O_RDONLY | O_CLOEXEC);
+        io.pid = pid;
     }
-    if (proc_io.fd >= 0) {
+    if (io.fd >= 0) {
         char text[512];
-        const ssize_t n = ::pread(proc_io.fd, text, sizeof text - 1, 0);
+        const ssize_t n = ::pread(io.fd, text, sizeof text - 1, 0);
         if (n > 0) {
             text[n] = '\0';
             double v = 0;
@@ -170,14 +173,17 @@ OsCounters raw_snapshot() noexcept {
         }
     }
 #ifdef RUSAGE_THREAD
+    const int who = scope == OsScope::process ? RUSAGE_SELF : RUSAGE_THREAD;
+#else
+    const int who = scope == OsScope::process ? RUSAGE_SELF : -1;  // no per-thread usage here
+#endif
     rusage u{};
-    if (::getrusage(RUSAGE_THREAD, &u) == 0) {
+    if (who != -1 && ::getrusage(who, &u) == 0) {
         set(s, OsCounter::user_time, seconds_of(u.ru_utime));
         set(s, OsCounter::system_time, seconds_of(u.ru_stime));
         set(s, OsCounter::page_faults, static_cast<double>(u.ru_minflt + u.ru_majflt));
         set(s, OsCounter::context_switches, static_cast<double>(u.ru_nvcsw + u.ru_nivcsw));
     }
-#endif
     return s;
 }
 
@@ -207,32 +213,37 @@ OsCounters difference(const OsCounters& before, const OsCounters& after) {
 }
 
 /// What the platform provides and what a snapshot costs, found once per
-/// process: the cost is the difference of two back-to-back snapshots (the
-/// /proc read counts as one read call); a call counter is kept only if one
-/// real write and one real read move it by exactly one beyond that cost.
+/// process and scope: the cost is the difference of two back-to-back
+/// snapshots (the /proc read counts as one read call); a call counter is kept
+/// only if one real write and one real read move it by exactly one beyond
+/// that cost.
 struct Calibration {
     std::uint32_t usable = 0;
     OsCounters cost;
 };
 
-const Calibration& calibration() noexcept {
-    static const Calibration c = [] {
-        Calibration cal;
-        const OsCounters s0 = raw_snapshot();
-        const OsCounters s1 = raw_snapshot();
-        one_write_one_read();
-        const OsCounters s2 = raw_snapshot();
-        const OsCounters idle = difference(s0, s1);
-        const OsCounters busy = difference(s1, s2);
-        cal.usable = s0.known & s1.known & s2.known;
-        for (OsCounter call : {OsCounter::read_calls, OsCounter::write_calls})
-            if (!idle.has(call) || busy[call] - idle[call] != 1) cal.usable &= ~bit(call);
-        // Only the call counts have a fixed cost; times and faults are what they are.
-        for (OsCounter call : {OsCounter::read_calls, OsCounter::write_calls})
-            if (cal.usable & bit(call)) set(cal.cost, call, idle[call]);
-        return cal;
-    }();
-    return c;
+Calibration calibrate(OsScope scope) noexcept {
+    Calibration cal;
+    const OsCounters s0 = raw_snapshot(scope);
+    const OsCounters s1 = raw_snapshot(scope);
+    one_write_one_read();
+    const OsCounters s2 = raw_snapshot(scope);
+    const OsCounters idle = difference(s0, s1);
+    const OsCounters busy = difference(s1, s2);
+    cal.usable = s0.known & s1.known & s2.known;
+    for (OsCounter call : {OsCounter::read_calls, OsCounter::write_calls})
+        if (!idle.has(call) || busy[call] - idle[call] != 1) cal.usable &= ~bit(call);
+    // Only the call counts have a fixed cost; times and faults are what they are.
+    for (OsCounter call : {OsCounter::read_calls, OsCounter::write_calls})
+        if (cal.usable & bit(call)) set(cal.cost, call, idle[call]);
+    return cal;
+}
+
+const Calibration& calibration(OsScope scope) noexcept {
+    static const Calibration thread = calibrate(OsScope::thread);
+    if (scope == OsScope::thread) return thread;
+    static const Calibration process = calibrate(OsScope::process);
+    return process;
 }
 
 }  // namespace
@@ -259,23 +270,23 @@ OsCounters& OsCounters::operator+=(const OsCounters& other) {
     return *this;
 }
 
-OsCounters take_os_snapshot() noexcept {
-    const std::uint32_t usable = calibration().usable;
-    OsCounters s = raw_snapshot();
+OsCounters take_os_snapshot(OsScope scope) noexcept {
+    const std::uint32_t usable = calibration(scope).usable;
+    OsCounters s = raw_snapshot(scope);
     s.known &= usable;
     return s;
 }
 
-OsCounters os_counters_between(const OsCounters& before, const OsCounters& after) noexcept {
+OsCounters os_counters_between(const OsCounters& before, const OsCounters& after, OsScope scope) noexcept {
     OsCounters d = difference(before, after);
-    const OsCounters& cost = calibration().cost;
+    const OsCounters& cost = calibration(scope).cost;
     for (std::size_t i = 0; i < os_counter_count; ++i)
         if ((cost.known >> i) & 1u) d.value[i] -= cost.value[i];
     return d;
 }
 
 std::string available_os_counters() {
-    const std::uint32_t usable = calibration().usable;
+    const std::uint32_t usable = calibration(OsScope::thread).usable;
     std::string names;
     for (unsigned i = 0; i < os_counter_count; ++i) {
         if (!((usable >> i) & 1u)) continue;

@@ -1,13 +1,16 @@
 // What the operating system counted while a run executed: read- and
 // write-family system calls, user and system CPU time, page faults, context
 // switches and storage traffic, taken from the OS's own accounting of the
-// calling thread (rule 7 of docs/design.md: every number is explained).
+// calling thread, or of the whole process for a method that does its I/O on
+// threads of its own (OsScope; rule 7 of docs/design.md: every number is
+// explained).
 //
-//  counter           Linux                                  Windows
-//  read_calls        syscr of /proc/thread-self/io          ReadOperationCount (GetProcessIoCounters)
-//  write_calls       syscw of /proc/thread-self/io          WriteOperationCount (GetProcessIoCounters)
-//  user_time         ru_utime, getrusage(RUSAGE_THREAD)     user time of GetThreadTimes
-//  system_time       ru_stime, getrusage(RUSAGE_THREAD)     kernel time of GetThreadTimes
+//  counter           Linux: thread (process)                Windows
+//  read_calls        syscr of /proc/thread-self/io (self)   ReadOperationCount (GetProcessIoCounters)
+//  write_calls       syscw of /proc/thread-self/io (self)   WriteOperationCount (GetProcessIoCounters)
+//  user_time         ru_utime, getrusage(RUSAGE_THREAD      user time of GetThreadTimes
+//                    (RUSAGE_SELF))                         (GetProcessTimes)
+//  system_time       ru_stime, likewise                     kernel time of GetThreadTimes (GetProcessTimes)
 //  page_faults       ru_minflt + ru_majflt                  PageFaultCount (GetProcessMemoryInfo)
 //  context_switches  ru_nvcsw + ru_nivcsw                   (not provided)
 //  read_bytes        read_bytes of /proc/thread-self/io     (not provided)
@@ -54,6 +57,14 @@ enum class OsCounter : unsigned {
 /// Number of OsCounter values.
 inline constexpr std::size_t os_counter_count = 10;
 
+/// Whose counters a snapshot takes: the calling thread's, or the whole
+/// process's (every thread, those that ended included: /proc/self/io and
+/// RUSAGE_SELF on Linux, GetProcessTimes on Windows), for a method whose
+/// writes and CPU time are partly on threads of its own
+/// (Method::process_counters). The machine-wide steal_time and cpu_wait are
+/// the same either way.
+enum class OsScope { thread, process };
+
 /// The counter's name in the JSON and the summary ("read_calls", ...).
 std::string_view os_counter_name(OsCounter counter);
 
@@ -73,15 +84,17 @@ struct OsCounters {
 static_assert(std::is_trivially_copyable_v<OsCounters>);
 
 /// The calling thread's (on Windows, for the I/O counts and page faults: the
-/// process's) counters since it started. Cheap (one pread of a /proc file and
-/// one getrusage on Linux), makes no allocation, and safe in a forked child.
-OsCounters take_os_snapshot() noexcept;
+/// process's) counters since it started, or the process's (`scope`).
+/// Cheap (one pread of a /proc file and one getrusage on Linux), makes no
+/// allocation, and safe in a forked child.
+OsCounters take_os_snapshot(OsScope scope = OsScope::thread) noexcept;
 
-/// What happened between two snapshots of the same thread, `before` taken
-/// first: their difference, less what taking the snapshot itself costs (the
-/// read of /proc/thread-self/io counts as one read call). Known only where
-/// both are.
-OsCounters os_counters_between(const OsCounters& before, const OsCounters& after) noexcept;
+/// What happened between two snapshots of the same thread (or process: the
+/// `scope` both were taken with), `before` taken first: their difference,
+/// less what taking the snapshot itself costs (the read of
+/// /proc/thread-self/io counts as one read call). Known only where both are.
+OsCounters os_counters_between(const OsCounters& before, const OsCounters& after,
+                               OsScope scope = OsScope::thread) noexcept;
 
 /// The counters this platform provides, comma-separated ("read_calls,write_calls,..."),
 /// for the JSON context; checked once against real calls (a counter that did

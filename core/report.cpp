@@ -68,6 +68,7 @@ RowStructure row_structure(const Case& c) {
     s.item_unit = std::string(c.workload->item_unit());
     s.compared_per_byte = c.workload->compared_per_byte();
     s.calls_not_counted = c.method->calls_not_counted;
+    s.process_counters = c.method->process_counters;
     return s;
 }
 
@@ -470,6 +471,7 @@ void NamedJSONReporter::Finalize() {
         row["item_unit"] = s->item_unit;
         row["compared_per"] = s->compared_per_byte ? "byte" : "item";
         if (!s->calls_not_counted.empty()) row["calls_not_counted"] = s->calls_not_counted;
+        if (s->process_counters) row["counters_scope"] = "process";
     }
     out_ << doc.dump(2) << "\n";
 }

@@ -34,6 +34,8 @@ struct RowStructure {
     bool compared_per_byte = false;  ///< Workload::compared_per_byte()
     /// Method::calls_not_counted: why the row has no read or write calls ("" when it has them).
     std::string calls_not_counted;
+    /// Method::process_counters: the row's counters are the whole process's.
+    bool process_counters = false;
 
     /// The row's table in the summary, and the key that pairs it with its
     /// `limit` row: the workload and every parameter but the buffer size
@@ -118,7 +120,9 @@ std::string skipped_context(const std::vector<Skipped>& skipped);
 /// `workload`, `method`, `family`, `reference`, `params` (`buffer_size` in
 /// bytes and `cache`, as far as the name has them), `item_unit` and
 /// `compared_per` ("item" or "byte"), `calls_not_counted` (the reason, where
-/// the method's I/O is no system call), and `x_limit` (add_x_limit). It holds
+/// the method's I/O is no system call), `counters_scope` ("process", where the
+/// counters are the whole process's: Method::process_counters), and
+/// `x_limit` (add_x_limit). It holds
 /// every row until Finalize, then writes the whole document to `out`.
 class NamedJSONReporter : public benchmark::JSONReporter {
 public:

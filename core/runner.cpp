@@ -161,15 +161,16 @@ Outcome run_case(benchmark::State& state, const Case& c, Session& session) {
 
         // The snapshots sit outside the clock's interval and take nothing
         // from it; what they cost themselves is subtracted from the counts.
-        const OsCounters before = take_os_snapshot();
+        const OsScope scope = c.method->process_counters ? OsScope::process : OsScope::thread;
+        const OsCounters before = take_os_snapshot(scope);
         const auto start = clock_type::now();
         clock_type::time_point stop;
         outcome = run_trial(*trial, stop);
         if (!outcome.ok()) break;
-        const OsCounters after = take_os_snapshot();
+        const OsCounters after = take_os_snapshot(scope);
         const std::optional<double> own = trial->measured_seconds();
         state.SetIterationTime(own ? *own : std::chrono::duration<double>(stop - start).count());
-        const OsCounters counted = trial->measured_counters().value_or(os_counters_between(before, after));
+        const OsCounters counted = trial->measured_counters().value_or(os_counters_between(before, after, scope));
         if (runs++ == 0) os_total = counted;
         else os_total += counted;
 

@@ -33,6 +33,24 @@ concept sink_device = requires(D& d, const char* data, std::size_t size) {
     d.write_all(data, size);
 };
 
+/// A hand-off device: it owns obuf's buffers, takes each full one to write in
+/// the background and hands back an empty one, so that obuf formats into the
+/// next buffer while the last is being written (methods/obuf_overlapped.cpp).
+/// - `start(capacity)` allocates its buffers of `capacity` bytes each and
+///   returns the first to fill (called once, by obuf's constructor).
+/// - `hand_off(full, n)` takes `full` (a buffer it returned) holding the next
+///   `n` bytes of the output (n may be 0) and returns an empty buffer, waiting
+///   for one when every other is still being written. When it throws
+///   (io_error: a write that failed), it has not taken `full`.
+/// - `finish()` waits until every byte handed off is written; throws the
+///   first error of a write (io_error).
+template <class D>
+concept handoff_device = requires(D& d, char* full, std::size_t n) {
+    { d.start(n) } -> std::same_as<char*>;
+    { d.hand_off(full, n) } -> std::same_as<char*>;
+    d.finish();
+};
+
 /// Most bytes `format_uint` produces: the 20 digits of UINT64_MAX.
 inline constexpr std::size_t max_uint_digits = 20;
 
@@ -211,9 +229,20 @@ inline char* format_uint(char* out, std::uint64_t v) noexcept {
 /// and how many of them reached the device is unspecified; the obuf itself
 /// stays usable. Also throws std::bad_alloc from the constructor.
 ///
+/// Over a hand-off device (handoff_device) the buffers are the device's:
+/// each full buffer is handed off (`buffer_size()` bytes, as above; a big
+/// write() is copied through the buffers too) and the device gives the next
+/// one at once, unless all are being written. flush() hands off the last
+/// bytes and waits until everything is written (the device's finish()). A
+/// failed write is reported by the next hand-off or flush; after one, every
+/// later hand-off and flush reports it again (nothing more is written).
+///
 /// Not copyable (it owns its buffer and the device is used by one writer).
-template <sink_device Device>
+template <class Device>
+    requires sink_device<Device> || handoff_device<Device>
 class basic_obuf {
+    static constexpr bool hands_off = handoff_device<Device>;
+
 public:
     /// `buffer_size` in bytes; 0 means `default_buffer_size`. Any size >= 1 works.
     explicit basic_obuf(Device dev, std::size_t buffer_size = default_buffer_size)
@@ -221,9 +250,9 @@ public:
           size_(buffer_size == 0 ? default_buffer_size : buffer_size),
           // At least 32 bytes, so that no compiler sees put_uint's 8-byte
           // stores (only reached with >= 20 bytes free) aim past a tiny buffer.
-          buf_(new char[size_ < 32 ? 32 : size_]),
-          cur_(buf_.get()),
-          end_(buf_.get() + size_) {}
+          buf_(hands_off ? nullptr : new char[size_ < 32 ? 32 : size_]),
+          cur_(first_buffer()),
+          end_(cur_ + size_) {}
 
     basic_obuf(const basic_obuf&) = delete;
     basic_obuf& operator=(const basic_obuf&) = delete;
@@ -267,31 +296,73 @@ public:
         }
     }
 
-    /// Hands the buffered bytes to the device. Throws what the device throws
+    /// Hands the buffered bytes to the device (a hand-off device: and waits
+    /// until every byte handed off is written). Throws what the device throws
     /// (io_error); the buffer is empty afterwards either way.
     void flush() {
-        char* const begin = buf_.get();
-        const auto n = static_cast<std::size_t>(cur_ - begin);
-        cur_ = begin;
-        if (n != 0) dev_.write_all(begin, n);
+        if constexpr (hands_off) {
+            hand_off_buffer();
+            dev_.finish();
+        } else {
+            char* const begin = buf_.get();
+            const auto n = static_cast<std::size_t>(cur_ - begin);
+            cur_ = begin;
+            if (n != 0) dev_.write_all(begin, n);
+        }
     }
 
     /// Capacity of the buffer in bytes.
     std::size_t buffer_size() const noexcept { return size_; }
 
     /// Bytes buffered and not yet handed to the device.
-    std::size_t pending() const noexcept { return static_cast<std::size_t>(cur_ - buf_.get()); }
+    std::size_t pending() const noexcept { return size_ - static_cast<std::size_t>(end_ - cur_); }
 
     /// The device (to close it after the final flush, say).
     Device& device() noexcept { return dev_; }
     const Device& device() const noexcept { return dev_; }
 
 private:
-    IOBENCH_NOINLINE void flush_full() { flush(); }
+    /// The buffer to fill first: obuf's own, or the hand-off device's.
+    char* first_buffer() {
+        if constexpr (hands_off)
+            return dev_.start(size_ < 32 ? 32 : size_);
+        else
+            return buf_.get();
+    }
+
+    /// Hand-off devices: hands the buffered bytes to the device and fills the
+    /// buffer it gives back. When the device throws, the bytes are dropped
+    /// and the same buffer is filled again.
+    void hand_off_buffer() {
+        char* const begin = end_ - size_;
+        const auto n = static_cast<std::size_t>(cur_ - begin);
+        cur_ = begin;
+        char* const next = dev_.hand_off(begin, n);
+        cur_ = next;
+        end_ = next + size_;
+    }
+
+    IOBENCH_NOINLINE void flush_full() {
+        if constexpr (hands_off)
+            hand_off_buffer();
+        else
+            flush();
+    }
 
     IOBENCH_NOINLINE void write_slow(const char* data, std::size_t size) {
         if (size == 0) return;
-        if (size >= size_) {  // bigger than the whole buffer: straight through
+        if constexpr (hands_off) {  // through the buffers, one full buffer at a time
+            for (auto room = static_cast<std::size_t>(end_ - cur_); size > room; room = size_) {
+                std::memcpy(cur_, data, room);
+                cur_ = end_;
+                data += room;
+                size -= room;
+                hand_off_buffer();
+            }
+            std::memcpy(cur_, data, size);
+            cur_ += size;
+            return;
+        } else if (size >= size_) {  // bigger than the whole buffer: straight through
             flush();
             dev_.write_all(data, size);
             return;

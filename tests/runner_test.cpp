@@ -5,10 +5,14 @@
 #include <gtest/gtest.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <optional>
 #include <system_error>
 #include <sstream>
+#include <thread>
+#include <time.h>
 
 #ifndef _WIN32
 #include <fcntl.h>
@@ -235,6 +239,22 @@ TEST(Runner, MethodRefusedAtRunTimeIsSkippedWithTheReasonNotFailed) {
 #endif
 }
 
+TEST(Runner, WritesThroughTheRingHaveNoCallCountsRatherThanZero) {
+    // obuf_io_uring's writes are requests in the ring: write_calls would say 0.
+    const Method* m = find_method("obuf_io_uring");
+    ASSERT_NE(m, nullptr);
+    EXPECT_FALSE(m->calls_not_counted.empty());
+    EXPECT_TRUE(m->process_counters);  // io-wq workers copy the bytes
+    if (!m->unavailable.empty()) GTEST_SKIP() << m->unavailable;
+    const Ran ran = run_all({make_case("ints_out", "obuf_io_uring", 4096)});
+    ASSERT_EQ(ran.runs.size(), 1u);
+    if (ran.runs[0].error_occurred) GTEST_SKIP() << ran.runs[0].error_message;  // io_uring refused here
+    EXPECT_EQ(ran.runs[0].counters.count("write_calls"), 0u);
+    EXPECT_EQ(ran.runs[0].counters.count("bytes_per_call"), 0u);
+    EXPECT_EQ(ran.runs[0].counters.count("verified"), 1u);
+    EXPECT_EQ(ran.runs[0].counters.count("system_time"), 1u);
+}
+
 TEST(Runner, IoThroughTheRingHasNoCallCountsRatherThanZero) {
     // io_uring's reads are requests in the ring: read_calls would say 0.
     const Method* m = find_method("io_uring_qd1");
@@ -433,6 +453,52 @@ TEST(OsCounters, CountExactlyTheCallsMadeBetweenTwoSnapshots) {
     EXPECT_EQ(d[OsCounter::write_calls], 3.0);
     EXPECT_EQ(d[OsCounter::read_calls], 0.0);  // the snapshots' own reads of /proc are taken out
     EXPECT_GE(d[OsCounter::user_time], 0.0);
+}
+
+TEST(OsCounters, AProcessSnapshotCountsTheCallsAndTimeOfOtherThreads) {
+    const int fd = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
+    ASSERT_GE(fd, 0);
+    // Five writes and 50 ms of CPU time on a thread that has ended by the
+    // second snapshot: its counts must still be in the process's.
+    const auto other_thread = [fd] {
+        std::thread other([fd] {
+            char byte = 'x';
+            for (int i = 0; i < 5; ++i) EXPECT_EQ(::write(fd, &byte, 1), 1);
+            timespec cpu{};
+            volatile std::uint64_t spin = 0;
+            do {
+                for (int i = 0; i < 10000; ++i) spin = spin + 1;
+                ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu);
+            } while (cpu.tv_sec == 0 && cpu.tv_nsec < 50'000'000);
+        });
+        other.join();
+    };
+    other_thread();  // the first thread of a process may cost the runtime some calls (ASan's: two writes)
+    const OsCounters process_before = take_os_snapshot(OsScope::process);
+    other_thread();
+    const OsCounters process = os_counters_between(process_before, take_os_snapshot(OsScope::process), OsScope::process);
+    const OsCounters thread_before = take_os_snapshot();
+    other_thread();
+    const OsCounters thread = os_counters_between(thread_before, take_os_snapshot());
+    ::close(fd);
+    ASSERT_TRUE(process.has(OsCounter::write_calls));
+    EXPECT_EQ(process[OsCounter::write_calls], 5.0);
+    EXPECT_EQ(process[OsCounter::read_calls], 0.0);  // the snapshots' own reads of /proc are taken out
+    EXPECT_EQ(thread[OsCounter::write_calls], 0.0);  // the calling thread made none
+    ASSERT_TRUE(process.has(OsCounter::user_time));
+    EXPECT_GE(process[OsCounter::user_time] + process[OsCounter::system_time], 0.045);
+    EXPECT_LT(thread[OsCounter::user_time] + thread[OsCounter::system_time], 0.045);  // it waited in join
+}
+
+TEST(OsCounters, ObufThreadsWritesFromItsWriterThreadAreCounted) {
+    // The write(2) calls are the writer thread's: counted because the row is
+    // the process's (Method::process_counters), one per full 4 KiB buffer.
+    const Method* m = find_method("obuf_thread");
+    ASSERT_NE(m, nullptr);
+    EXPECT_TRUE(m->process_counters);
+    const auto runs = run_cases({make_case("hello", "obuf_thread", 4096)});  // 120,000 bytes
+    EXPECT_EQ(counter_of(runs, "write_calls"), std::ceil(120000.0 / 4096));
+    EXPECT_EQ(counter_of(runs, "bytes_per_call"), 120000.0 / std::ceil(120000.0 / 4096));
 }
 
 TEST(OsCounters, HelloWriteMakesOneWriteCallPerLine) {

@@ -322,12 +322,14 @@ TEST(Suite, SeedSuitesSelectTheirExperiments) {
     EXPECT_TRUE(has(endl, "endl/ofstream_endl"));
     const auto fast_io = names(load_suite("fast_io"));
     for (const char* n : {"ints_out/fprintf", "ints_out/obuf_mutex", "ints_out/fmt_format_int_obuf",
-                          "ints_out/boost_iostreams", "hello/fwrite", "doubles_out/to_chars_obuf"})
+                          "ints_out/boost_iostreams", "hello/fwrite", "doubles_out/to_chars_obuf", "ints_out/obuf_thread",
+                          "ints_out/obuf_io_uring", "ints_out/WriteFile_overlapped", "hello/obuf_thread"})
         EXPECT_TRUE(has(fast_io, n)) << n;
     // buffer-sizes: 512 B to 4 MiB and each library's default (no /buf).
     const auto sizes = names(load_suite("buffer-sizes"));
     for (const char* n : {"ints_out/fprintf", "ints_out/fprintf/buf:512", "ints_out/fprintf/buf:4194304",
-                          "ints_out/obuf", "ints_out/obuf/buf:65536", "ints_out/ofstream/buf:512"})
+                          "ints_out/obuf", "ints_out/obuf/buf:65536", "ints_out/ofstream/buf:512",
+                          "ints_out/obuf_thread/buf:512", "ints_out/obuf_io_uring/buf:4194304"})
         EXPECT_TRUE(has(sizes, n)) << n;
 }
 
