@@ -9,11 +9,12 @@
 #     from the distribution's source packages (apt-get source benchmark
 #     googletest fmtlib: the versions the Linux build uses, and no download
 #     from anywhere else);
-#   - nlohmann_json, CLI11 and xxHash (header-only): copies of just their
-#     headers and CMake package files from the installed -dev packages, so
-#     the cross compiler never sees the build machine's /usr/include.
+#   - nlohmann_json, CLI11, xxHash and Dragonbox (header-only): copies of just
+#     their headers and CMake package files from the installed -dev packages,
+#     so the cross compiler never sees the build machine's /usr/include.
 # Needs cmake, ninja, dpkg-dev, the toolchain and nlohmann-json3-dev,
-# libcli11-dev, libxxhash-dev (ci/mingw.sh, ci/msvc.sh install them).
+# libcli11-dev, libxxhash-dev, libdragonbox-dev (ci/mingw.sh, ci/msvc.sh
+# install them).
 # Adds a deb-src entry for the distribution's own archive when there is none.
 # Idempotent: skips the build when the prefix was made by this same script
 # with the same toolchain.
@@ -115,11 +116,17 @@ echo "$me: fmt $version"
 build "$work/fmtlib" -DFMT_DOC=OFF -DFMT_TEST=OFF -DFMT_FUZZ=OFF -DFMT_INSTALL=ON
 
 # Header-only libraries: their headers and (relocatable) CMake package files.
-echo "$me: staging nlohmann_json, CLI11 and xxHash headers"
+echo "$me: staging nlohmann_json, CLI11, xxHash and Dragonbox headers"
 mkdir -p "$prefix/include"
 cp -r /usr/include/nlohmann /usr/include/CLI "$prefix/include/"
 cp /usr/include/xxhash.h "$prefix/include/"
 [ ! -f /usr/include/xxh3.h ] || cp /usr/include/xxh3.h "$prefix/include/"
+# Dragonbox: only its header-only part (dragonbox/dragonbox.h), found by
+# find_path (cmake/IobenchDependencies.cmake); libdragonbox-dev keeps it under
+# include/dragonbox-<version>/.
+dragonbox=$(ls -d /usr/include/dragonbox-*/dragonbox 2>/dev/null | head -1)
+[ -n "$dragonbox" ] || { echo "$me: no dragonbox/dragonbox.h (install libdragonbox-dev)" >&2; exit 1; }
+cp -r "$dragonbox" "$prefix/include/"
 # The package files sit where the -dev package put them relative to /usr
 # (share/cmake/... or lib/cmake/...); they locate the headers relative to themselves.
 for config in nlohmann_jsonConfig.cmake CLI11Config.cmake; do

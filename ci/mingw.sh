@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 packages=(
   g++-mingw-w64-x86-64-posix wine64 wine
   cmake ninja-build git dpkg-dev
-  nlohmann-json3-dev libcli11-dev libxxhash-dev
+  nlohmann-json3-dev libcli11-dev libxxhash-dev libdragonbox-dev
 )
 bash ci/apt-install.sh mingw "${packages[@]}"
 

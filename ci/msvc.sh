@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 packages=(
   wine64 wine llvm unzip
   cmake ninja-build git dpkg-dev
-  nlohmann-json3-dev libcli11-dev libxxhash-dev
+  nlohmann-json3-dev libcli11-dev libxxhash-dev libdragonbox-dev
 )
 # pip: Debian's, unless python3 has one already (pyenv, a venv).
 python3 -m pip --version >/dev/null 2>&1 || packages+=(python3-pip)

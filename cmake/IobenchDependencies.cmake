@@ -38,6 +38,27 @@ add_library(iobench_xxhash INTERFACE)
 add_library(iobench::xxhash ALIAS iobench_xxhash)
 target_include_directories(iobench_xxhash SYSTEM INTERFACE ${IOBENCH_XXHASH_INCLUDE_DIR})
 
+# Dragonbox (the shortest round-trip digits of a double, for obuf's
+# put_double) is used header-only (dragonbox/dragonbox.h): Debian's
+# libdragonbox-dev puts it under include/dragonbox-<version>/.
+find_package(dragonbox 1.1 QUIET CONFIG)
+if(TARGET dragonbox::dragonbox)
+  get_target_property(IOBENCH_DRAGONBOX_INCLUDE_DIR dragonbox::dragonbox INTERFACE_INCLUDE_DIRECTORIES)
+else()
+  find_path(IOBENCH_DRAGONBOX_INCLUDE_DIR dragonbox/dragonbox.h)
+endif()
+if(NOT IOBENCH_DRAGONBOX_INCLUDE_DIR)
+  FetchContent_Declare(dragonbox
+    GIT_REPOSITORY https://github.com/jk-jeon/dragonbox.git
+    GIT_TAG 1.1.3
+    SOURCE_SUBDIR include)  # no CMakeLists.txt there: MakeAvailable only populates it
+  FetchContent_MakeAvailable(dragonbox)
+  set(IOBENCH_DRAGONBOX_INCLUDE_DIR ${dragonbox_SOURCE_DIR}/include)
+endif()
+add_library(iobench_dragonbox INTERFACE)
+add_library(iobench::dragonbox ALIAS iobench_dragonbox)
+target_include_directories(iobench_dragonbox SYSTEM INTERFACE ${IOBENCH_DRAGONBOX_INCLUDE_DIR})
+
 if(benchmark_VERSION)
   set(IOBENCH_BENCHMARK_VERSION ${benchmark_VERSION})
 else()

@@ -1,10 +1,12 @@
 // obuf / ibuf: iobench's own buffered writer and reader over a raw file
 // descriptor (methods/obuf.hpp, methods/ibuf.hpp): one user-space buffer of
 // `buf` bytes (default_buffer_size), flushed with one write(2); integers
-// formatted and parsed without locale or format strings. They show how close
-// a method can get to the memory-bound limit. On Windows the same buffer
-// runs over a Win32 file HANDLE (methods/native_file.hpp), flushed with one
-// WriteFile and refilled with one ReadFile, under the same method names.
+// formatted and parsed without locale or format strings, doubles written in
+// their shortest round-trip form straight into the buffer (format_double:
+// Dragonbox's digits). They show how close a method can get to the
+// memory-bound limit. On Windows the same buffer runs over a Win32 file
+// HANDLE (methods/native_file.hpp), flushed with one WriteFile and refilled
+// with one ReadFile, under the same method names.
 #include <charconv>
 #include <mutex>
 
@@ -17,13 +19,14 @@ namespace {
 #ifdef _WIN32
 constexpr const char* obuf_description =
     "iobench's buffered writer on a Win32 file HANDLE (flushed with WriteFile): put_uint(i), put('\\n') / "
-    "write(line)";
+    "write(line) / put_double(v), put('\\n')";
 constexpr const char* ibuf_description =
     "iobench's buffered reader on a Win32 file HANDLE (refilled with ReadFile): get_uint(v) / get_double(v) until "
     "end of file";
 #else
 constexpr const char* obuf_description =
-    "iobench's buffered writer on a file descriptor: put_uint(i), put('\\n') / write(line)";
+    "iobench's buffered writer on a file descriptor: put_uint(i), put('\\n') / write(line) / put_double(v), "
+    "put('\\n')";
 constexpr const char* ibuf_description =
     "iobench's buffered reader on a file descriptor: get_uint(v) / get_double(v) until end of file";
 #endif
@@ -52,6 +55,16 @@ void obuf_lines(const Sink& sink, const NumberedLine& line, std::uint64_t count)
         out.write(line.prefix);
         out.put_uint(i);
         out.write(line.suffix);
+    }
+    file.close();
+}
+
+void obuf_doubles(const Sink& sink, std::span<const double> values) {
+    obuf_file file(sink.path, sink.buffer_size);
+    auto& out = file.out();
+    for (double v : values) {
+        out.put_double(v);
+        out.put('\n');
     }
     file.close();
 }
@@ -157,6 +170,7 @@ const MethodRegistrar registrar{{.family = "obuf"}, {
      .put_ints = obuf_ints,
      .put_repeat = obuf_repeat,
      .put_lines = obuf_lines,
+     .put_doubles = obuf_doubles,
      .put_console = obuf_console},
     {.name = "obuf_mutex",
      .description = "obuf with a std::mutex taken once per call (one item per call): thread-safe obuf",

@@ -104,8 +104,9 @@ TEST(Doubles, OneUlpOffIsCaught) {
 }
 
 TEST(Doubles, EveryFormOfExactTextPasses) {
-    // The shortest form (to_chars), "%.17g" (fprintf) and setprecision(17) (ofstream).
-    for (const char* method : {"to_chars_obuf", "fprintf", "ofstream", "fmt_output_file", "mmap"}) {
+    // The shortest form (to_chars; {fmt}'s in obuf and fmt_output_file), "%.17g" (fprintf) and
+    // setprecision(17) (ofstream).
+    for (const char* method : {"obuf", "to_chars_obuf", "fprintf", "ofstream", "fmt_output_file", "mmap"}) {
         if (!find_method(method)->unavailable.empty()) continue;  // mmap: POSIX only
         EXPECT_EQ(run_once("doubles_out", method), "") << method;
     }
@@ -133,7 +134,7 @@ TEST(Operations, EachNewOperationHasMethodsAndAWorkload) {
         {"lines", {"write", "fprintf", "fprintf_IONBF", "fprintf_IOLBF", "snprintf_write", "obuf", "ofstream_endl",
                    "write_fsync", "write_fdatasync_100", "write_O_SYNC", "write_O_DSYNC", "mmap", "writev_batch"}},
         {"endl", {"ofstream", "ofstream_endl", "ofstream_sputc", "fwrite", "obuf"}},
-        {"doubles_out", {"to_chars_obuf", "fmt_format_to_obuf", "fmt_print", "fprintf", "to_chars_ofstream"}},
+        {"doubles_out", {"obuf", "to_chars_obuf", "fmt_format_to_obuf", "fmt_print", "fprintf", "to_chars_ofstream"}},
         {"console_short", {"printf", "printf_literal", "puts", "fputs", "fwrite", "write", "writev", "putchar",
                            "fputc", "dprintf", "cout", "cout_unsynced", "printf_IONBF", "printf_IOLBF",
                            "printf_IOFBF"}},
