@@ -404,8 +404,8 @@ TEST(IbufDoubles, GetDoublesReadsWhatGetDoubleReads) {
     std::string text;
     std::vector<double> want;
     for (int i = 0; i < 400; ++i) {
-        const double d = i % 2 ? std::bit_cast<double>(rng() & ~(std::uint64_t{0x7FF} << 52 & (rng() | 1)))
-                               : static_cast<double>(rng() % 100000) / 8;
+        // Every bit pattern (but inf and nan), and short decimals.
+        const double d = i % 2 ? std::bit_cast<double>(rng()) : static_cast<double>(rng() % 100000) / 8;
         if (!std::isfinite(d)) continue;
         char buf[64];
         text.append(buf, std::to_chars(buf, buf + sizeof buf, d).ptr);
