@@ -139,6 +139,28 @@ TEST(IbufPieces, DigitsAtAndParseDigitsAgreeWithFromChars) {
     EXPECT_EQ(detail::eight_digits(0x0807060504030201ULL), 12345678u);
 }
 
+#if IOBENCH_IBUF_SSE2
+TEST(IbufPieces, TwoAtOnceAgreesWithEightDigits) {
+    std::mt19937_64 rng(11);
+    for (int i = 0; i < 100000; ++i) {
+        char text[16];
+        const std::uint64_t va = rng() % detail::pow10_small[1 + i % 8], vb = rng() % detail::pow10_small[1 + i / 8 % 8];
+        const std::string a = decimal(va), b = decimal(vb);
+        std::memset(text, '7', sizeof text);  // what follows a number must not matter
+        std::memcpy(text, a.data(), a.size());
+        std::memcpy(text + 8, b.data(), b.size());
+        std::uint64_t out[2] = {1, 1};
+        detail::eight_digits_x2(detail::digit_lanes(text, a.size()), detail::digit_lanes(text + 8, b.size()), out);
+        ASSERT_EQ(out[0], va) << a << ' ' << b;
+        ASSERT_EQ(out[1], vb) << a << ' ' << b;
+    }
+    std::uint64_t out[2];
+    detail::eight_digits_x2(detail::digit_lanes("99999999", 8), detail::digit_lanes("00000000", 8), out);
+    EXPECT_EQ(out[0], 99999999u);
+    EXPECT_EQ(out[1], 0u);
+}
+#endif
+
 TEST(IbufPieces, ByteClassesOfEveryByteAtEveryPosition) {
     // classify32 (SSE2, where built) and the byte-by-byte reference agree with
     // is_space / is_digit for all 256 byte values in all 32 positions.
