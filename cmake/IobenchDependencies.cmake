@@ -122,5 +122,23 @@ else()
   message(STATUS "iobench: liburing not found (or not Linux, or IOBENCH_WITH_LIBURING=OFF): the io_uring methods are listed as skipped")
 endif()
 
+# fast_float (https://github.com/fastfloat/fast_float), header-only, for
+# ibuf's get_double (methods/ibuf.hpp): optional, never fetched; without it
+# ibuf parses doubles with std::from_chars (and its description says so).
+# Sets IOBENCH_FAST_FLOAT_FOUND; CMakeLists.txt gives the definition to every
+# file that includes methods/ibuf.hpp.
+option(IOBENCH_WITH_FAST_FLOAT "Parse ibuf's doubles with fast_float when it is installed" ON)
+set(IOBENCH_FAST_FLOAT_FOUND OFF)
+if(IOBENCH_WITH_FAST_FLOAT)
+  find_package(FastFloat QUIET CONFIG)
+endif()
+if(TARGET FastFloat::fast_float)
+  set(IOBENCH_FAST_FLOAT_FOUND ON)
+  message(STATUS "iobench: fast_float ${FastFloat_VERSION}: ibuf parses doubles with fast_float::from_chars")
+else()
+  list(APPEND IOBENCH_METHODS_MISSING fast_float)
+  message(STATUS "iobench: fast_float not found (or IOBENCH_WITH_FAST_FLOAT=OFF): ibuf parses doubles with std::from_chars")
+endif()
+
 # fast_io for the fast_io family: optional, pinned, header-only.
 include(IobenchFastIo)
