@@ -168,7 +168,9 @@ std::string put_doubles(const std::vector<double>& values, std::size_t buffer_si
     if (out.buffer_size() > max_double_chars && prefix < out.buffer_size()) {
         for (std::size_t i = 0; i + 1 < chunks.size(); ++i)
             EXPECT_EQ(chunks[i], out.buffer_size()) << "chunk " << i << " of " << chunks.size();
-        if (!chunks.empty()) EXPECT_LE(chunks.back(), out.buffer_size());
+        if (!chunks.empty()) {
+            EXPECT_LE(chunks.back(), out.buffer_size());
+        }
     }
     return text;
 }
