@@ -6,9 +6,10 @@
 // get_uints(span), as many as fit per call. get_uints is the fast one: where
 // SSE2 is available (every x86-64 compiler) it classifies 32 bytes at a time
 // into white space and digits, so the end of every number in the block is a
-// bit of a mask, found without waiting for the number before it; each number
-// of up to 16 digits is then converted with one or two 8-byte SWAR steps. The
-// per-call state stays in registers. Numbers that touch the end of the buffer
+// bit of a mask, found without waiting for the number before it; numbers of
+// up to 8 digits are then converted two at a time with SSE2 multiply-adds,
+// longer ones (up to 16 digits) with 8-byte SWAR steps. The per-call state
+// stays in registers. Numbers that touch the end of the buffer
 // (split across refills), longer digit runs and errors take an out-of-line
 // byte-by-byte path that carries the partial value across refills and names
 // the offending byte.
@@ -148,14 +149,15 @@ constexpr byte_classes32 classify32_bytes(const char* p) noexcept {
 }
 
 #if IOBENCH_IBUF_SSE2
-/// 16 bytes as a byte_classes32 half: x in [lo, lo + n) as unsigned bytes,
-/// tested with one signed compare after moving `lo` to -128.
+/// Bit mask of the bytes of `x` in [lo, lo + n) (as unsigned bytes), bit i
+/// for byte i: one signed compare after moving `lo` to -128.
 inline unsigned in_range16(__m128i x, char lo, char n) noexcept {
     const __m128i shifted = _mm_xor_si128(_mm_sub_epi8(x, _mm_set1_epi8(lo)), _mm_set1_epi8(static_cast<char>(0x80)));
     const __m128i hit = _mm_cmplt_epi8(shifted, _mm_set1_epi8(static_cast<char>(0x80 + n)));
     return static_cast<unsigned>(_mm_movemask_epi8(hit));
 }
 
+/// Bit mask of the bytes of `x` that are white space (is_space), bit i for byte i.
 inline unsigned space16(__m128i x) noexcept {
     const __m128i blank = _mm_cmpeq_epi8(x, _mm_set1_epi8(' '));
     return in_range16(x, '\t', 5) | static_cast<unsigned>(_mm_movemask_epi8(blank));  // \t \n \v \f \r, ' '
