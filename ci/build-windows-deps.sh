@@ -124,7 +124,7 @@ cp /usr/include/xxhash.h "$prefix/include/"
 # Dragonbox: only its header-only part (dragonbox/dragonbox.h), found by
 # find_path (cmake/IobenchDependencies.cmake); libdragonbox-dev keeps it under
 # include/dragonbox-<version>/.
-dragonbox=$(ls -d /usr/include/dragonbox-*/dragonbox 2>/dev/null | head -1)
+dragonbox=$(ls -d /usr/include/dragonbox-*/dragonbox 2>/dev/null | head -1 || true)
 [ -n "$dragonbox" ] || { echo "$me: no dragonbox/dragonbox.h (install libdragonbox-dev)" >&2; exit 1; }
 cp -r "$dragonbox" "$prefix/include/"
 # The package files sit where the -dev package put them relative to /usr
