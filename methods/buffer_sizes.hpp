@@ -24,7 +24,7 @@ inline constexpr std::size_t default_map_window = 4 * 1024 * 1024;
 /// Measured on ints_out (docs/methodology.md#overlapped-output): with 64 KiB
 /// buffers every hand-off costs more (a wake-up of the writer, 3-4 context
 /// switches, ~20 us of the formatting thread's user time) than the overlap
-/// saves, and these methods were 1.2-2x slower than obuf; with 1 MiB, 1.4-1.6x
+/// saves, and these methods were 1.2-2x slower than obuf; with 1 MiB, 1.3-1.6x
 /// faster than obuf when the machine had a CPU to spare, about as fast (within
 /// the repetitions' spread) when other work took it.
 inline constexpr std::size_t default_handoff_buffer_size = 1024 * 1024;
