@@ -18,6 +18,17 @@ inline constexpr std::size_t default_buffer_size = 64 * 1024;
 /// time (the `mmap` output method, CreateFileMapping_window): 4 MiB.
 inline constexpr std::size_t default_map_window = 4 * 1024 * 1024;
 
+/// Default size in bytes of each of the 4 buffers of the methods that write a
+/// full buffer in the background while obuf fills the next (obuf_thread,
+/// obuf_io_uring, WriteFile_overlapped; methods/obuf_overlapped.cpp): 1 MiB.
+/// Measured on ints_out (docs/methodology.md#overlapped-output): with 64 KiB
+/// buffers every hand-off costs more (a wake-up of the writer, 3-4 context
+/// switches, ~20 us of the formatting thread's user time) than the overlap
+/// saves, and these methods were 1.2-2x slower than obuf; with 1 MiB, 1.3-1.6x
+/// faster than obuf when the machine had a CPU to spare, about as fast (within
+/// the repetitions' spread) when other work took it.
+inline constexpr std::size_t default_handoff_buffer_size = 1024 * 1024;
+
 /// `bytes` as a method's description spells a size: "64 KiB", "4 MiB", or
 /// "512 bytes" when it is not a whole number of KiB.
 inline std::string size_text(std::size_t bytes) {

@@ -2,8 +2,9 @@
 // next one. The formatting is obuf's own (methods/obuf.hpp: put_uint, write,
 // put, unchanged); only what happens to a full buffer differs. `obuf` hands
 // it to write(2) and waits; these methods hand it to a hand-off device
-// (methods/handoff.hpp) that owns 4 buffers of `buf` bytes (so 4x obuf's
-// memory), takes the full one to write in the background and gives back an
+// (methods/handoff.hpp) that owns 4 buffers of `buf` bytes (1 MiB unless a
+// suite says otherwise: default_handoff_buffer_size, 64x obuf's memory),
+// takes the full one to write in the background and gives back an
 // empty one, waiting only when the other three are all still being written:
 //
 //  obuf_thread           a writer thread of its own fed through a bounded
@@ -58,7 +59,8 @@ namespace iobench {
 namespace {
 
 /// A file created (or truncated) at the sink's path and an obuf over the
-/// hand-off device `Open::device` makes for it. close() flushes, waits for
+/// hand-off device `Open::device` makes for it, with buffers of the sink's
+/// size (0: default_handoff_buffer_size). close() flushes, waits for
 /// every write and closes, throwing io_error when any failed; destroyed
 /// without close(), the device first stops its writes (obuf's destructor
 /// policy: buffered bytes are dropped), then the file is closed.
@@ -68,7 +70,9 @@ public:
     using device_type = decltype(Open::device(std::declval<typename Open::file_type&>(), std::string()));
 
     explicit handoff_file(const Sink& sink)
-        : file_(Open::create(sink.path)), out_(Open::device(file_, sink.path), sink.buffer_size) {}
+        : file_(Open::create(sink.path)),
+          out_(Open::device(file_, sink.path),
+               sink.buffer_size == 0 ? default_handoff_buffer_size : sink.buffer_size) {}
 
     /// The buffered writer (put, write, put_uint).
     basic_obuf<device_type>& out() { return out_; }
@@ -177,13 +181,13 @@ constexpr const char* thread_call = "write(2)";
 #endif
 
 const std::string buffers_text = std::to_string(handoff_buffer_count) + " buffers of `buf` bytes (" +
-                                 size_text(default_buffer_size) + ")";
+                                 size_text(default_handoff_buffer_size) + ")";
 
 const MethodRegistrar registrar{{.family = "obuf_overlapped"}, {
     {.name = "obuf_thread",
      .description = "obuf formatting into " + buffers_text + "; each full one written with " + thread_call +
                     " by a writer thread of its own while the next is filled",
-     .default_buffer_size = default_buffer_size,
+     .default_buffer_size = default_handoff_buffer_size,
      .sizable_buffer = true,
      .process_counters = true,
      .put_ints = thread_ints,
@@ -193,7 +197,7 @@ const MethodRegistrar registrar{{.family = "obuf_overlapped"}, {
      .description = "obuf formatting into " + buffers_text +
                     "; each full one an io_uring write at its offset (IOSQE_ASYNC), reaped when the buffer is "
                     "needed again",
-     .default_buffer_size = default_buffer_size,
+     .default_buffer_size = default_handoff_buffer_size,
      .sizable_buffer = true,
      .unavailable = uring_unavailable,
      .calls_not_counted = "writes are io_uring requests submitted through the ring, not write(2) calls",
@@ -205,7 +209,7 @@ const MethodRegistrar registrar{{.family = "obuf_overlapped"}, {
      .description = "obuf formatting into " + buffers_text +
                     "; each full one an overlapped WriteFile at its offset (FILE_FLAG_OVERLAPPED, an event per "
                     "request), collected when the buffer is needed again",
-     .default_buffer_size = default_buffer_size,
+     .default_buffer_size = default_handoff_buffer_size,
      .sizable_buffer = true,
      .unavailable = overlapped_unavailable,
      .put_ints = IOBENCH_OVERLAPPED(overlapped_ints),
