@@ -1,5 +1,5 @@
 // obuf_overlapped: obuf whose full buffers are written while it formats the
-// next one. The formatting is obuf's own (methods/obuf.hpp: put_uint, write,
+// next one. The formatting is obuf's own (methods/obuf.hpp: put_uint, put_double, write,
 // put, unchanged); only what happens to a full buffer differs. `obuf` hands
 // it to write(2) and waits; these methods hand it to a hand-off device
 // (methods/handoff.hpp) that owns 4 buffers of `buf` bytes (1 MiB unless a
@@ -39,6 +39,7 @@
 // Windows counts I/O operations per process anyway).
 #include <cstdint>
 #include <string>
+#include <span>
 #include <string_view>
 #include <utility>
 
@@ -119,6 +120,17 @@ void handoff_lines(const Sink& sink, const NumberedLine& line, std::uint64_t cou
     file.close();
 }
 
+template <class Open>
+void handoff_doubles(const Sink& sink, std::span<const double> values) {
+    handoff_file<Open> file(sink);
+    auto& out = file.out();
+    for (double v : values) {
+        out.put_double(v);
+        out.put('\n');
+    }
+    file.close();
+}
+
 /// obuf_thread: the platform's file, written by a thread of its own.
 struct open_thread {
     using file_type = native_file;
@@ -140,6 +152,7 @@ struct open_uring {
 constexpr PutInts uring_ints = handoff_ints<open_uring>;
 constexpr PutRepeat uring_repeat = handoff_repeat<open_uring>;
 constexpr PutLines uring_lines = handoff_lines<open_uring>;
+constexpr PutDoubles uring_doubles = handoff_doubles<open_uring>;
 #define IOBENCH_URING(fn) fn
 constexpr const char* uring_unavailable = "";
 #else
@@ -163,6 +176,7 @@ struct open_overlapped {
 constexpr PutInts overlapped_ints = handoff_ints<open_overlapped>;
 constexpr PutRepeat overlapped_repeat = handoff_repeat<open_overlapped>;
 constexpr PutLines overlapped_lines = handoff_lines<open_overlapped>;
+constexpr PutDoubles overlapped_doubles = handoff_doubles<open_overlapped>;
 #define IOBENCH_OVERLAPPED(fn) fn
 constexpr const char* overlapped_unavailable = "";
 #else
@@ -173,6 +187,7 @@ constexpr const char* overlapped_unavailable = "Windows only (overlapped WriteFi
 constexpr PutInts thread_ints = handoff_ints<open_thread>;
 constexpr PutRepeat thread_repeat = handoff_repeat<open_thread>;
 constexpr PutLines thread_lines = handoff_lines<open_thread>;
+constexpr PutDoubles thread_doubles = handoff_doubles<open_thread>;
 
 #ifdef _WIN32
 constexpr const char* thread_call = "WriteFile";
@@ -192,7 +207,8 @@ const MethodRegistrar registrar{{.family = "obuf_overlapped"}, {
      .process_counters = true,
      .put_ints = thread_ints,
      .put_repeat = thread_repeat,
-     .put_lines = thread_lines},
+     .put_lines = thread_lines,
+     .put_doubles = thread_doubles},
     {.name = "obuf_io_uring",
      .description = "obuf formatting into " + buffers_text +
                     "; each full one an io_uring write at its offset (IOSQE_ASYNC), reaped when the buffer is "
@@ -204,7 +220,8 @@ const MethodRegistrar registrar{{.family = "obuf_overlapped"}, {
      .process_counters = true,
      .put_ints = IOBENCH_URING(uring_ints),
      .put_repeat = IOBENCH_URING(uring_repeat),
-     .put_lines = IOBENCH_URING(uring_lines)},
+     .put_lines = IOBENCH_URING(uring_lines),
+     .put_doubles = IOBENCH_URING(uring_doubles)},
     {.name = "WriteFile_overlapped",
      .description = "obuf formatting into " + buffers_text +
                     "; each full one an overlapped WriteFile at its offset (FILE_FLAG_OVERLAPPED, an event per "
@@ -214,7 +231,8 @@ const MethodRegistrar registrar{{.family = "obuf_overlapped"}, {
      .unavailable = overlapped_unavailable,
      .put_ints = IOBENCH_OVERLAPPED(overlapped_ints),
      .put_repeat = IOBENCH_OVERLAPPED(overlapped_repeat),
-     .put_lines = IOBENCH_OVERLAPPED(overlapped_lines)},
+     .put_lines = IOBENCH_OVERLAPPED(overlapped_lines),
+     .put_doubles = IOBENCH_OVERLAPPED(overlapped_doubles)},
 }};
 
 }  // namespace
