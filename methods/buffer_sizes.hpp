@@ -9,10 +9,19 @@
 
 namespace iobench {
 
-/// Default user-space buffer in bytes of obuf and ibuf, and bytes per call of
-/// the methods that size their own read or conversion calls (read, pread,
-/// ReadFile, fread, io_uring, iconv, ...): 64 KiB.
+/// Default bytes per call of the methods that size their own read or
+/// conversion calls (read, pread, ReadFile, fread, io_uring, iconv, ...):
+/// 64 KiB.
 inline constexpr std::size_t default_buffer_size = 64 * 1024;
+
+/// Default user-space buffer in bytes of obuf and ibuf and of the methods
+/// built on obuf (obuf_mutex, to_chars_obuf, fmt_*_obuf): 1 MiB, the size of
+/// `limit`'s calls. Chosen from a sweep of 64 KiB .. 4 MiB on tmpfs and ext4
+/// (docs/methodology.md#obufs-buffer-1-mib-from-a-sweep): 1 MiB was within
+/// 1 % of the fastest size on every workload (hello, ints_out, doubles_out,
+/// ints_in) on both; 64 KiB was 4-16 % slower on ext4 (each write(2) call
+/// costs ext4 ~3.6 us) and 12 % slower on ints_in on tmpfs.
+inline constexpr std::size_t obuf_buffer_size = 1024 * 1024;
 
 /// Default window in bytes of the methods that map a file one window at a
 /// time (the `mmap` output method, CreateFileMapping_window): 4 MiB.

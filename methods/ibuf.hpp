@@ -392,10 +392,10 @@ inline std::from_chars_result parse_uint(const char* first, const char* last,
 template <source_device Device>
 class basic_ibuf {
 public:
-    /// `buffer_size` in bytes; 0 means `default_buffer_size`.
-    explicit basic_ibuf(Device dev, std::size_t buffer_size = default_buffer_size)
+    /// `buffer_size` in bytes; 0 means `obuf_buffer_size`.
+    explicit basic_ibuf(Device dev, std::size_t buffer_size = obuf_buffer_size)
         : dev_(std::move(dev)),
-          size_(buffer_size == 0 ? default_buffer_size : buffer_size),
+          size_(buffer_size == 0 ? obuf_buffer_size : buffer_size),
           buf_(new char[size_ + padding]()),  // zeroed once: padding is defined
           cur_(buf_.get()),
           end_(buf_.get()) {

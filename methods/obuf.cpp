@@ -1,6 +1,6 @@
 // obuf / ibuf: iobench's own buffered writer and reader over a raw file
 // descriptor (methods/obuf.hpp, methods/ibuf.hpp): one user-space buffer of
-// `buf` bytes (default_buffer_size), flushed with one write(2); integers
+// `buf` bytes (obuf_buffer_size), flushed with one write(2); integers
 // formatted and parsed without locale or format strings, doubles written in
 // their shortest round-trip form straight into the buffer (format_double:
 // Dragonbox's digits). They show how close a method can get to the
@@ -35,45 +35,56 @@ const std::string ibuf_description = std::string(ibuf_reader) +
 
 void obuf_ints(const Sink& sink, std::uint64_t count) {
     obuf_file file(sink.path, sink.buffer_size);
-    auto& out = file.out();
-    for (std::uint64_t i = 0; i < count; ++i) {
-        out.put_uint(i);
-        out.put('\n');
+    {
+        obuf_file::buffer_type::cursor out(file.out());
+        for (std::uint64_t i = 0; i < count; ++i) {
+            out.put_uint(i);
+            out.put('\n');
+        }
     }
     file.close();
 }
 
 void obuf_repeat(const Sink& sink, std::string_view line, std::uint64_t count) {
     obuf_file file(sink.path, sink.buffer_size);
-    auto& out = file.out();
-    for (std::uint64_t i = 0; i < count; ++i) out.write(line);
+    {
+        obuf_file::buffer_type::cursor out(file.out());
+        for (std::uint64_t i = 0; i < count; ++i) out.write(line);
+    }
     file.close();
 }
 
 void obuf_lines(const Sink& sink, const NumberedLine& line, std::uint64_t count) {
     obuf_file file(sink.path, sink.buffer_size);
-    auto& out = file.out();
-    for (std::uint64_t i = 0; i < count; ++i) {
-        out.write(line.prefix);
-        out.put_uint(i);
-        out.write(line.suffix);
+    {
+        obuf_file::buffer_type::cursor out(file.out());
+        for (std::uint64_t i = 0; i < count; ++i) {
+            out.write(line.prefix);
+            out.put_uint(i);
+            out.write(line.suffix);
+        }
     }
     file.close();
 }
 
 void obuf_doubles(const Sink& sink, std::span<const double> values) {
     obuf_file file(sink.path, sink.buffer_size);
-    auto& out = file.out();
-    for (double v : values) {
-        out.put_double(v);
-        out.put('\n');
+    {
+        obuf_file::buffer_type::cursor out(file.out());
+        for (double v : values) {
+            out.put_double(v);
+            out.put('\n');
+        }
     }
     file.close();
 }
 
 void obuf_console(const StdoutSink& sink, std::string_view line, std::uint64_t count) {
     auto out = stdout_obuf(sink.buffer_size);
-    for (std::uint64_t i = 0; i < count; ++i) out.write(line);
+    {
+        obuf_file::buffer_type::cursor cur(out);
+        for (std::uint64_t i = 0; i < count; ++i) cur.write(line);
+    }
     out.flush();
 }
 
@@ -148,24 +159,28 @@ void obuf_mutex_lines(const Sink& sink, const NumberedLine& line, std::uint64_t 
 
 void to_chars_obuf_ints(const Sink& sink, std::uint64_t count) {
     obuf_file file(sink.path, sink.buffer_size);
-    auto& out = file.out();
-    char text[64];
-    for (std::uint64_t i = 0; i < count; ++i) {
-        char* end = std::to_chars(text, text + 20, i).ptr;
-        *end++ = '\n';
-        out.write(text, static_cast<std::size_t>(end - text));
+    {
+        obuf_file::buffer_type::cursor out(file.out());
+        char text[64];
+        for (std::uint64_t i = 0; i < count; ++i) {
+            char* end = std::to_chars(text, text + 20, i).ptr;
+            *end++ = '\n';
+            out.write(text, static_cast<std::size_t>(end - text));
+        }
     }
     file.close();
 }
 
 void to_chars_obuf_doubles(const Sink& sink, std::span<const double> values) {
     obuf_file file(sink.path, sink.buffer_size);
-    auto& out = file.out();
-    char text[64];
-    for (double v : values) {
-        char* end = std::to_chars(text, text + 39, v).ptr;  // shortest round-trip form
-        *end++ = '\n';
-        out.write(text, static_cast<std::size_t>(end - text));
+    {
+        obuf_file::buffer_type::cursor out(file.out());
+        char text[64];
+        for (double v : values) {
+            char* end = std::to_chars(text, text + 39, v).ptr;  // shortest round-trip form
+            *end++ = '\n';
+            out.write(text, static_cast<std::size_t>(end - text));
+        }
     }
     file.close();
 }
@@ -173,7 +188,7 @@ void to_chars_obuf_doubles(const Sink& sink, std::span<const double> values) {
 const MethodRegistrar registrar{{.family = "obuf"}, {
     {.name = "obuf",
      .description = obuf_description,
-     .default_buffer_size = default_buffer_size,
+     .default_buffer_size = obuf_buffer_size,
      .sizable_buffer = true,
      .put_ints = obuf_ints,
      .put_repeat = obuf_repeat,
@@ -182,20 +197,20 @@ const MethodRegistrar registrar{{.family = "obuf"}, {
      .put_console = obuf_console},
     {.name = "obuf_mutex",
      .description = "obuf with a std::mutex taken once per call (one item per call): thread-safe obuf",
-     .default_buffer_size = default_buffer_size,
+     .default_buffer_size = obuf_buffer_size,
      .sizable_buffer = true,
      .put_ints = obuf_mutex_ints,
      .put_repeat = obuf_mutex_repeat,
      .put_lines = obuf_mutex_lines},
     {.name = "to_chars_obuf",
      .description = "std::to_chars into a local buffer, then obuf.write(): the standard formatter over obuf",
-     .default_buffer_size = default_buffer_size,
+     .default_buffer_size = obuf_buffer_size,
      .sizable_buffer = true,
      .put_ints = to_chars_obuf_ints,
      .put_doubles = to_chars_obuf_doubles},
     {.name = "ibuf",
      .description = ibuf_description,
-     .default_buffer_size = default_buffer_size,
+     .default_buffer_size = obuf_buffer_size,
      .sizable_buffer = true,
      .get_ints = ibuf_ints,
      .get_doubles = ibuf_doubles},

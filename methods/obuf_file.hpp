@@ -20,7 +20,7 @@ public:
     /// obuf over the platform's file (fd_device.hpp's `obuf`, win32_device.hpp's `handle_obuf`).
     using buffer_type = basic_obuf<native_sink_device>;
 
-    /// `buffer_size` in bytes; 0 = obuf's default (default_buffer_size). Throws `io_error`.
+    /// `buffer_size` in bytes; 0 = obuf's default (obuf_buffer_size). Throws `io_error`.
     obuf_file(const std::string& path, std::size_t buffer_size)
         : file_(create_native_file(path)), out_(native_sink_device{file_.get(), path}, buffer_size) {}
 
@@ -45,7 +45,7 @@ public:
     /// ibuf over the platform's file (fd_device.hpp's `ibuf`, win32_device.hpp's `handle_ibuf`).
     using buffer_type = basic_ibuf<native_source_device>;
 
-    /// `buffer_size` in bytes; 0 = ibuf's default (64 KiB). Throws `io_error`.
+    /// `buffer_size` in bytes; 0 = ibuf's default (obuf_buffer_size). Throws `io_error`.
     ibuf_file(const std::string& path, std::size_t buffer_size)
         : file_(open_native_file(path)), in_(native_source_device{file_.get(), path}, buffer_size) {}
 

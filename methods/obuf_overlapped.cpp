@@ -69,6 +69,7 @@ template <class Open>
 class handoff_file {
 public:
     using device_type = decltype(Open::device(std::declval<typename Open::file_type&>(), std::string()));
+    using buffer_type = basic_obuf<device_type>;
 
     explicit handoff_file(const Sink& sink)
         : file_(Open::create(sink.path)),
@@ -76,7 +77,7 @@ public:
                sink.buffer_size == 0 ? default_handoff_buffer_size : sink.buffer_size) {}
 
     /// The buffered writer (put, write, put_uint).
-    basic_obuf<device_type>& out() { return out_; }
+    buffer_type& out() { return out_; }
 
     /// Hands off the last bytes, waits for every write, closes the file. Throws io_error.
     void close() {
@@ -86,16 +87,18 @@ public:
 
 private:
     typename Open::file_type file_;
-    basic_obuf<device_type> out_;
+    buffer_type out_;
 };
 
 template <class Open>
 void handoff_ints(const Sink& sink, std::uint64_t count) {
     handoff_file<Open> file(sink);
-    auto& out = file.out();
-    for (std::uint64_t i = 0; i < count; ++i) {
-        out.put_uint(i);
-        out.put('\n');
+    {
+        typename handoff_file<Open>::buffer_type::cursor out(file.out());
+        for (std::uint64_t i = 0; i < count; ++i) {
+            out.put_uint(i);
+            out.put('\n');
+        }
     }
     file.close();
 }
@@ -103,19 +106,23 @@ void handoff_ints(const Sink& sink, std::uint64_t count) {
 template <class Open>
 void handoff_repeat(const Sink& sink, std::string_view line, std::uint64_t count) {
     handoff_file<Open> file(sink);
-    auto& out = file.out();
-    for (std::uint64_t i = 0; i < count; ++i) out.write(line);
+    {
+        typename handoff_file<Open>::buffer_type::cursor out(file.out());
+        for (std::uint64_t i = 0; i < count; ++i) out.write(line);
+    }
     file.close();
 }
 
 template <class Open>
 void handoff_lines(const Sink& sink, const NumberedLine& line, std::uint64_t count) {
     handoff_file<Open> file(sink);
-    auto& out = file.out();
-    for (std::uint64_t i = 0; i < count; ++i) {
-        out.write(line.prefix);
-        out.put_uint(i);
-        out.write(line.suffix);
+    {
+        typename handoff_file<Open>::buffer_type::cursor out(file.out());
+        for (std::uint64_t i = 0; i < count; ++i) {
+            out.write(line.prefix);
+            out.put_uint(i);
+            out.write(line.suffix);
+        }
     }
     file.close();
 }
@@ -123,10 +130,12 @@ void handoff_lines(const Sink& sink, const NumberedLine& line, std::uint64_t cou
 template <class Open>
 void handoff_doubles(const Sink& sink, std::span<const double> values) {
     handoff_file<Open> file(sink);
-    auto& out = file.out();
-    for (double v : values) {
-        out.put_double(v);
-        out.put('\n');
+    {
+        typename handoff_file<Open>::buffer_type::cursor out(file.out());
+        for (double v : values) {
+            out.put_double(v);
+            out.put('\n');
+        }
     }
     file.close();
 }

@@ -171,7 +171,7 @@ TYPED_TEST(Handoff, EveryByteInPlaceForAnyBufferSizeAndCount) {
             auto file = TypeParam::create(path);
             {
                 basic_obuf out(TypeParam::device(file.get(), path, buffers), size);
-                EXPECT_EQ(out.buffer_size(), size == 0 ? default_buffer_size : size);
+                EXPECT_EQ(out.buffer_size(), size == 0 ? obuf_buffer_size : size);
                 expected = write_mix(out);
             }
             file.close();

@@ -22,6 +22,7 @@
 
 #include "core/error.hpp"
 #include "methods/ibuf.hpp"
+#include "sample_values.hpp"
 
 namespace iobench {
 namespace {
@@ -95,24 +96,8 @@ std::string decimal(std::uint64_t v) {
     return std::string(buf, std::to_chars(buf, buf + sizeof buf, v).ptr);
 }
 
-/// Values of every length 1..20, each power of ten and its neighbours, and
-/// pseudo-random ones of every magnitude.
-std::vector<std::uint64_t> sample_values() {
-    std::vector<std::uint64_t> values;
-    for (std::uint64_t v = 0; v < 300; ++v) values.push_back(v);
-    std::uint64_t p = 1;
-    for (int k = 0; k < 20; ++k) {
-        values.push_back(p - 1);
-        values.push_back(p);
-        values.push_back(p + 1);
-        if (k < 19) p *= 10;
-    }
-    values.push_back(UINT64_MAX - 1);
-    values.push_back(UINT64_MAX);
-    std::mt19937_64 rng(20240601);
-    for (int i = 0; i < 1500; ++i) values.push_back(rng() >> (rng() % 64));
-    return values;
-}
+/// The sample integers of these tests (tests/sample_values.hpp).
+std::vector<std::uint64_t> sample_values() { return iobench::test::sample_values(300, 1500); }
 
 // --------------------------------------------------------------- the pieces
 

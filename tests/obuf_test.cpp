@@ -22,6 +22,7 @@
 #include "methods/fd_device.hpp"
 #include "methods/ibuf.hpp"
 #include "methods/obuf.hpp"
+#include "sample_values.hpp"
 
 namespace {
 
@@ -116,23 +117,8 @@ std::vector<std::uint64_t> parse_text(std::string_view text, std::size_t buffer_
     return read_all(file.path(), buffer_size);
 }
 
-/// Values of every length, including all the edges of format_uint's groups.
-std::vector<std::uint64_t> sample_values() {
-    std::vector<std::uint64_t> values;
-    for (std::uint64_t v = 0; v < 2000; ++v) values.push_back(v);
-    std::uint64_t p = 1;
-    for (int k = 0; k < 20; ++k) {
-        values.push_back(p - 1);
-        values.push_back(p);
-        values.push_back(p + 1);
-        if (k < 19) p *= 10;
-    }
-    values.push_back(UINT64_MAX - 1);
-    values.push_back(UINT64_MAX);
-    std::mt19937_64 rng(20240601);
-    for (int i = 0; i < 3000; ++i) values.push_back(rng() >> (rng() % 64));
-    return values;
-}
+/// The sample integers of these tests (tests/sample_values.hpp).
+std::vector<std::uint64_t> sample_values() { return iobench::test::sample_values(2000, 3000); }
 
 constexpr std::size_t kWriteSizes[] = {1, 7, 64, 4096, 0};     // 0: the default
 constexpr std::size_t kReadSizes[] = {1, 2, 7, 64, 0};
@@ -245,8 +231,8 @@ TEST(Obuf, FileContentsForEveryBufferSize) {
 TEST(Obuf, BufferSizeZeroMeansDefault) {
     iobench::obuf a(iobench::fd_sink_device{-1, "none"}, 0);
     iobench::obuf b(iobench::fd_sink_device{-1, "none"}, 7);
-    EXPECT_EQ(a.buffer_size(), iobench::default_buffer_size);
-    EXPECT_EQ(iobench::default_buffer_size, 64u * 1024u);
+    EXPECT_EQ(a.buffer_size(), iobench::obuf_buffer_size);
+    EXPECT_EQ(iobench::obuf_buffer_size, 1024u * 1024u);
     EXPECT_EQ(b.buffer_size(), 7u);
 }
 

@@ -23,6 +23,7 @@
 #include "core/os_counters.hpp"
 #include "core/report.hpp"
 #include "core/runner.hpp"
+#include "methods/buffer_sizes.hpp"
 #include "core/session.hpp"
 #include "core/suite.hpp"
 #include "test_dir.hpp"
@@ -114,7 +115,7 @@ TEST(Runner, VerifiedRunReportsRatesFromWallTime) {
     const auto& r = runs[0];
     EXPECT_FALSE(r.error_occurred) << r.error_message;
     EXPECT_EQ(r.counters.at("verified").value, 1.0);
-    EXPECT_EQ(r.counters.at("buffer_size").value, 65536.0);
+    EXPECT_EQ(r.counters.at("buffer_size").value, static_cast<double>(obuf_buffer_size));
     // bytes_per_second x seconds per run = bytes per run (3,890 for 1,000 integers).
     const double seconds_per_run = r.real_accumulated_time / static_cast<double>(r.iterations);
     const double bytes_per_second = r.counters.at("bytes_per_second").value;
@@ -527,7 +528,7 @@ TEST(OsCounters, FwriteMakesOneWriteCallPerStdioBuffer) {
 }
 
 TEST(OsCounters, IbufReadsOneBufferPerCallPlusTheFinalEmptyRead) {
-    const auto runs = run_cases({make_case("ints_in", "ibuf")}, 1e-2);  // 100,000 integers, 588,890 bytes
+    const auto runs = run_cases({make_case("ints_in", "ibuf", 65536)}, 1e-2);  // 100,000 integers, 588,890 bytes
     EXPECT_EQ(counter_of(runs, "read_calls"), std::ceil(588890.0 / 65536) + 1);
     EXPECT_EQ(counter_of(runs, "write_calls"), 0.0);
 }

@@ -36,7 +36,7 @@ public:
         std::error_code ec;
         bytes = std::filesystem::file_size(source_.path, ec);
         buffer_size = p.buffer_size ? p.buffer_size : m.default_buffer_size;
-        values_.reserve(count);
+        reserve_resident(values_, count);
     }
     void reset() override { values_.clear(); }
     void run() override { get_(source_, values_); }

@@ -76,7 +76,7 @@ IntsInTrial::IntsInTrial(const std::filesystem::path& file, std::uint64_t file_b
     items = count;
     bytes = file_bytes;
     buffer_size = p.buffer_size ? p.buffer_size : m.default_buffer_size;
-    values_.reserve(count);
+    reserve_resident(values_, count);
 }
 
 std::string IntsInTrial::verify() {
