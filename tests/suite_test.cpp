@@ -331,6 +331,15 @@ TEST(Suite, SeedSuitesSelectTheirExperiments) {
                           "ints_out/obuf", "ints_out/obuf/buf:65536", "ints_out/ofstream/buf:512",
                           "ints_out/obuf_thread/buf:512", "ints_out/obuf_io_uring/buf:4194304"})
         EXPECT_TRUE(has(sizes, n)) << n;
+    for (const char* n : {"hello/obuf/buf:65536", "hello/obuf/buf:1048576", "doubles_out/obuf/buf:4194304",
+                          "ints_in/ibuf/buf:262144", "ints_in/limit"})
+        EXPECT_TRUE(has(sizes, n)) << n;
+    // own-methods: iobench's own rows, fast_io's best and the limit, per workload.
+    const auto own = names(load_suite("own-methods"));
+    for (const char* n : {"ints_out/obuf", "ints_out/obuf_thread", "ints_out/fast_io_obuf_file", "ints_in/ibuf",
+                          "ints_in/fast_io_ibuf_file", "hello/obuf", "hello/limit", "doubles_out/obuf",
+                          "doubles_in/ibuf", "doubles_in/limit"})
+        EXPECT_TRUE(has(own, n)) << n;
 }
 
 TEST(Suite, UnknownSuiteNameListsTheBuiltIns) {
