@@ -23,7 +23,10 @@ int main(int argc, char** argv) {
         iobench::unique_fd file = iobench::create_file(argv[1]);
         iobench::obuf out(iobench::fd_sink_device{file.get(), argv[1]});
 #endif
-        for (unsigned long long i = 0; i < count; ++i) out.write("Hello World\n");
+        {
+            decltype(out)::cursor cur(out);
+            for (unsigned long long i = 0; i < count; ++i) cur.write("Hello World\n");
+        }
         out.flush();
         file.close();
     } catch (const std::exception&) {

@@ -127,6 +127,7 @@ struct SummaryRow {
     std::optional<double> cpu_wait;    // seconds per run some task of the machine waited for a CPU
     std::optional<double> cv;          // coefficient of variation across repetitions
     std::optional<double> cold_warm;   // a cold row's time / the same method's warm time
+    std::optional<double> binary_size; // bytes of the row's program (the binary_size workload)
     std::vector<double> samples;       // wall time per run of each repetition, ms
     std::int64_t runs = 1;             // runs per repetition (Google Benchmark's iterations)
     Outcome outcome;
@@ -141,6 +142,7 @@ struct SummaryTable {
     bool any_calls = false;  // some row counted read or write calls
     bool has_limit = false;
     bool has_cold_warm = false;
+    bool has_binary_size = false;  // every row with a time has a binary_size counter: ranked by it
 };
 
 /// The rows of `runs` by table, tables in the suite's order (the lowest
@@ -167,6 +169,7 @@ std::vector<SummaryTable> build_tables(const std::vector<Run>& runs, const Outco
         row.steal_time = optional_counter(r, "steal_time");
         row.cpu_wait = optional_counter(r, "cpu_wait");
         row.x_limit = optional_counter(r, "x_limit");
+        row.binary_size = optional_counter(r, "binary_size");
     };
     for (const Run& r : runs) {
         SummaryRow& row = rows[r.run_name.str()];
@@ -230,9 +233,17 @@ std::vector<SummaryTable> build_tables(const std::vector<Run>& runs, const Outco
         return first_family[a.key] < first_family[b.key];
     });
     for (SummaryTable& t : tables) {
-        std::stable_sort(t.rows.begin(), t.rows.end(), [](const SummaryRow& a, const SummaryRow& b) {
+        t.has_binary_size = std::any_of(t.rows.begin(), t.rows.end(), [](const SummaryRow& r) {
+            return r.outcome.ok() && r.binary_size;
+        }) && std::all_of(t.rows.begin(), t.rows.end(), [](const SummaryRow& r) {
+            return !r.outcome.ok() || r.binary_size;
+        });
+        // A binary-size table is about the programs' sizes (fast_io's table): smallest first.
+        const bool by_size = t.has_binary_size;
+        std::stable_sort(t.rows.begin(), t.rows.end(), [by_size](const SummaryRow& a, const SummaryRow& b) {
             if (a.outcome.ok() != b.outcome.ok()) return a.outcome.ok();
             if (a.structure.reference != b.structure.reference) return !a.structure.reference;
+            if (by_size) return a.binary_size.value_or(0) < b.binary_size.value_or(0);
             return a.ms < b.ms;
         });
         double reads = 0, writes = 0;
@@ -293,17 +304,19 @@ void render_table(std::ostream& out, const SummaryTable& t, SummaryNotes& notes)
     notes.any_limit = notes.any_limit || t.has_limit;
     notes.any_cold_warm = notes.any_cold_warm || t.has_cold_warm;
     // Optional columns: x limit where the table has a limit row (the console
-    // suite has none), cold/warm in a cold table whose methods also ran warm.
-    const auto optional_cells = [&](const std::string& limit, const std::string& cold_warm) {
+    // suite has none), cold/warm in a cold table whose methods also ran warm,
+    // the program's size in a binary_size table.
+    const auto optional_cells = [&](const std::string& limit, const std::string& cold_warm, const std::string& size) {
         return (t.has_limit ? fmt::format("  {:>7}", limit) : std::string()) +
-               (t.has_cold_warm ? fmt::format("  {:>9}", cold_warm) : std::string());
+               (t.has_cold_warm ? fmt::format("  {:>9}", cold_warm) : std::string()) +
+               (t.has_binary_size ? fmt::format("  {:>11}", size) : std::string());
     };
     double fastest = 0;
     for (const SummaryRow& r : t.rows)
         if (r.outcome.ok() && !r.structure.reference && (fastest == 0 || r.ms < fastest)) fastest = r.ms;
     out << fmt::format("\n{}\n  {:<{}}  {:>9}  {:>7}  {:>11}  {:>9}{}  {:>11}  {:>10}  {:>6}  {:>6}\n", t.title,
                        "method", width, "time", "95% CI", "throughput", "x fastest",
-                       optional_cells("x limit", "cold/warm"),
+                       optional_cells("x limit", "cold/warm", "binary size"),
                        t.input ? "read calls" : t.any_calls ? "write calls" : "calls", "bytes/call", "sys", "cv");
     for (const SummaryRow& r : t.rows) {
         const std::string label = r.structure.label();
@@ -345,7 +358,8 @@ void render_table(std::ostream& out, const SummaryTable& t, SummaryNotes& notes)
         out << fmt::format("  {:<{}}  {:>9}  {:>7}  {:>11}  {:>9}{}  {:>11}  {:>10}  {:>6}  {:>6}\n", label, width,
                            format_time(r.ms / 1e3), interval, format_throughput(r.bytes_ps), x_fastest,
                            optional_cells(r.x_limit ? format_ratio(*r.x_limit) : "-",
-                                          r.cold_warm ? format_ratio(*r.cold_warm) : "-"),
+                                          r.cold_warm ? format_ratio(*r.cold_warm) : "-",
+                                          r.binary_size ? format_bytes(*r.binary_size) : "-"),
                            calls ? format_count(*calls) : "-",
                            r.bytes_per_call ? format_bytes(*r.bytes_per_call) : "-", sys, cv);
     }

@@ -15,6 +15,7 @@
 #include <system_error>
 
 #include "core/error.hpp"
+#include "core/os_counters.hpp"
 #include "data/text.hpp"
 #include "iobench/binsize_programs.hpp"
 #include "core/output_trial.hpp"
@@ -123,11 +124,23 @@ public:
         counters["binary_size"] = static_cast<double>(size);
         if (binsize::static_linked) counters["static_linked"] = 1;
     }
-    void run() override { run_program(program_, sink_.path, count_); }
+    void run() override {
+        const OsCounters before = take_os_snapshot();
+        run_program(program_, sink_.path, count_);
+        counters_ = os_counters_between(before, take_os_snapshot());
+        // The program ran in a child process: this thread's (or process's)
+        // counters see none of its system calls or CPU time, so only the
+        // machine-wide ones are reported; the rest is unknown, not 0.
+        counters_.known &= (1u << static_cast<unsigned>(OsCounter::steal_time)) |
+                           (1u << static_cast<unsigned>(OsCounter::cpu_wait));
+    }
+    /// steal_time and cpu_wait around the child's run; no call counts or CPU times.
+    std::optional<OsCounters> measured_counters() const override { return counters_; }
 
 private:
     std::filesystem::path program_;
     std::uint64_t count_;
+    OsCounters counters_;
 };
 
 class BinarySize final : public Workload {
