@@ -19,8 +19,9 @@ inline constexpr std::size_t default_buffer_size = 64 * 1024;
 /// `limit`'s calls. Chosen from a sweep of 64 KiB .. 4 MiB on tmpfs and ext4
 /// (docs/methodology.md#obufs-buffer-1-mib-from-a-sweep): 1 MiB was within
 /// 1 % of the fastest size on every workload (hello, ints_out, doubles_out,
-/// ints_in) on both; 64 KiB was 4-16 % slower on ext4 (each write(2) call
-/// costs ext4 ~3.6 us) and 12 % slower on ints_in on tmpfs.
+/// ints_in) on both, but for hello on ext4 (3 %, inside that row's spread);
+/// 64 KiB took 4-19 % longer on ext4 (each write(2) call costs ext4 about
+/// 3.7 us) and 14 % longer on ints_in on tmpfs.
 inline constexpr std::size_t obuf_buffer_size = 1024 * 1024;
 
 /// Default window in bytes of the methods that map a file one window at a

@@ -430,7 +430,90 @@ public:
         }
     }
 
-    class cursor;
+    /// obuf's write position held in a local object for a hot loop: the same
+    /// put(), write(), put_uint() and put_double() as basic_obuf, with the same
+    /// output, but the position and the buffer's end are copies the compiler can
+    /// keep in registers. Writes through obuf's own members must be reloaded
+    /// after every byte copied (a char store may alias them): 3 memory
+    /// operations per write() of a short line that a cursor does not make. The
+    /// cursor's address must not escape (it is used by value in one function);
+    /// its slow paths pass the position to the obuf by value.
+    ///
+    /// The obuf must not be used while a cursor over it is alive; the cursor's
+    /// destructor gives the position back (not when it is destroyed by an
+    /// exception its own slow path threw: the obuf has already dropped its
+    /// buffered bytes then, as its class comment says). Errors: what the obuf's
+    /// operations throw; after one, the cursor stays usable, as the obuf does.
+    class cursor {
+    public:
+        /// Takes over `out`'s position until the cursor is destroyed.
+        explicit cursor(basic_obuf& out) noexcept : out_(out), cur_(out.cur_), end_(out.end_) {}
+        cursor(const cursor&) = delete;
+        cursor& operator=(const cursor&) = delete;
+        /// Gives the position back to the obuf (unless a slow path threw: see above).
+        ~cursor() {
+            if (cur_ != nullptr) out_.cur_ = cur_;
+        }
+
+        /// Appends one byte.
+        IOBENCH_ALWAYS_INLINE void put(char c) {
+            if (cur_ != end_) [[likely]]
+                *cur_++ = c;
+            else
+                slow([&](char* cur) { return out_.put_at(cur, c); });
+        }
+
+        /// Appends `size` bytes from `data` (which may be null when size is 0).
+        IOBENCH_ALWAYS_INLINE void write(const char* data, std::size_t size) {
+            if (size - 1 < static_cast<std::size_t>(end_ - cur_)) [[likely]] {
+                if (size <= 32)
+                    detail::copy_small(cur_, data, size);
+                else
+                    std::memcpy(cur_, data, size);
+                cur_ += size;
+            } else {
+                slow([&](char* cur) { return out_.write_at(cur, data, size); });
+            }
+        }
+
+        /// Appends the bytes of `s`.
+        IOBENCH_ALWAYS_INLINE void write(std::string_view s) { write(s.data(), s.size()); }
+
+        /// Appends `v` in decimal (see format_uint).
+        IOBENCH_ALWAYS_INLINE void put_uint(std::uint64_t v) {
+            if (static_cast<std::size_t>(end_ - cur_) >= max_uint_digits) [[likely]]
+                cur_ = format_uint(cur_, v);
+            else
+                slow([&](char* cur) { return out_.put_uint_at(cur, v); });
+        }
+
+        /// Appends `v` in its shortest round-trip form (see format_double).
+        IOBENCH_ALWAYS_INLINE void put_double(double v) {
+            if (static_cast<std::size_t>(end_ - cur_) >= max_double_chars) [[likely]]
+                cur_ = format_double(cur_, v);
+            else
+                slow([&](char* cur) { return out_.put_double_at(cur, v); });
+        }
+
+    private:
+        /// Runs a slow path of the obuf with the position by value. While it runs
+        /// the cursor holds no position and no room (both null), so that when the
+        /// slow path throws, the destructor leaves the obuf's position alone, and
+        /// a caller that catches the error and writes on through the cursor takes
+        /// the slow path again, from the obuf's own position.
+        template <class F>
+        IOBENCH_ALWAYS_INLINE void slow(F&& f) {
+            char* const cur = cur_ != nullptr ? cur_ : out_.cur_;
+            cur_ = nullptr;
+            end_ = nullptr;
+            cur_ = f(cur);
+            end_ = out_.end_;
+        }
+
+        basic_obuf& out_;
+        char* cur_;
+        char* end_;
+    };
 
     /// Hands the buffered bytes to the device (a hand-off device: and waits
     /// until every byte handed off is written). Throws what the device throws
@@ -480,7 +563,9 @@ private:
 
     /// The slow paths for a cursor: take its position `cur` by value (so that
     /// the cursor's address never escapes and its position stays in
-    /// registers) and return the position afterwards (end_ may change too).
+    /// registers), run obuf's own operation from there (which may find room
+    /// after all: a cursor that caught an error comes here with none) and
+    /// return the position afterwards (end_ may change too).
     IOBENCH_NOINLINE char* put_at(char* cur, char c) {
         cur_ = cur;
         put(c);
@@ -488,17 +573,17 @@ private:
     }
     IOBENCH_NOINLINE char* write_at(char* cur, const char* data, std::size_t size) {
         cur_ = cur;
-        write_slow(data, size);
+        write(data, size);
         return cur_;
     }
     IOBENCH_NOINLINE char* put_uint_at(char* cur, std::uint64_t v) {
         cur_ = cur;
-        put_uint_slow(v);
+        put_uint(v);
         return cur_;
     }
     IOBENCH_NOINLINE char* put_double_at(char* cur, double v) {
         cur_ = cur;
-        put_double_slow(v);
+        put_double(v);
         return cur_;
     }
 
@@ -561,88 +646,6 @@ private:
     Device dev_;
     std::size_t size_;
     std::unique_ptr<char[]> buf_;
-    char* cur_;
-    char* end_;
-};
-
-/// obuf's write position held in a local object for a hot loop: the same
-/// put(), write(), put_uint() and put_double() as basic_obuf, with the same
-/// output, but the position and the buffer's end are copies the compiler can
-/// keep in registers. Writes through obuf's own members must be reloaded
-/// after every byte copied (a char store may alias them): 3 memory
-/// operations per write() of a short line that a cursor does not make. The
-/// cursor's address must not escape (it is used by value in one function);
-/// its slow paths pass the position to the obuf by value.
-///
-/// The obuf must not be used while a cursor over it is alive; the cursor's
-/// destructor gives the position back (not when it is destroyed by an
-/// exception its own slow path threw: the obuf has already dropped its
-/// buffered bytes then, as its class comment says). Errors: what the obuf's
-/// operations throw.
-template <class Device>
-    requires sink_device<Device> || handoff_device<Device>
-class basic_obuf<Device>::cursor {
-public:
-    explicit cursor(basic_obuf& out) noexcept : out_(out), cur_(out.cur_), end_(out.end_) {}
-    cursor(const cursor&) = delete;
-    cursor& operator=(const cursor&) = delete;
-    ~cursor() {
-        if (cur_ != nullptr) out_.cur_ = cur_;
-    }
-
-    /// Appends one byte.
-    IOBENCH_ALWAYS_INLINE void put(char c) {
-        if (cur_ != end_) [[likely]]
-            *cur_++ = c;
-        else
-            slow([&](char* cur) { return out_.put_at(cur, c); });
-    }
-
-    /// Appends `size` bytes from `data` (which may be null when size is 0).
-    IOBENCH_ALWAYS_INLINE void write(const char* data, std::size_t size) {
-        if (size - 1 < static_cast<std::size_t>(end_ - cur_)) [[likely]] {
-            if (size <= 32)
-                detail::copy_small(cur_, data, size);
-            else
-                std::memcpy(cur_, data, size);
-            cur_ += size;
-        } else {
-            slow([&](char* cur) { return out_.write_at(cur, data, size); });
-        }
-    }
-
-    /// Appends the bytes of `s`.
-    IOBENCH_ALWAYS_INLINE void write(std::string_view s) { write(s.data(), s.size()); }
-
-    /// Appends `v` in decimal (see format_uint).
-    IOBENCH_ALWAYS_INLINE void put_uint(std::uint64_t v) {
-        if (static_cast<std::size_t>(end_ - cur_) >= max_uint_digits) [[likely]]
-            cur_ = format_uint(cur_, v);
-        else
-            slow([&](char* cur) { return out_.put_uint_at(cur, v); });
-    }
-
-    /// Appends `v` in its shortest round-trip form (see format_double).
-    IOBENCH_ALWAYS_INLINE void put_double(double v) {
-        if (static_cast<std::size_t>(end_ - cur_) >= max_double_chars) [[likely]]
-            cur_ = format_double(cur_, v);
-        else
-            slow([&](char* cur) { return out_.put_double_at(cur, v); });
-    }
-
-private:
-    /// Runs a slow path of the obuf with the position by value; while it runs
-    /// the cursor holds no position (so that its destructor, run by the slow
-    /// path's exception, leaves the obuf's position alone).
-    template <class F>
-    IOBENCH_ALWAYS_INLINE void slow(F&& f) {
-        char* const cur = cur_;
-        cur_ = nullptr;
-        cur_ = f(cur);
-        end_ = out_.end_;
-    }
-
-    basic_obuf& out_;
     char* cur_;
     char* end_;
 };

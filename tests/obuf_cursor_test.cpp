@@ -3,7 +3,7 @@
 // write, in the same chunks, for buffers of 1 to 40 bytes and the default;
 // the obuf is usable before and after a cursor; a device error thrown inside
 // a cursor's slow path leaves the obuf empty and usable (the cursor does not
-// give back its stale position); and over a hand-off device, whose buffers
+// give back its stale position) and the cursor usable; and over a hand-off device, whose buffers
 // change address at every hand-off, every byte lands in order.
 #include <gtest/gtest.h>
 
@@ -165,6 +165,27 @@ TEST(ObufCursor, ADeviceErrorInsideACursorLeavesTheObufEmptyAndUsable) {
     }
     out.flush();
     EXPECT_EQ(text, "after the error\n");
+}
+
+TEST(ObufCursor, ACursorWritesOnAfterCatchingADeviceError) {
+    // The error caught inside the cursor's scope: the cursor takes up the
+    // obuf's position again (its buffer emptied by the failed flush).
+    std::string text;
+    std::vector<std::size_t> chunks;
+    bool fail = true;
+    basic_obuf<string_device> out(string_device{&text, &chunks, &fail}, 8);
+    {
+        basic_obuf<string_device>::cursor cur(out);
+        cur.write("1234567");
+        EXPECT_THROW(cur.write("89"), std::runtime_error);  // fills the buffer, the flush fails
+        fail = false;
+        cur.write("after");
+        cur.put_uint(42);
+        cur.put('\n');
+    }
+    EXPECT_EQ(out.pending(), 8u);  // "after42\n": nothing of the failed buffer
+    out.flush();
+    EXPECT_EQ(text, "after42\n");
 }
 
 TEST(ObufCursor, EveryByteInOrderOverAHandOffDevice) {
