@@ -3,6 +3,7 @@
 // PATH through obuf over a writer thread of its own (methods/thread_device.hpp:
 // full buffers handed to the thread, written with write(2), WriteFile on
 // Windows), as the `obuf_thread` method does.
+// binsize-needs: threads
 #include <cstdlib>
 #include <exception>
 

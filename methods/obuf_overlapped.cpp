@@ -69,6 +69,7 @@ template <class Open>
 class handoff_file {
 public:
     using device_type = decltype(Open::device(std::declval<typename Open::file_type&>(), std::string()));
+    /// The buffered writer over that device (basic_obuf; its cursor for hot loops).
     using buffer_type = basic_obuf<device_type>;
 
     explicit handoff_file(const Sink& sink)

@@ -325,6 +325,42 @@ TEST(Report, SkippedPairsAreListedWithTheirReason) {
     EXPECT_EQ(skipped_context({}), "");
 }
 
+TEST(Report, ABinarySizeTableShowsTheSizesSmallestFirst) {
+    // binary_size rows carry the program's size: the table shows it and ranks
+    // by it (fast_io's table), whatever the programs' run times.
+    auto run = [](const std::string& name, double seconds, double size) {
+        auto r = single_run(name, seconds, 0);
+        r.counters["binary_size"] = benchmark::Counter(size);
+        return r;
+    };
+    std::ostringstream out;
+    const Outcomes outcomes;
+    SummaryConsoleReporter reporter(outcomes, no_cases, benchmark::ConsoleReporter::OO_None);
+    reporter.SetOutputStream(&out);
+    reporter.SetErrorStream(&out);
+    reporter.ReportRuns({run("binary_size/ofstream", 0.030, 1740488)});
+    reporter.ReportRuns({run("binary_size/write", 1.5, 682696)});
+    reporter.ReportRuns({run("binary_size/obuf", 0.008, 818504)});
+    reporter.Finalize();
+    const std::string text = out.str();
+    EXPECT_NE(text.find("binary size"), std::string::npos) << text;
+    EXPECT_NE(text.find("1.66 MiB"), std::string::npos) << text;
+    const auto write = text.find("\n  write "), obuf = text.find("\n  obuf "), ofstream = text.find("\n  ofstream ");
+    ASSERT_NE(write, std::string::npos) << text;
+    ASSERT_NE(obuf, std::string::npos) << text;
+    ASSERT_NE(ofstream, std::string::npos) << text;
+    EXPECT_LT(write, obuf) << text;
+    EXPECT_LT(obuf, ofstream) << text;
+    // Other tables have no such column.
+    std::ostringstream plain;
+    SummaryConsoleReporter other(outcomes, no_cases, benchmark::ConsoleReporter::OO_None);
+    other.SetOutputStream(&plain);
+    other.SetErrorStream(&plain);
+    other.ReportRuns({single_run("ints_out/obuf", 0.04, 0)});
+    other.Finalize();
+    EXPECT_EQ(plain.str().find("binary size"), std::string::npos) << plain.str();
+}
+
 TEST(Report, WorkloadsAreListedInTheSuitesOrderWhateverOrderTheyRan) {
     // Interleaved repetitions report benchmarks in random order: the summary
     // must still follow the suite (family_index = registration order).

@@ -25,7 +25,11 @@ inline std::vector<std::uint64_t> sample_values(std::uint64_t small, int random)
     values.push_back(UINT64_MAX - 1);
     values.push_back(UINT64_MAX);
     std::mt19937_64 rng(20240601);
-    for (int i = 0; i < random; ++i) values.push_back(rng() >> (rng() % 64));
+    for (int i = 0; i < random; ++i) {
+        const std::uint64_t bits = rng();  // two draws in a fixed order, the same on every compiler
+        const std::uint64_t shift = rng() % 64;
+        values.push_back(bits >> shift);
+    }
     return values;
 }
 
