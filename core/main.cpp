@@ -150,9 +150,10 @@ fs::path work_base(const Options& opt) {
 
 /// Writes the JSON results to `target` (core/results_file.hpp: a temporary
 /// file, checked writes, flushed, renamed without replacing when `numbered`,
-/// i.e. --results-dir). A failed run never replaces earlier results: it goes
-/// to TARGET.failed. Returns the path written, or nothing, having said why on
-/// stderr.
+/// i.e. --results-dir). A failed run's results given as --benchmark_out=FILE
+/// go to FILE.failed (-2, -3, ... when taken), whether FILE exists or not:
+/// never over earlier results, and never under the name a script reads as a
+/// success. Returns the path written, or nothing, having said why on stderr.
 std::optional<fs::path> write_results(const fs::path& results_target, const std::ostringstream& json_text,
                                       bool numbered, bool failed) {
     if (!json_text) {
@@ -161,8 +162,7 @@ std::optional<fs::path> write_results(const fs::path& results_target, const std:
     }
     iobench::Existing existing = numbered ? iobench::Existing::number : iobench::Existing::replace;
     fs::path target = results_target;
-    std::error_code ec;
-    if (!numbered && failed && fs::exists(target, ec)) {
+    if (!numbered && failed) {
         target += ".failed";
         existing = iobench::Existing::number;
     }
@@ -240,7 +240,7 @@ void add_options(CLI::App& app, Options& opt) {
                  "--benchmark_enable_random_interleaving=true)");
     app.footer(fmt::format(
         "Google Benchmark flags pass through, checked: --benchmark_filter=REGEX, --benchmark_out=FILE (replaced\n"
-        "atomically; a failed run never replaces it: FILE.failed), --benchmark_out_format=json (the only\n"
+        "atomically; a failed run writes FILE.failed instead), --benchmark_out_format=json (the only\n"
         "format), --benchmark_repetitions=N (1..{}), --benchmark_min_time=SECONDS,\n"
         "--benchmark_enable_random_interleaving=true|false, --benchmark_display_aggregates_only=true|false.\n"
         "Exit status: 0 all verified, 1 a benchmark failed or the results could not be written, 2 bad input,\n"

@@ -272,6 +272,7 @@ struct SummaryNotes {
     bool any_limit = false;
     bool any_cold_warm = false;
     bool short_runs = false;   // a sys cell left out: the run was too short
+    bool any_binary_size = false;  // a binary_size table: ranked by size, its counters the child's
     std::vector<std::string> interfered;  // "name (n%)": spread with stolen time
     std::vector<std::string> contended;   // "name (n%)": spread with CPU pressure, no stolen time
     std::map<std::string, std::vector<std::string>> calls_not_counted;  // reason -> methods whose calls are "-"
@@ -311,11 +312,17 @@ void render_table(std::ostream& out, const SummaryTable& t, SummaryNotes& notes)
                (t.has_cold_warm ? fmt::format("  {:>9}", cold_warm) : std::string()) +
                (t.has_binary_size ? fmt::format("  {:>11}", size) : std::string());
     };
+    notes.any_binary_size = notes.any_binary_size || t.has_binary_size;
     double fastest = 0;
     for (const SummaryRow& r : t.rows)
         if (r.outcome.ok() && !r.structure.reference && (fastest == 0 || r.ms < fastest)) fastest = r.ms;
+    // A binary-size table ranks by size: its ratio column is size / the smallest program's.
+    double smallest = 0;
+    for (const SummaryRow& r : t.rows)
+        if (t.has_binary_size && r.outcome.ok() && r.binary_size && (smallest == 0 || *r.binary_size < smallest))
+            smallest = *r.binary_size;
     out << fmt::format("\n{}\n  {:<{}}  {:>9}  {:>7}  {:>11}  {:>9}{}  {:>11}  {:>10}  {:>6}  {:>6}\n", t.title,
-                       "method", width, "time", "95% CI", "throughput", "x fastest",
+                       "method", width, "time", "95% CI", "throughput", t.has_binary_size ? "x smallest" : "x fastest",
                        optional_cells("x limit", "cold/warm", "binary size"),
                        t.input ? "read calls" : t.any_calls ? "write calls" : "calls", "bytes/call", "sys", "cv");
     for (const SummaryRow& r : t.rows) {
@@ -342,7 +349,10 @@ void render_table(std::ostream& out, const SummaryTable& t, SummaryNotes& notes)
         else if (spread && r.cpu_wait && r.ms > 0 && *r.cpu_wait >= 0.01 * r.ms / 1e3)
             notes.contended.push_back(
                 fmt::format("{} ({:.0f}%)", r.structure.name, 100 * *r.cpu_wait / (r.ms / 1e3)));
-        const std::string x_fastest = r.structure.reference ? "ref" : format_ratio(fastest > 0 ? r.ms / fastest : 0.0);
+        const std::string x_fastest =
+            r.structure.reference ? "ref"
+            : t.has_binary_size   ? format_ratio(smallest > 0 && r.binary_size ? *r.binary_size / smallest : 0.0)
+                                  : format_ratio(fastest > 0 ? r.ms / fastest : 0.0);
         const std::optional<double>& calls = t.input ? r.read_calls : r.write_calls;
         if (!r.structure.calls_not_counted.empty()) {
             auto& methods = notes.calls_not_counted[r.structure.calls_not_counted];
@@ -372,6 +382,10 @@ void render_notes(std::ostream& out, const SummaryNotes& notes) {
     if (notes.any_cold_warm)
         out << "cold/warm: time with the file's pages dropped / the same method's time with them in memory;\n";
     out << "calls, bytes/call, sys (system CPU time / wall time): per run, from the operating system's counters.\n";
+    if (notes.any_binary_size)
+        out << "binary size: the size of the row's program file (static and stripped where the toolchain can), "
+               "smallest first; x smallest: size / the smallest program's; time: one run of the program, start-up "
+               "included; its calls and CPU time are a child process's, not counted (-).\n";
     for (const auto& [reason, methods] : notes.calls_not_counted)
         out << fmt::format("- in the calls columns of {}: {}.\n", fmt::join(methods, ", "), reason);
     if (notes.short_runs)

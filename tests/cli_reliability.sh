@@ -124,6 +124,28 @@ results_file_too_large)
   cmp -s "$work/out.json" "$work/earlier.copy" || fail "--benchmark_out: the earlier file changed"
   [ -z "$(find "$work" -maxdepth 1 -name '*.partial')" ] || fail "--benchmark_out: partial file left"
   ;;
+failed_run_out)
+  # A benchmark fails (its output cut by a 256 KiB file-size limit: EFBIG):
+  # exit 1, and --benchmark_out=FILE gets the results as FILE.failed, whether
+  # FILE exists or not, so that FILE never holds a failed run.
+  ( ulimit -f 256 && exec "$iobench" --scale 0.001 "--benchmark_filter=^hello/obuf$" --benchmark_min_time=0.001 \
+      --benchmark_repetitions=1 --dir "$work/dir" --benchmark_out="$work/out.json" >/dev/null 2>err ); rc=$?
+  [ $rc -eq 1 ] || fail "exit status $rc, expected 1"
+  [ ! -e "$work/out.json" ] || fail "a failed run wrote out.json"
+  [ -f "$work/out.json.failed" ] || fail "no out.json.failed"
+  grep -q '"error_occurred": true' "$work/out.json.failed" || fail "out.json.failed holds no failed row"
+  grep -q "results written to $work/out.json.failed" err || fail "the .failed path not named"
+  # An earlier FILE stays as it was; the next failed run numbers its .failed file.
+  earlier
+  cp "$work/earlier.copy" "$work/out.json"
+  ( ulimit -f 256 && exec "$iobench" --scale 0.001 "--benchmark_filter=^hello/obuf$" --benchmark_min_time=0.001 \
+      --benchmark_repetitions=1 --dir "$work/dir" --benchmark_out="$work/out.json" >/dev/null 2>err ); rc=$?
+  [ $rc -eq 1 ] || fail "second run: exit status $rc, expected 1"
+  cmp -s "$work/out.json" "$work/earlier.copy" || fail "the earlier out.json changed"
+  [ -f "$work/out.json.failed" ] && [ -f "$work/out.json-2.failed" ] \
+    || { ls "$work" >&2; fail "the second failed run did not get a name of its own"; }
+  nothing_left
+  ;;
 stdout_full)
   # stdout on /dev/full: the report is lost, so the status says so; the
   # results file is still complete.

@@ -54,6 +54,8 @@ KNOWN = [
     Column("bytes_per_call", "bytes/call", "bytes", "bytes per read or write call", "bytes_per_call"),
     Column("sys", "sys %", "percent", "system CPU time / wall time of a run", "system_time"),
     Column("x_limit", "x limit", "ratio", "time / the workload's memory-bound limit (the limit row)", "x_limit"),
+    Column("binary_size", "binary size", "bytes", "size of the row's program file (the binary_size workload)",
+           "binary_size"),
     Column("user_time", "user", "seconds", "user CPU time per run", "user_time"),
     Column("system_time", "system", "seconds", "system CPU time per run", "system_time"),
     Column("page_faults", "page faults", "count", "page faults per run", "page_faults"),
@@ -65,7 +67,7 @@ BY_KEY = {c.key: c for c in KNOWN}
 
 # What the tables show unless --counters says otherwise (each only where a row carries it and
 # it is not 0 in every row of the table: see compare._columns).
-DEFAULT = ["write_calls", "read_calls", "bytes_per_call", "sys", "x_limit"]
+DEFAULT = ["write_calls", "read_calls", "bytes_per_call", "sys", "x_limit", "binary_size"]
 
 
 def column(key: str) -> Column:
