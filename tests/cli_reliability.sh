@@ -307,7 +307,8 @@ output_too_large)
   [ $rc -eq 1 ] || fail "exit status $rc, expected 1"
   grep -q "the output needs more than 65536 bytes, .* available (the file-size limit is 65536 bytes)" out \
     || { cat out >&2; fail "no needed vs available message"; }
-  python3 - "$work/out.json" <<'EOF' || fail "results file"
+  [ ! -e "$work/out.json" ] || fail "a failed run wrote out.json (expected out.json.failed)"
+  python3 - "$work/out.json.failed" <<'EOF' || fail "results file"
 import json, sys
 rows = {r["name"]: r for r in json.load(open(sys.argv[1]))["benchmarks"]}
 assert rows["ints_out/obuf"]["error_occurred"] and "needs more than 65536 bytes" in rows["ints_out/obuf"]["error_message"]
