@@ -436,7 +436,13 @@ def _fastest(table: Workload, files: list[ResultFile]) -> None:
 def _order(table: Workload, ranked_by: int) -> None:
     """One order for every table and chart: the methods that ran, fastest first (by their value in file
     `ranked_by`, the baseline file); those that ran only in other files, in the suite's order; then the
-    reference (limit) rows; then the rows without a result in any file (failed, skipped, invalid)."""
+    reference (limit) rows; then the rows without a result in any file (failed, skipped, invalid).
+    A binary_size table (every row that ran carries the program's size) is ranked smallest first, as
+    iobench's own summary ranks it."""
+    by_size = all("binary_size" in row.cells[ranked_by].counters
+                  for row in table.rows if row.cells[ranked_by].ok) and any(
+        row.cells[ranked_by].ok for row in table.rows)
+
     def key(indexed: tuple[int, Row]):
         position, row = indexed
         ran = any(c.ok for c in row.cells)
@@ -446,6 +452,8 @@ def _order(table: Workload, ranked_by: int) -> None:
         if row.is_limit:
             return (2, 0.0, position)
         if cell.ok:
+            if by_size:
+                return (0, cell.counters["binary_size"], position)
             return (0, cell.value if cell.value is not None else cell.time, position)
         return (1, 0.0, position)
     table.rows = [row for _, row in sorted(enumerate(table.rows), key=key)]
