@@ -75,7 +75,9 @@ extern "C" void on_signal(int sig) {
         std::_Exit(128 + sig);
     }
     // Everything but the working directories' lock files, newest first.
+    bool any = false;  // something was generated (--list, say, generates nothing)
     for (int i = used.load() - 1; i >= 0; --i) {
+        any = any || slots[i][0] != '\0';
         if (slots[i][0] == '\0' || is_lock_file(slots[i])) continue;
         if (IOBENCH_UNLINK(slots[i]) != 0) IOBENCH_RMDIR(slots[i]);
     }
@@ -101,8 +103,12 @@ extern "C" void on_signal(int sig) {
     char* p = line;
     std::memcpy(p, prefix, sizeof prefix - 1);
     p = put_number(p + sizeof prefix - 1, sig);
-    std::memcpy(p, suffix, sizeof suffix - 1);
-    p += sizeof suffix - 1;
+    if (any) {
+        std::memcpy(p, suffix, sizeof suffix - 1);
+        p += sizeof suffix - 1;
+    } else {
+        *p++ = '\n';
+    }
     [[maybe_unused]] auto written = IOBENCH_WRITE(2, line, static_cast<std::size_t>(p - line));
     std::signal(sig, SIG_DFL);
     std::_Exit(128 + sig);
