@@ -164,6 +164,21 @@ IOBENCH_ALWAYS_INLINE void copy_small(char* dst, const char* src, std::size_t n)
     }
 }
 
+/// The hot path of obuf's write(), for obuf's own position and a cursor's:
+/// when the `size` bytes at `data` fit before `end`, copies them to `cur`
+/// (copy_small up to 32 bytes, memcpy beyond) and advances `cur`; returns
+/// false, copying nothing, when they do not fit or `size` is 0 (size - 1
+/// wraps, so memcpy never sees the null pointer an empty write may pass).
+IOBENCH_ALWAYS_INLINE bool copy_if_room(char*& cur, const char* end, const char* data, std::size_t size) noexcept {
+    if (size - 1 >= static_cast<std::size_t>(end - cur)) return false;
+    if (size <= 32)
+        copy_small(cur, data, size);
+    else
+        std::memcpy(cur, data, size);
+    cur += size;
+    return true;
+}
+
 /// Portable fallback for big-endian targets: digits written backwards.
 inline char* format_uint_generic(char* out, std::uint64_t v) noexcept {
     char tmp[max_uint_digits];
@@ -395,17 +410,8 @@ public:
     /// A write that fits is an inlined bounds check and copy (no call for up
     /// to 32 bytes, even when the size is only known at run time).
     IOBENCH_ALWAYS_INLINE void write(const char* data, std::size_t size) {
-        // size - 1 wraps for size == 0, which thus takes the slow path (and
-        // memcpy never sees a null pointer).
-        if (size - 1 < static_cast<std::size_t>(end_ - cur_)) [[likely]] {
-            if (size <= 32)
-                detail::copy_small(cur_, data, size);
-            else
-                std::memcpy(cur_, data, size);
-            cur_ += size;
-        } else {
+        if (!detail::copy_if_room(cur_, end_, data, size)) [[unlikely]]
             write_slow(data, size);
-        }
     }
 
     /// Appends the bytes of `s`.
@@ -467,15 +473,8 @@ public:
 
         /// Appends `size` bytes from `data` (which may be null when size is 0).
         IOBENCH_ALWAYS_INLINE void write(const char* data, std::size_t size) {
-            if (size - 1 < static_cast<std::size_t>(end_ - cur_)) [[likely]] {
-                if (size <= 32)
-                    detail::copy_small(cur_, data, size);
-                else
-                    std::memcpy(cur_, data, size);
-                cur_ += size;
-            } else {
+            if (!detail::copy_if_room(cur_, end_, data, size)) [[unlikely]]
                 slow([&](char* cur) { return out_.write_at(cur, data, size); });
-            }
         }
 
         /// Appends the bytes of `s`.

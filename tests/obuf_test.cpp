@@ -126,16 +126,8 @@ constexpr std::size_t kReadSizes[] = {1, 2, 7, 64, 0};
 // ---------------------------------------------------------------- format_uint
 
 TEST(FormatUint, Boundaries) {
-    std::vector<std::uint64_t> values = {0, 1, 9, 10, 11, 99, 100, 101, 999, 1000,
-                                         UINT64_MAX - 1, UINT64_MAX};
-    std::uint64_t p = 1;
-    for (int k = 0; k < 20; ++k) {
-        values.push_back(p - 1);
-        values.push_back(p);
-        values.push_back(p + 1);
-        if (k < 19) p *= 10;
-    }
-    for (std::uint64_t v : values) expect_formats_like_to_chars(v);
+    // 0..101, every power of ten and its neighbours, the top of the range.
+    for (std::uint64_t v : iobench::test::sample_values(102, 0)) expect_formats_like_to_chars(v);
     char buf[max_uint_digits];
     EXPECT_EQ(format_uint(buf, UINT64_MAX) - buf, 20);
     EXPECT_EQ(std::string_view(buf, 20), "18446744073709551615");
