@@ -369,7 +369,10 @@ int finish(const CommandLine& cl, const Plan& plan, const iobench::Outcomes& out
         if (!written) status = exit_failed;
     }
     const std::error_code stdout_error = iobench::write_stdout(summary.str());
-    if (written) note("iobench: results written to {}\n", written->string());
+    if (written)
+        note("iobench: results written to {}\n", written->string());
+    else if (plan.results_target.empty())
+        note("iobench: no results file written (--results-dir DIR or --benchmark_out=FILE keeps one)\n");
     if (stdout_error == std::errc::broken_pipe) {
         // The reader went away (| head): exit as SIGPIPE would have ended
         // the process, with what was kept said.

@@ -376,7 +376,8 @@ void render_table(std::ostream& out, const SummaryTable& t, SummaryNotes& notes)
 }
 
 void render_notes(std::ostream& out, const SummaryNotes& notes) {
-    out << "\ntime: median of the repetitions; 95% CI: half-width of the median's distribution-free interval;\n";
+    out << "\ntime: median of the repetitions; 95% CI: half-width of the median's distribution-free interval;\n"
+           "cv: standard deviation / mean of the repetitions' times;\n";
     if (notes.any_limit)
         out << "x limit: time / the `limit` row's (the same bytes prepared in memory, 1 MiB system calls);\n";
     if (notes.any_cold_warm)
