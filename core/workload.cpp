@@ -32,7 +32,9 @@ std::string Workload::unavailable(const Method& method) const {
     const Operation called = has_operation(method)                       ? spec_.operation
                              : spec_.reference == ReferenceKind::output ? Operation::put_prepared
                                                                         : Operation::read_bytes;
-    return std::string(operation_field(called).why_not_built(method));
+    std::string why(operation_field(called).why_not_built(method));
+    if (why.empty() && spec_.method_unavailable) why = spec_.method_unavailable(method);
+    return why;
 }
 
 std::uint64_t Workload::count(const Session& session) const {

@@ -144,8 +144,13 @@ struct WorkloadSpec {
     Axes axes{};                                      ///< the parameters its benchmarks vary
     ReferenceKind reference = ReferenceKind::none;  ///< the `limit` row the runner adds
     /// A further condition on the methods it takes, besides the operation
-    /// (binary_size: a program built for the method); nullptr: none.
+    /// (binary_size: a program for the method); nullptr: none.
     bool (*method_filter)(const Method&) = nullptr;
+    /// Why it cannot run a method it takes in this build although the method
+    /// itself is built (binary_size: the method's program was not built
+    /// here); "" when it can; nullptr: never. `--list` and the run list such
+    /// a pair as skipped with the reason.
+    std::string (*method_unavailable)(const Method&) = nullptr;
 };
 
 /// The bytes an output workload's run must write: what its methods are
@@ -191,8 +196,9 @@ public:
 
     /// Why `method` cannot run this workload in this build: the method's
     /// `unavailable`, else why the operation the workload would call (its own,
-    /// or the reference row's) is not built here (Op::why_not_built); ""
-    /// when it can. The runner lists such a pair as skipped with the reason.
+    /// or the reference row's) is not built here (Op::why_not_built), else
+    /// the workload's own reason (WorkloadSpec::method_unavailable); "" when
+    /// it can. The runner lists such a pair as skipped with the reason.
     std::string unavailable(const Method& method) const;
 
     /// Items per run at `session`'s scale: the default count times the

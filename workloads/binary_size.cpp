@@ -154,7 +154,12 @@ public:
                     .item_unit = "line",
                     .default_count = published_count,
                     .axes = {.buffer_size = false},  // each program keeps its library's default buffer
-                    .method_filter = [](const Method& m) { return program_of(m.name) != nullptr; }}) {}
+                    .method_filter = [](const Method& m) { return program_of(m.name) != nullptr; },
+                    .method_unavailable = [](const Method& m) -> std::string {
+                        const binsize::Program* p = program_of(m.name);
+                        if (p == nullptr || p->not_built.empty()) return "";
+                        return fmt::format("the binary_size program hello-{} was not built: {}", m.name, p->not_built);
+                    }}) {}
 
 protected:
     std::unique_ptr<Trial> make_method_trial(const Method& m, const Params& p, Session& s) const override {
