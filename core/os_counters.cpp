@@ -296,4 +296,10 @@ std::string available_os_counters() {
     return names;
 }
 
+OsCounters machine_wide(OsCounters counters) noexcept {
+    counters.known &= (1u << static_cast<unsigned>(OsCounter::steal_time)) |
+                      (1u << static_cast<unsigned>(OsCounter::cpu_wait));
+    return counters;
+}
+
 }  // namespace iobench

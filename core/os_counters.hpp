@@ -96,6 +96,10 @@ OsCounters take_os_snapshot(OsScope scope = OsScope::thread) noexcept;
 OsCounters os_counters_between(const OsCounters& before, const OsCounters& after,
                                OsScope scope = OsScope::thread) noexcept;
 
+/// `counters` with only the machine-wide ones kept known (steal_time,
+/// cpu_wait): what a process can say of work that ran in another process.
+OsCounters machine_wide(OsCounters counters) noexcept;
+
 /// The counters this platform provides, comma-separated ("read_calls,write_calls,..."),
 /// for the JSON context; checked once against real calls (a counter that did
 /// not move when it should have is not listed).

@@ -170,7 +170,8 @@ Outcome run_case(benchmark::State& state, const Case& c, Session& session) {
         const OsCounters after = take_os_snapshot(scope);
         const std::optional<double> own = trial->measured_seconds();
         state.SetIterationTime(own ? *own : std::chrono::duration<double>(stop - start).count());
-        const OsCounters counted = trial->measured_counters().value_or(os_counters_between(before, after, scope));
+        OsCounters counted = trial->measured_counters().value_or(os_counters_between(before, after, scope));
+        if (trial->work_in_child) counted = machine_wide(counted);
         if (runs++ == 0) os_total = counted;
         else os_total += counted;
 

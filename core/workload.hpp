@@ -72,6 +72,11 @@ public:
     /// True when a run reads its bytes (bytes_per_call = bytes / read_calls),
     /// false when it writes them (bytes / write_calls).
     bool input = false;
+    /// True when run() starts another process that does the measured work
+    /// (binary_size's programs) and measured_counters() has nothing of it:
+    /// the runner then reports only the machine-wide counters (machine_wide),
+    /// since this process's calls and CPU time are not the work's.
+    bool work_in_child = false;
     /// User-space buffer in bytes the run used (0 = unbuffered or unknown).
     std::size_t buffer_size = 0;
     /// Further per-run figures the runner reports as counters of the same

@@ -13,6 +13,7 @@
 
 #include "core/method.hpp"
 #include "methods/obuf_file.hpp"
+#include "methods/obuf_writes.hpp"
 
 namespace iobench {
 namespace {
@@ -35,56 +36,31 @@ const std::string ibuf_description = std::string(ibuf_reader) +
 
 void obuf_ints(const Sink& sink, std::uint64_t count) {
     obuf_file file(sink.path, sink.buffer_size);
-    {
-        obuf_file::buffer_type::cursor out(file.out());
-        for (std::uint64_t i = 0; i < count; ++i) {
-            out.put_uint(i);
-            out.put('\n');
-        }
-    }
+    write_int_lines(file.out(), count);
     file.close();
 }
 
 void obuf_repeat(const Sink& sink, std::string_view line, std::uint64_t count) {
     obuf_file file(sink.path, sink.buffer_size);
-    {
-        obuf_file::buffer_type::cursor out(file.out());
-        for (std::uint64_t i = 0; i < count; ++i) out.write(line);
-    }
+    write_repeated(file.out(), line, count);
     file.close();
 }
 
 void obuf_lines(const Sink& sink, const NumberedLine& line, std::uint64_t count) {
     obuf_file file(sink.path, sink.buffer_size);
-    {
-        obuf_file::buffer_type::cursor out(file.out());
-        for (std::uint64_t i = 0; i < count; ++i) {
-            out.write(line.prefix);
-            out.put_uint(i);
-            out.write(line.suffix);
-        }
-    }
+    write_numbered_lines(file.out(), line, count);
     file.close();
 }
 
 void obuf_doubles(const Sink& sink, std::span<const double> values) {
     obuf_file file(sink.path, sink.buffer_size);
-    {
-        obuf_file::buffer_type::cursor out(file.out());
-        for (double v : values) {
-            out.put_double(v);
-            out.put('\n');
-        }
-    }
+    write_double_lines(file.out(), values);
     file.close();
 }
 
 void obuf_console(const StdoutSink& sink, std::string_view line, std::uint64_t count) {
     auto out = stdout_obuf(sink.buffer_size);
-    {
-        obuf_file::buffer_type::cursor cur(out);
-        for (std::uint64_t i = 0; i < count; ++i) cur.write(line);
-    }
+    write_repeated(out, line, count);
     out.flush();
 }
 

@@ -3,7 +3,7 @@
 // put, unchanged); only what happens to a full buffer differs. `obuf` hands
 // it to write(2) and waits; these methods hand it to a hand-off device
 // (methods/handoff.hpp) that owns 4 buffers of `buf` bytes (1 MiB unless a
-// suite says otherwise: default_handoff_buffer_size, 64x obuf's memory),
+// suite says otherwise: default_handoff_buffer_size, 4x obuf's memory),
 // takes the full one to write in the background and gives back an
 // empty one, waiting only when the other three are all still being written:
 //
@@ -47,6 +47,7 @@
 #include "methods/buffer_sizes.hpp"
 #include "methods/native_file.hpp"
 #include "methods/obuf.hpp"
+#include "methods/obuf_writes.hpp"
 #include "methods/thread_device.hpp"
 
 #ifdef IOBENCH_HAVE_LIBURING
@@ -69,7 +70,7 @@ template <class Open>
 class handoff_file {
 public:
     using device_type = decltype(Open::device(std::declval<typename Open::file_type&>(), std::string()));
-    /// The buffered writer over that device (basic_obuf; its cursor for hot loops).
+    /// The buffered writer over that device.
     using buffer_type = basic_obuf<device_type>;
 
     explicit handoff_file(const Sink& sink)
@@ -94,50 +95,28 @@ private:
 template <class Open>
 void handoff_ints(const Sink& sink, std::uint64_t count) {
     handoff_file<Open> file(sink);
-    {
-        typename handoff_file<Open>::buffer_type::cursor out(file.out());
-        for (std::uint64_t i = 0; i < count; ++i) {
-            out.put_uint(i);
-            out.put('\n');
-        }
-    }
+    write_int_lines(file.out(), count);
     file.close();
 }
 
 template <class Open>
 void handoff_repeat(const Sink& sink, std::string_view line, std::uint64_t count) {
     handoff_file<Open> file(sink);
-    {
-        typename handoff_file<Open>::buffer_type::cursor out(file.out());
-        for (std::uint64_t i = 0; i < count; ++i) out.write(line);
-    }
+    write_repeated(file.out(), line, count);
     file.close();
 }
 
 template <class Open>
 void handoff_lines(const Sink& sink, const NumberedLine& line, std::uint64_t count) {
     handoff_file<Open> file(sink);
-    {
-        typename handoff_file<Open>::buffer_type::cursor out(file.out());
-        for (std::uint64_t i = 0; i < count; ++i) {
-            out.write(line.prefix);
-            out.put_uint(i);
-            out.write(line.suffix);
-        }
-    }
+    write_numbered_lines(file.out(), line, count);
     file.close();
 }
 
 template <class Open>
 void handoff_doubles(const Sink& sink, std::span<const double> values) {
     handoff_file<Open> file(sink);
-    {
-        typename handoff_file<Open>::buffer_type::cursor out(file.out());
-        for (double v : values) {
-            out.put_double(v);
-            out.put('\n');
-        }
-    }
+    write_double_lines(file.out(), values);
     file.close();
 }
 

@@ -256,6 +256,24 @@ TEST(Runner, WritesThroughTheRingHaveNoCallCountsRatherThanZero) {
     EXPECT_EQ(ran.runs[0].counters.count("system_time"), 1u);
 }
 
+TEST(Runner, AChildsWorkReportsOnlyTheMachineWideCounters) {
+    // binary_size runs its program in a child process: this process's calls
+    // and CPU time are not the work's, so they are left out (unknown, not 0).
+#ifdef _WIN32
+    const char* method = "WriteFile";
+#else
+    const char* method = "write";
+#endif
+    const Ran ran = run_all({make_case("binary_size", method)});
+    ASSERT_EQ(ran.runs.size(), 1u);
+    ASSERT_FALSE(ran.runs[0].error_occurred) << ran.runs[0].error_message;
+    for (OsCounter c : {OsCounter::read_calls, OsCounter::write_calls, OsCounter::user_time, OsCounter::system_time,
+                        OsCounter::page_faults})
+        EXPECT_EQ(ran.runs[0].counters.count(std::string(os_counter_name(c))), 0u) << os_counter_name(c);
+    EXPECT_EQ(ran.runs[0].counters.count("binary_size"), 1u);
+    EXPECT_EQ(ran.runs[0].counters.count("verified"), 1u);
+}
+
 TEST(Runner, IoThroughTheRingHasNoCallCountsRatherThanZero) {
     // io_uring's reads are requests in the ring: read_calls would say 0.
     const Method* m = find_method("io_uring_qd1");

@@ -15,7 +15,6 @@
 #include <system_error>
 
 #include "core/error.hpp"
-#include "core/os_counters.hpp"
 #include "data/text.hpp"
 #include "iobench/binsize_programs.hpp"
 #include "core/output_trial.hpp"
@@ -122,25 +121,15 @@ public:
         const auto size = std::filesystem::file_size(program_, ec);
         if (ec) throw io_error("stat", program_.string(), ec);
         counters["binary_size"] = static_cast<double>(size);
+        // The program's calls and CPU time are a child's: unknown here, not 0.
+        work_in_child = true;
         if (binsize::static_linked) counters["static_linked"] = 1;
     }
-    void run() override {
-        const OsCounters before = take_os_snapshot();
-        run_program(program_, sink_.path, count_);
-        counters_ = os_counters_between(before, take_os_snapshot());
-        // The program ran in a child process: this thread's (or process's)
-        // counters see none of its system calls or CPU time, so only the
-        // machine-wide ones are reported; the rest is unknown, not 0.
-        counters_.known &= (1u << static_cast<unsigned>(OsCounter::steal_time)) |
-                           (1u << static_cast<unsigned>(OsCounter::cpu_wait));
-    }
-    /// steal_time and cpu_wait around the child's run; no call counts or CPU times.
-    std::optional<OsCounters> measured_counters() const override { return counters_; }
+    void run() override { run_program(program_, sink_.path, count_); }
 
 private:
     std::filesystem::path program_;
     std::uint64_t count_;
-    OsCounters counters_;
 };
 
 class BinarySize final : public Workload {

@@ -1,0 +1,56 @@
+// What obuf's methods write for each output operation, in one place for every
+// device obuf runs over: a file descriptor or HANDLE (methods/obuf.cpp) and
+// the hand-off devices (methods/obuf_overlapped.cpp), so that their rows do
+// the same work. Each writes through a cursor of its own over `out`
+// (basic_obuf::cursor: the position in registers) and leaves the bytes in the
+// obuf for the caller to flush; errors are the obuf's (its device's io_error).
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+#include "core/method.hpp"
+#include "methods/obuf.hpp"
+
+namespace iobench {
+
+/// put_ints: 0 .. count-1, one per line.
+template <class Obuf>
+void write_int_lines(Obuf& out, std::uint64_t count) {
+    typename Obuf::cursor cur(out);
+    for (std::uint64_t i = 0; i < count; ++i) {
+        cur.put_uint(i);
+        cur.put('\n');
+    }
+}
+
+/// put_repeat: `line`, `count` times.
+template <class Obuf>
+void write_repeated(Obuf& out, std::string_view line, std::uint64_t count) {
+    typename Obuf::cursor cur(out);
+    for (std::uint64_t i = 0; i < count; ++i) cur.write(line);
+}
+
+/// put_lines: line i = prefix, i, suffix, for i = 0 .. count-1.
+template <class Obuf>
+void write_numbered_lines(Obuf& out, const NumberedLine& line, std::uint64_t count) {
+    typename Obuf::cursor cur(out);
+    for (std::uint64_t i = 0; i < count; ++i) {
+        cur.write(line.prefix);
+        cur.put_uint(i);
+        cur.write(line.suffix);
+    }
+}
+
+/// put_doubles: every value in its shortest round-trip form, one per line.
+template <class Obuf>
+void write_double_lines(Obuf& out, std::span<const double> values) {
+    typename Obuf::cursor cur(out);
+    for (double v : values) {
+        cur.put_double(v);
+        cur.put('\n');
+    }
+}
+
+}  // namespace iobench
