@@ -59,6 +59,17 @@ add_library(iobench_dragonbox INTERFACE)
 add_library(iobench::dragonbox ALIAS iobench_dragonbox)
 target_include_directories(iobench_dragonbox SYSTEM INTERFACE ${IOBENCH_DRAGONBOX_INCLUDE_DIR})
 
+# System libraries of the core: on Windows GetProcessMemoryInfo (psapi,
+# core/os_counters.cpp) and the SHA-256 of a loaded plugin (bcrypt, Windows'
+# own CNG: core/plugins.cpp); elsewhere that SHA-256 comes from OpenSSL's
+# libcrypto, and loading a plugin from libdl (part of the C library since glibc 2.34).
+if(WIN32)
+  set(IOBENCH_CORE_SYSTEM_LIBRARIES psapi bcrypt)
+else()
+  find_package(OpenSSL 1.1 REQUIRED COMPONENTS Crypto)
+  set(IOBENCH_CORE_SYSTEM_LIBRARIES OpenSSL::Crypto ${CMAKE_DL_LIBS})
+endif()
+
 if(benchmark_VERSION)
   set(IOBENCH_BENCHMARK_VERSION ${benchmark_VERSION})
 else()

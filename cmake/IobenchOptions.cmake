@@ -75,7 +75,7 @@ function(iobench_apply_options target)
   endif()
   iobench_windows_definitions(${target})
   target_compile_definitions(${target} PRIVATE
-    "IOBENCH_BUILD_TYPE=\"$<IF:$<BOOL:$<CONFIG>>,$<CONFIG>,none>\""
+    ${IOBENCH_BUILD_TYPE_DEFINITION}  # cmake/iobenchFunctions.cmake
     "IOBENCH_CXX_FLAGS=\"${IOBENCH_CXX_FLAGS}\"")
 endfunction()
 

@@ -8,6 +8,8 @@
 #include <string>
 #include <system_error>
 
+#include "core/api.hpp"
+
 namespace iobench {
 
 /// An operating-system I/O call failed (open, write, read, close, ...).
@@ -42,7 +44,7 @@ public:
 /// call (O_DIRECT, huge pages), and for the results' `target_filesystem`.
 /// Linux: the longest matching mount point of /proc/self/mountinfo; Windows:
 /// GetVolumeInformationW of the path's root.
-std::string filesystem_type(const std::filesystem::path& dir);
+IOBENCH_API std::string filesystem_type(const std::filesystem::path& dir);
 
 /// Throws `io_error` for `call` on `path` with the calling thread's errno.
 [[noreturn]] inline void throw_errno(const std::string& call, const std::string& path) {

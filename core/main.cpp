@@ -33,6 +33,7 @@
 #include "core/error.hpp"
 #include "core/method_list.hpp"
 #include "core/options.hpp"
+#include "core/plugins.hpp"
 #include "core/report.hpp"
 #include "core/results_file.hpp"
 #include "core/runner.hpp"
@@ -115,6 +116,7 @@ struct Options {
     std::optional<std::string> stdout_target;
     std::optional<std::string> file_size;
     bool no_interleave = false;
+    std::vector<std::string> plugins;  ///< loaded before parsing (load_plugins); here for --help
 };
 
 /// Hands Google Benchmark its flags: the suite's repetitions and minimum time
@@ -235,6 +237,11 @@ void add_options(CLI::App& app, Options& opt) {
                    "size of the file the file_read workload reads, e.g. 512M, 1G, 12.85G (K/M/G/T = 2^10/2^20/...); "
                    "default: 1 GiB times --scale; refused when it does not fit in --dir")
         ->type_name("BYTES");
+    app.add_option("--plugin", opt.plugins,
+                   "load the method families of a plugin built with iobench_add_plugin() (repeatable; loaded "
+                   "before anything else, so --list, suites and filters see them): docs/plugins.md")
+        ->type_name("PATH")
+        ->allow_extra_args(false);
     app.add_flag("--no-interleave", opt.no_interleave,
                  "run the repetitions of each benchmark back to back (default: interleaved in random order, "
                  "--benchmark_enable_random_interleaving=true)");
@@ -439,6 +446,8 @@ int execute(const CommandLine& cl, const Plan& plan, const char* argv0) {
     benchmark::AddCustomContext("file_size", std::to_string(iobench::sized_input_bytes(session)));
     benchmark::AddCustomContext("skipped", iobench::skipped_context(plan.skipped));
     benchmark::AddCustomContext("interleaved", plan.interleave ? "true" : "false");
+    for (const iobench::LoadedPlugin& p : iobench::loaded_plugins())
+        note("iobench: plugin {}: {} (sha256 {})\n", p.path, fmt::join(p.families, ", "), p.sha256.substr(0, 16));
     note("iobench: {} benchmark(s), scale {}, files in {} ({})\n", plan.cases.size(), plan.scale, dir.string(),
          iobench::filesystem_type(dir));
     iobench::Outcomes outcomes;  // how each benchmark ended: the summary, the exit status
@@ -457,6 +466,7 @@ int execute(const CommandLine& cl, const Plan& plan, const char* argv0) {
     // exists on disk meanwhile.
     std::ostringstream json_text;
     iobench::NamedJSONReporter json_file(index, json_text);
+    json_file.set_plugins(iobench::loaded_plugins());
     iobench::TeeReporter tee(display, results_target.empty() ? nullptr : &json_file,
                              cl.harness.display_aggregates_only);
     benchmark::RunSpecifiedBenchmarks(&tee);
@@ -464,8 +474,21 @@ int execute(const CommandLine& cl, const Plan& plan, const char* argv0) {
     return finish(cl, plan, outcomes, json_text, summary, dir);
 }
 
-/// The whole command: parse, plan, execute.
+/// Loads every --plugin of the command line, in order, before anything else
+/// is parsed (so a plugin's methods can be named in a suite or a filter),
+/// after refusing a registry that start-up left inconsistent. Throws
+/// usage_error.
+void load_plugins(int argc, char** argv) {
+    if (!iobench::registration_errors().empty())
+        throw usage_error(fmt::format("method families built into this executable clash: {}",
+                                      fmt::join(iobench::registration_errors(), "; ")));
+    const std::vector<std::string> args(argv + 1, argv + argc);
+    for (const std::string& path : iobench::plugin_arguments(args)) iobench::load_plugin(path);
+}
+
+/// The whole command: plugins, parse, plan, execute.
 int run(int argc, char** argv) {
+    load_plugins(argc, argv);
     CommandLine cl;
     if (const auto done = parse_command_line(argc, argv, cl)) return *done;
     Plan plan;

@@ -6,6 +6,7 @@
 // Rule 1 of docs/design.md: the runner calls an operation once per measured run, and
 // the operation owns its loop over items, so no indirection happens per item.
 #pragma once
+#define IOBENCH_METHOD_HPP
 
 #include <cstddef>
 #include <cstdint>
@@ -16,6 +17,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "core/api.hpp"
 #include "data/byte_fold.hpp"
 #include "data/encoding.hpp"
 
@@ -168,6 +170,11 @@ enum class Operation {
 #undef IOBENCH_OPERATION_ENUMERATOR
 };
 
+/// Number of operations IOBENCH_OPERATIONS lists (a Method's slots).
+#define IOBENCH_OPERATION_COUNT(type, member, summary) +1
+inline constexpr int operation_count = 0 IOBENCH_OPERATIONS(IOBENCH_OPERATION_COUNT);
+#undef IOBENCH_OPERATION_COUNT
+
 /// Marks, in a registrar entry, an operation the method has but that is not
 /// built on this platform or configuration: the method is still paired with
 /// the workloads that need the operation, and those pairs are listed as
@@ -277,24 +284,24 @@ struct OperationField {
 
 /// Every operation of Method, in the order IOBENCH_OPERATIONS lists them
 /// (and Method declares them: both are generated from that list).
-std::span<const OperationField> operation_fields();
+IOBENCH_API std::span<const OperationField> operation_fields();
 
 /// The field of operation `op`: its name, summary and presence test.
-const OperationField& operation_field(Operation op);
+IOBENCH_API const OperationField& operation_field(Operation op);
 
 /// The names of the operations `method` has, built here or not, in the order
 /// of operation_fields().
-std::vector<std::string_view> operation_names(const Method& method);
+IOBENCH_API std::vector<std::string_view> operation_names(const Method& method);
 
 /// Adds a method to the registry. Throws `std::logic_error` when a method of the
 /// same name is already registered (two families must not claim one name).
-void register_method(Method method);
+IOBENCH_API void register_method(Method method);
 
 /// Every registered method, in registration order by family then name.
-const std::vector<Method>& methods();
+IOBENCH_API const std::vector<Method>& methods();
 
 /// The method called `name`, or nullptr.
-const Method* find_method(std::string_view name);
+IOBENCH_API const Method* find_method(std::string_view name);
 
 /// What every method of a family shares, given once to its MethodRegistrar.
 struct FamilyDefaults {
@@ -304,11 +311,66 @@ struct FamilyDefaults {
     std::string unavailable{};
 };
 
+/// Where a method family comes from.
+enum class FamilyOrigin {
+    own,    ///< iobench's own (methods/, and families of iobench's tests)
+    added,  ///< added by a user: a plugin's (--plugin), or built in with iobench_add_executable
+};
+
+/// Registers `list` as methods of the family `defaults` says (its name, and
+/// its `unavailable` for every entry that gives none), all or none: throws
+/// `std::logic_error`, registering nothing, when an entry names another
+/// family, or a name is taken (by a registered method or another entry).
+/// An `added` family's methods join every suite that names its methods
+/// (is_added_family).
+IOBENCH_API void register_family(const FamilyDefaults& defaults, std::span<const Method> list,
+                                 FamilyOrigin origin = FamilyOrigin::own);
+
+/// True for a family registered as FamilyOrigin::added: a suite that lists
+/// its methods by name runs this family's methods beside them too, on every
+/// workload of the suite they can run (their default buffer size), so that
+/// `--suite quick` shows a user's methods beside fwrite and obuf.
+IOBENCH_API bool is_added_family(std::string_view family);
+
+/// What went wrong in the MethodRegistrars of this executable at start-up
+/// (a method name registered twice, an entry naming another family), one
+/// line each: iobench refuses to run, exit 2, while this is not empty.
+IOBENCH_API const std::vector<std::string>& registration_errors();
+
+}  // namespace iobench
+
+// The plugin side: build identity, entry points, a plugin's registrar.
+#include "core/plugin.hpp"
+
+namespace iobench {
+
+namespace registrars {
+/// The registrar of iobench's own families (FamilyOrigin::own).
+struct Own {
+    IOBENCH_API Own(const FamilyDefaults& defaults, std::initializer_list<Method> list);
+};
+/// The registrar of a family built into an executable with
+/// iobench_add_executable (FamilyOrigin::added).
+struct Added {
+    IOBENCH_API Added(const FamilyDefaults& defaults, std::initializer_list<Method> list);
+};
+}  // namespace registrars
+
 /// Registers a family's methods from a static initializer:
 /// `const iobench::MethodRegistrar registrar{{.family = "stdio"}, { {.name = "fprintf", ...}, ... }};`
-/// Throws `std::logic_error` (at start-up) when an entry names another family.
-struct MethodRegistrar {
-    MethodRegistrar(const FamilyDefaults& defaults, std::initializer_list<Method> list);
-};
+/// A family whose entry names another family, or whose method name is taken,
+/// is not registered: the error is kept in registration_errors(), and
+/// iobench exits 2 saying it before anything runs. Which registrar this is
+/// depends on where the file is built, the file says the same everywhere:
+/// iobench's own (methods/), a user's executable (iobench_add_executable
+/// defines IOBENCH_ADDED_FAMILY), or a plugin (iobench_add_plugin defines
+/// IOBENCH_PLUGIN: the plugin keeps the family until iobench has checked it).
+#if defined(IOBENCH_PLUGIN)
+using MethodRegistrar = plugin::Registrar;
+#elif defined(IOBENCH_ADDED_FAMILY)
+using MethodRegistrar = registrars::Added;
+#else
+using MethodRegistrar = registrars::Own;
+#endif
 
 }  // namespace iobench

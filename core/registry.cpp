@@ -79,14 +79,68 @@ std::vector<std::string_view> operation_names(const Method& m) {
     return names;
 }
 
-MethodRegistrar::MethodRegistrar(const FamilyDefaults& defaults, std::initializer_list<Method> list) {
-    for (Method m : list) {
+namespace {
+std::vector<std::string>& added_family_list() {
+    static std::vector<std::string> list;
+    return list;
+}
+}  // namespace
+
+bool is_added_family(std::string_view family) {
+    const auto& list = added_family_list();
+    return std::find(list.begin(), list.end(), family) != list.end();
+}
+
+void register_family(const FamilyDefaults& defaults, std::span<const Method> list, FamilyOrigin origin) {
+    std::vector<Method> family;
+    family.reserve(list.size());
+    for (const Method& entry : list) {
+        Method m = entry;
         if (!m.family.empty() && m.family != defaults.family)
             throw std::logic_error("method " + m.name + " names family " + m.family + " in family " + defaults.family);
         m.family = defaults.family;
         if (m.unavailable.empty()) m.unavailable = defaults.unavailable;
-        register_method(std::move(m));
+        if (const Method* taken = find_method(m.name))
+            throw std::logic_error("method " + m.name + " of family " + m.family + " is registered already (family " +
+                                   taken->family + ")");
+        for (const Method& earlier : family)
+            if (earlier.name == m.name)
+                throw std::logic_error("method " + m.name + " appears twice in family " + m.family);
+        family.push_back(std::move(m));
     }
+    for (Method& m : family) register_method(std::move(m));
+    if (origin == FamilyOrigin::added && !is_added_family(defaults.family))
+        added_family_list().push_back(defaults.family);
+}
+
+namespace {
+std::vector<std::string>& registration_error_list() {
+    static std::vector<std::string> list;
+    return list;
+}
+}  // namespace
+
+const std::vector<std::string>& registration_errors() { return registration_error_list(); }
+
+namespace {
+/// Registers a family from a static initializer. Thrown from there, an error
+/// would end the program before main() could say anything: it is kept for
+/// main() to report instead.
+void register_at_start_up(const FamilyDefaults& defaults, std::initializer_list<Method> list, FamilyOrigin origin) {
+    try {
+        register_family(defaults, std::span<const Method>(list.begin(), list.size()), origin);
+    } catch (const std::exception& e) {
+        registration_error_list().push_back(e.what());
+    }
+}
+}  // namespace
+
+registrars::Own::Own(const FamilyDefaults& defaults, std::initializer_list<Method> list) {
+    register_at_start_up(defaults, list, FamilyOrigin::own);
+}
+
+registrars::Added::Added(const FamilyDefaults& defaults, std::initializer_list<Method> list) {
+    register_at_start_up(defaults, list, FamilyOrigin::added);
 }
 
 }  // namespace iobench

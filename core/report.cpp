@@ -486,6 +486,16 @@ void NamedJSONReporter::Finalize() {
         out_ << text_.str();  // never lose the results for want of the extra fields
         return;
     }
+    if (!plugins_.empty()) {
+        nlohmann::ordered_json list = nlohmann::ordered_json::array();
+        for (const LoadedPlugin& p : plugins_)
+            list.push_back({{"path", p.path},
+                            {"sha256", p.sha256},
+                            {"built_with", p.built_with},
+                            {"families", p.families},
+                            {"methods", p.methods}});
+        if (doc.contains("context") && doc["context"].is_object()) doc["context"]["plugins"] = std::move(list);
+    }
     for (auto& row : doc["benchmarks"]) {
         const RowStructure* s = row.contains("run_name") ? index_.find(row["run_name"].get<std::string>()) : nullptr;
         if (s == nullptr) continue;

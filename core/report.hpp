@@ -14,6 +14,7 @@
 
 #include "core/number_format.hpp"
 #include "core/outcome.hpp"
+#include "core/plugins.hpp"
 #include "core/suite.hpp"
 
 namespace iobench {
@@ -128,11 +129,15 @@ class NamedJSONReporter : public benchmark::JSONReporter {
 public:
     /// `index`: the run's cases; it must outlive the reporter.
     NamedJSONReporter(const CaseIndex& index, std::ostream& out);
+    /// The plugins the run loaded: listed in the context as "plugins" (path,
+    /// sha256, built_with, families, methods), which is left out when empty.
+    void set_plugins(const std::vector<LoadedPlugin>& plugins) { plugins_ = plugins; }
     void ReportRuns(const std::vector<Run>& runs) override;
     void Finalize() override;
 
 private:
     const CaseIndex& index_;
+    std::vector<LoadedPlugin> plugins_;
     std::ostream& out_;
     std::ostringstream text_;  // Google Benchmark's document, before the fields are added
     std::vector<Run> runs_;

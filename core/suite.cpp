@@ -153,6 +153,12 @@ public:
                 for (CacheState cache : caches) add_case(suite, *w, *m, Params{size, cache});
             }
         }
+        // A user's methods (a plugin's, or built in with
+        // iobench_add_executable) join every workload the suite names,
+        // beside the methods it lists, at their default buffer size.
+        for (const Method& m : methods())
+            if (is_added_family(m.family) && w->takes(m))
+                for (CacheState cache : caches) add_case(suite, *w, m, Params{0, cache});
     }
 
 private:

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what iobench needs to build and test on Debian/Ubuntu (run as root,
 # or with sudo available): compilers, CMake + Ninja, Google Benchmark, {fmt},
-# nlohmann_json, CLI11, xxHash, Dragonbox, GoogleTest, Boost.Iostreams, liburing and fast_float (and Google
+# nlohmann_json, CLI11, xxHash, Dragonbox, GoogleTest, Boost.Iostreams, liburing, fast_float, OpenSSL's
+# libcrypto (the SHA-256 of a loaded plugin) and spdlog (examples/out-of-tree, built by a test) (and Google
 # Benchmark's compare.py, which a test runs on iobench's results); and
 # for tools/iobench-compare Python 3 with NumPy, SciPy, Matplotlib and tabulate
 # (Debian's packages: the system pip is externally managed), python3-venv for
@@ -21,7 +22,7 @@ packages=(
   g++ clang cmake ninja-build git pkg-config
   libbenchmark-dev libbenchmark-tools libfmt-dev nlohmann-json3-dev libcli11-dev libxxhash-dev libdragonbox-dev
   libgtest-dev
-  libboost-iostreams-dev liburing-dev libfast-float-dev locales
+  libboost-iostreams-dev liburing-dev libfast-float-dev libssl-dev libspdlog-dev locales
   "${tools_python[@]}" python3-venv
 )
 browser=yes

@@ -59,8 +59,9 @@ std::filesystem::path executable_dir() {
 }
 
 /// The program of `method`: binsize/ next to the running executable (the
-/// build tree's root holds iobench and binsize/), else the directory CMake
-/// built it in. Throws `unavailable_error` when it was not built, with CMake's
+/// build tree's root holds iobench and binsize/), else ../libexec/iobench/binsize/
+/// from it (where `cmake --install` puts them beside bin/iobench), else the
+/// directory CMake built it in. Throws `unavailable_error` when it was not built, with CMake's
 /// reason.
 std::filesystem::path find_program(std::string_view method) {
 #ifdef _WIN32
@@ -70,7 +71,8 @@ std::filesystem::path find_program(std::string_view method) {
 #endif
     std::error_code ec;
     for (const std::filesystem::path& dir :
-         {executable_dir() / "binsize", std::filesystem::path(binsize::dir)}) {
+         {executable_dir() / "binsize", executable_dir() / ".." / "libexec" / "iobench" / "binsize",
+          std::filesystem::path(binsize::dir)}) {
         if (dir.empty()) continue;
         const std::filesystem::path p = dir / name;
         if (std::filesystem::is_regular_file(p, ec)) return p;

@@ -1,0 +1,103 @@
+# cmake --install build/<preset> --prefix P installs what a project of its own
+# needs to measure its own method families beside iobench's (docs/plugins.md):
+#   P/bin/iobench                      the executable (plus, on Windows, its import library in P/lib)
+#   P/libexec/iobench/binsize/         the binary_size workload's programs
+#   P/include/iobench/core/*.hpp       the headers a method file includes (core/method.hpp,
+#   P/include/iobench/data/*.hpp         core/error.hpp and what they include)
+#   P/lib/libiobench_{core,workloads,methods,main}.a   the libraries, static
+#   P/share/iobench/plugin_entry.cpp   compiled into every plugin
+#   P/lib/cmake/iobench/               iobenchConfig.cmake (+ version file, targets,
+#                                      iobench_add_executable and iobench_add_plugin)
+# so that a project says find_package(iobench 1 REQUIRED).
+include(CMakePackageConfigHelpers)
+
+# The installed libraries name their dependencies as imported targets, which
+# a project finds again with find_package: a dependency that was downloaded
+# and built here (FetchContent) has no installed package to find.
+set(_iobench_downloaded "")
+foreach(_dep benchmark::benchmark fmt::fmt nlohmann_json::nlohmann_json)
+  get_target_property(_target ${_dep} ALIASED_TARGET)
+  if(NOT _target)
+    set(_target ${_dep})
+  endif()
+  get_target_property(_imported ${_target} IMPORTED)
+  if(NOT _imported)
+    list(APPEND _iobench_downloaded ${_dep})
+  endif()
+endforeach()
+set(_iobench_install_default ${IOBENCH_TOP_LEVEL})
+if(_iobench_downloaded)
+  set(_iobench_install_default OFF)
+endif()
+option(IOBENCH_INSTALL "Install iobench and its CMake package (find_package(iobench))" ${_iobench_install_default})
+if(NOT IOBENCH_INSTALL)
+  if(_iobench_downloaded AND IOBENCH_TOP_LEVEL)
+    list(JOIN _iobench_downloaded ", " _list)
+    message(STATUS "iobench: no install rules: ${_list} were downloaded (FetchContent), not found installed, "
+      "and an installed iobench package could not find them again")
+  endif()
+  return()
+endif()
+if(_iobench_downloaded)
+  list(JOIN _iobench_downloaded ", " _list)
+  message(FATAL_ERROR "IOBENCH_INSTALL=ON: ${_list} were downloaded (FetchContent), not found installed; install "
+    "them (tools/install-deps.sh) so that the installed package can find them")
+endif()
+
+# The static libraries, made of the OBJECT libraries' objects (nothing is
+# compiled twice), each with the link dependencies its objects need.
+foreach(_part core workloads methods main)
+  add_library(iobench_${_part}_static STATIC $<TARGET_OBJECTS:iobench_${_part}>)
+  set_target_properties(iobench_${_part}_static PROPERTIES
+    OUTPUT_NAME iobench_${_part} EXPORT_NAME ${_part} LINKER_LANGUAGE CXX)
+endforeach()
+# None names another: iobench_add_executable links all four whole, and CMake
+# refuses a library linked both whole and not.
+foreach(_part core workloads methods main)
+  target_link_libraries(iobench_${_part}_static INTERFACE
+    benchmark::benchmark fmt::fmt nlohmann_json::nlohmann_json ${IOBENCH_CORE_SYSTEM_LIBRARIES})
+endforeach()
+if(IOBENCH_SANITIZER_FLAGS AND NOT MSVC)
+  target_link_options(iobench_core_static INTERFACE ${IOBENCH_SANITIZER_FLAGS})
+endif()
+set(IOBENCH_PACKAGE_NEEDS_BOOST OFF)
+if(TARGET Boost::iostreams AND "Boost::iostreams" IN_LIST IOBENCH_METHOD_LIBRARIES)
+  target_link_libraries(iobench_methods_static INTERFACE Boost::iostreams)
+  set(IOBENCH_PACKAGE_NEEDS_BOOST ON)
+endif()
+if(LIBURING_FOUND)
+  # pkg-config's imported target exists only in this build: the library itself.
+  target_link_libraries(iobench_methods_static INTERFACE ${LIBURING_LINK_LIBRARIES})
+endif()
+
+set(IOBENCH_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/iobench)
+install(TARGETS iobench iobench_headers iobench_core_static iobench_workloads_static iobench_methods_static
+                iobench_main_static
+  EXPORT iobenchTargets
+  RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
+  ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+# The binary_size workload's programs, where an installed iobench looks for
+# them (workloads/binary_size.cpp: ../libexec/iobench/binsize from bin/).
+install(TARGETS ${IOBENCH_BINSIZE_TARGETS} RUNTIME DESTINATION libexec/iobench/binsize)
+install(FILES core/api.hpp core/error.hpp core/method.hpp core/plugin.hpp
+  DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/iobench/core)
+install(FILES data/byte_fold.hpp data/encoding.hpp DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/iobench/data)
+install(FILES core/plugin_entry.cpp DESTINATION ${CMAKE_INSTALL_DATADIR}/iobench)
+install(EXPORT iobenchTargets NAMESPACE iobench:: DESTINATION ${IOBENCH_CMAKE_DIR})
+
+# What the package's config must find again: the build type and toolchain
+# a plugin has to match are said there too.
+set(IOBENCH_PACKAGE_BUILD_TYPE "${CMAKE_BUILD_TYPE}")
+set(IOBENCH_PACKAGE_NEEDS_OPENSSL OFF)
+if(NOT WIN32)
+  set(IOBENCH_PACKAGE_NEEDS_OPENSSL ON)
+endif()
+configure_package_config_file(cmake/iobenchConfig.cmake.in ${PROJECT_BINARY_DIR}/iobenchConfig.cmake
+  INSTALL_DESTINATION ${IOBENCH_CMAKE_DIR}
+  PATH_VARS CMAKE_INSTALL_DATADIR)
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/iobenchConfigVersion.cmake
+  COMPATIBILITY SameMajorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/iobenchConfig.cmake ${PROJECT_BINARY_DIR}/iobenchConfigVersion.cmake
+              cmake/iobenchFunctions.cmake
+  DESTINATION ${IOBENCH_CMAKE_DIR})

@@ -1,0 +1,66 @@
+# iobench_add_executable() and iobench_add_plugin(): a method file (one
+# family, registered with MethodRegistrar, including "core/method.hpp" and
+# "core/error.hpp") built into an executable that is iobench with the file's
+# families, or into a plugin that `iobench --plugin PATH` loads
+# (docs/plugins.md). The same file builds unchanged in methods/ of iobench.
+#
+# Used by iobench's own build (iobench is made with iobench_add_executable),
+# by a project that adds iobench with add_subdirectory or FetchContent, and
+# by the installed package (find_package(iobench), iobenchConfig.cmake). In
+# iobench's build the libraries are OBJECT libraries whose objects are linked
+# directly; installed they are static libraries, linked whole (their
+# registrars are static objects nothing refers to, which a linker would
+# otherwise drop).
+
+include_guard(GLOBAL)
+
+if(CMAKE_VERSION VERSION_LESS 3.24)
+  message(FATAL_ERROR "iobench's CMake functions need CMake 3.24 or newer ($<LINK_LIBRARY:WHOLE_ARCHIVE>); this is ${CMAKE_VERSION}")
+endif()
+
+# The build type a translation unit records (core/plugin.hpp, the results'
+# build_type): the configuration, or "none" without one.
+set(IOBENCH_BUILD_TYPE_DEFINITION "IOBENCH_BUILD_TYPE=\"$<IF:$<BOOL:$<CONFIG>>,$<CONFIG>,none>\"")
+
+# iobench_add_executable(NAME [SOURCES...])
+#   An executable that is iobench in every way (suites, --list, verification,
+#   counters, the limit rows, the JSON, the summary, --plugin) with the method
+#   families of SOURCES registered beside iobench's own.
+function(iobench_add_executable name)
+  add_executable(${name} ${ARGN})
+  get_target_property(_type iobench::core TYPE)
+  if(_type STREQUAL "OBJECT_LIBRARY")
+    target_link_libraries(${name} PRIVATE iobench::main iobench::core iobench::workloads iobench::methods)
+  else()
+    target_link_libraries(${name} PRIVATE
+      "$<LINK_LIBRARY:WHOLE_ARCHIVE,iobench::core,iobench::workloads,iobench::methods,iobench::main>")
+  endif()
+  target_link_libraries(${name} PRIVATE iobench::headers)
+  # The families of SOURCES are added ones (core/method.hpp: FamilyOrigin):
+  # they join the suites beside the methods a suite names.
+  target_compile_definitions(${name} PRIVATE IOBENCH_ADDED_FAMILY)
+  # The executable's symbols are what a plugin calls (core/api.hpp).
+  set_target_properties(${name} PROPERTIES ENABLE_EXPORTS ON)
+endfunction()
+
+# iobench_add_plugin(NAME SOURCES...)
+#   A shared library (CMake MODULE) of the method families of SOURCES, loaded
+#   at run time with `iobench --plugin PATH` (or by an executable made with
+#   iobench_add_executable). It is built as iobench was, which iobench checks
+#   when it loads it (compiler, standard library, build type, method API).
+function(iobench_add_plugin name)
+  if(ARGC LESS 2)
+    message(FATAL_ERROR "iobench_add_plugin(${name}): give the method files of the plugin")
+  endif()
+  get_property(_entry GLOBAL PROPERTY IOBENCH_PLUGIN_ENTRY)
+  add_library(${name} MODULE ${ARGN} ${_entry})
+  # iobench::iobench: the executable whose symbols the plugin may call (on
+  # Windows its import library; elsewhere nothing is linked, the symbols bind
+  # when the plugin is loaded).
+  target_link_libraries(${name} PRIVATE iobench::headers iobench::iobench)
+  target_compile_definitions(${name} PRIVATE IOBENCH_PLUGIN ${IOBENCH_BUILD_TYPE_DEFINITION})
+  # Only the two entry points leave the plugin (core/plugin_entry.cpp); the
+  # name is NAME.so / NAME.dll, without a "lib" in front.
+  set_target_properties(${name} PROPERTIES
+    CXX_VISIBILITY_PRESET hidden VISIBILITY_INLINES_HIDDEN ON PREFIX "")
+endfunction()

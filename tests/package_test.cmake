@@ -1,0 +1,93 @@
+# cmake -DCONSUMER=dir -DWORK=dir -DBUILD_TYPE=... -DGENERATOR=Ninja -DEXE=name -DPLUGIN=name
+#       -DFAMILY=name -DMETHODS=a;b [-DWORKLOADS=hello;ints_out]
+#       [-DIOBENCH_BUILD=dir | -DIOBENCH_SOURCE=dir] [-DCONFIGURE_ARGS=...] [-DEMULATOR=...]
+#       [-DMISMATCH_BUILD_TYPE=...] -P package_test.cmake
+# A user's project (CONSUMER) built against iobench from outside:
+#   IOBENCH_BUILD: `cmake --install` of that build tree to WORK/prefix, then
+#     find_package(iobench) from there; the installed iobench then loads the
+#     project's plugin;
+#   IOBENCH_SOURCE: iobench taken into the project with FetchContent.
+# Then the project's executable runs `--suite quick` on its family's methods
+# (every row verified: tests/plugin_run.cmake), and the project's plugin is
+# loaded into iobench (rows verified, the context lists the plugin). With
+# MISMATCH_BUILD_TYPE the plugin is built a second time with that build type
+# and must be refused (exit 2, one line naming both builds).
+cmake_policy(VERSION 3.25)
+string(REPLACE "|" ";" CONFIGURE_ARGS "${CONFIGURE_ARGS}")
+file(REMOVE_RECURSE ${WORK})
+set(prefix ${WORK}/prefix)
+set(timing "")
+
+function(step what)
+  string(TIMESTAMP t0 "%s")
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  string(TIMESTAMP t1 "%s")
+  math(EXPR s "${t1} - ${t0}")
+  set(timing "${timing} ${what} ${s} s;" PARENT_SCOPE)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "${what} failed (${rc}):\n${out}\n${err}")
+  endif()
+endfunction()
+
+set(configure ${CMAKE_COMMAND} -S ${CONSUMER} -G ${GENERATOR} -DCMAKE_BUILD_TYPE=${BUILD_TYPE} ${CONFIGURE_ARGS})
+if(IOBENCH_BUILD)
+  step("cmake --install" ${CMAKE_COMMAND} --install ${IOBENCH_BUILD} --prefix ${prefix})
+  file(GLOB_RECURSE installed LIST_DIRECTORIES false ${prefix}/*)
+  set(bytes 0)
+  foreach(f ${installed})
+    file(SIZE ${f} size)
+    math(EXPR bytes "${bytes} + ${size}")
+  endforeach()
+  list(LENGTH installed files)
+  message(STATUS "installed ${files} files, ${bytes} bytes, to ${prefix}")
+  foreach(required bin/iobench include/iobench/core/method.hpp include/iobench/core/error.hpp
+                   lib/cmake/iobench/iobenchConfig.cmake lib/cmake/iobench/iobenchConfigVersion.cmake
+                   share/iobench/plugin_entry.cpp)
+    file(GLOB found ${prefix}/${required} ${prefix}/${required}.exe)
+    if(NOT found)
+      message(FATAL_ERROR "not installed: ${required}")
+    endif()
+  endforeach()
+  list(APPEND configure -DCMAKE_PREFIX_PATH=${prefix})
+  file(GLOB iobench ${prefix}/bin/iobench ${prefix}/bin/iobench.exe)
+else()
+  list(APPEND configure -DIOBENCH_SOURCE_DIR=${IOBENCH_SOURCE})
+endif()
+step("configure" ${configure} -B ${WORK}/build)
+step("build" ${CMAKE_COMMAND} --build ${WORK}/build)
+if(NOT IOBENCH_BUILD)
+  file(GLOB iobench ${WORK}/build/_deps/iobench-build/iobench ${WORK}/build/_deps/iobench-build/iobench.exe)
+endif()
+file(GLOB exe ${WORK}/build/${EXE} ${WORK}/build/${EXE}.exe)
+file(GLOB plugin ${WORK}/build/${PLUGIN}.so ${WORK}/build/${PLUGIN}.dll ${WORK}/build/${PLUGIN}.dylib)
+if(NOT exe OR NOT plugin OR NOT iobench)
+  message(FATAL_ERROR "not built: ${EXE} (${exe}), ${PLUGIN} (${plugin}) or iobench (${iobench})")
+endif()
+
+string(REPLACE ";" "|" methods "${METHODS}")
+string(REPLACE ";" "|" workloads "${WORKLOADS}")
+set(run ${CMAKE_COMMAND} "-DFAMILY=${FAMILY}" "-DMETHODS=${methods}" "-DWORKLOADS=${workloads}"
+        "-DEMULATOR=${EMULATOR}" -DSUITE=quick)
+step("the executable, --suite quick" ${run} -DIOBENCH=${exe} -DWORK=${WORK}/run-exe
+     -P ${CMAKE_CURRENT_LIST_DIR}/plugin_run.cmake)
+step("iobench --plugin, --suite quick" ${run} -DIOBENCH=${iobench} -DPLUGIN=${plugin} -DWORK=${WORK}/run-plugin
+     -P ${CMAKE_CURRENT_LIST_DIR}/plugin_run.cmake)
+
+if(MISMATCH_BUILD_TYPE)
+  # The same plugin built another way: refused, both builds named.
+  list(TRANSFORM configure REPLACE "^-DCMAKE_BUILD_TYPE=.*" "-DCMAKE_BUILD_TYPE=${MISMATCH_BUILD_TYPE}")
+  step("configure (${MISMATCH_BUILD_TYPE})" ${configure} -B ${WORK}/mismatch)
+  step("build the plugin (${MISMATCH_BUILD_TYPE})" ${CMAKE_COMMAND} --build ${WORK}/mismatch --target ${PLUGIN})
+  file(GLOB other ${WORK}/mismatch/${PLUGIN}.so ${WORK}/mismatch/${PLUGIN}.dll)
+  execute_process(COMMAND ${EMULATOR} ${iobench} --plugin ${other} --list
+    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  string(REGEX MATCHALL "\n" lines "${err}")
+  list(LENGTH lines count)
+  if(NOT rc EQUAL 2 OR NOT count EQUAL 1 OR NOT out STREQUAL ""
+     OR NOT err MATCHES "built with [^;]*, ${MISMATCH_BUILD_TYPE}, iobench API [0-9]+ [^;]*; this iobench: [^\n]*, ${BUILD_TYPE}, iobench API")
+    message(FATAL_ERROR "a ${MISMATCH_BUILD_TYPE} plugin was not refused as it should be (exit ${rc}):\n${out}\n${err}")
+  endif()
+  message(STATUS "refused: ${err}")
+endif()
+message(STATUS "times:${timing}")
+file(REMOVE_RECURSE ${WORK})
