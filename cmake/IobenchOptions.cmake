@@ -74,8 +74,9 @@ function(iobench_apply_options target)
     target_compile_definitions(${target} PRIVATE _CRT_SECURE_NO_WARNINGS)
   endif()
   iobench_windows_definitions(${target})
+  iobench_build_type_definition(_build_type)  # cmake/iobenchFunctions.cmake
   target_compile_definitions(${target} PRIVATE
-    ${IOBENCH_BUILD_TYPE_DEFINITION}  # cmake/iobenchFunctions.cmake
+    ${_build_type}
     "IOBENCH_CXX_FLAGS=\"${IOBENCH_CXX_FLAGS}\"")
 endfunction()
 

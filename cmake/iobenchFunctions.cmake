@@ -18,9 +18,13 @@ if(CMAKE_VERSION VERSION_LESS 3.24)
   message(FATAL_ERROR "iobench's CMake functions need CMake 3.24 or newer ($<LINK_LIBRARY:WHOLE_ARCHIVE>); this is ${CMAKE_VERSION}")
 endif()
 
-# The build type a translation unit records (core/plugin.hpp, the results'
-# build_type): the configuration, or "none" without one.
-set(IOBENCH_BUILD_TYPE_DEFINITION "IOBENCH_BUILD_TYPE=\"$<IF:$<BOOL:$<CONFIG>>,$<CONFIG>,none>\"")
+# iobench_build_type_definition(VAR): the compile definition of the build
+# type a translation unit records (core/plugin.hpp, the results' build_type):
+# the configuration, or "none" without one. (A function, not a variable: a
+# project that adds iobench as a subdirectory does not see its variables.)
+function(iobench_build_type_definition var)
+  set(${var} "IOBENCH_BUILD_TYPE=\"$<IF:$<BOOL:$<CONFIG>>,$<CONFIG>,none>\"" PARENT_SCOPE)
+endfunction()
 
 # iobench_add_executable(NAME [SOURCES...])
 #   An executable that is iobench in every way (suites, --list, verification,
@@ -58,7 +62,8 @@ function(iobench_add_plugin name)
   # Windows its import library; elsewhere nothing is linked, the symbols bind
   # when the plugin is loaded).
   target_link_libraries(${name} PRIVATE iobench::headers iobench::iobench)
-  target_compile_definitions(${name} PRIVATE IOBENCH_PLUGIN ${IOBENCH_BUILD_TYPE_DEFINITION})
+  iobench_build_type_definition(_build_type)
+  target_compile_definitions(${name} PRIVATE IOBENCH_PLUGIN ${_build_type})
   # Only the two entry points leave the plugin (core/plugin_entry.cpp); the
   # name is NAME.so / NAME.dll, without a "lib" in front.
   set_target_properties(${name} PROPERTIES

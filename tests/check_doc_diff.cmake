@@ -13,6 +13,11 @@
 #     numbers are the file's), and gives exactly the "before" block.
 # With OUTPUT it writes that "before" file there, which the tests then compile
 # (tests/CMakeLists.txt): both sides of the diff are real code.
+#
+# cmake -DDOC=docs/plugins.md -DSOURCE_DIR=<source> -DBLOCKS=marker=path;... -P check_doc_diff.cmake
+# The other kind of page (docs/plugins.md) shows whole files of the
+# repository: each block marked `<!-- MARKER` must be the file at PATH (its
+# fence's language: cmake for CMakeLists.txt, cpp for .cpp), byte for byte.
 
 # The fenced block (```LANG) after the line holding MARKER in `text`.
 function(doc_block text marker lang out_var)
@@ -36,6 +41,30 @@ function(doc_block text marker lang out_var)
   string(SUBSTRING "${rest}" 0 ${close} block)
   set(${out_var} "${block}" PARENT_SCOPE)
 endfunction()
+
+if(BLOCKS)
+  string(REPLACE "|" ";" BLOCKS "${BLOCKS}")
+  file(READ ${DOC} doc)
+  string(REPLACE "\r\n" "\n" doc "${doc}")
+  foreach(pair ${BLOCKS})
+    string(REGEX MATCH "^([^=]+)=(.+)$" _ "${pair}")
+    set(marker ${CMAKE_MATCH_1})
+    set(path ${CMAKE_MATCH_2})
+    set(lang cpp)
+    if(path MATCHES "(CMakeLists.txt|\\.cmake)$")
+      set(lang cmake)
+    endif()
+    doc_block("${doc}" "<!-- ${marker}" "${lang}" block)
+    file(READ ${SOURCE_DIR}/${path} content)
+    string(REPLACE "\r\n" "\n" content "${content}")
+    if(NOT block STREQUAL content)
+      message(FATAL_ERROR "${DOC}: the block marked ${marker} is not ${path} as it is now: copy the file "
+        "into the page (or the page's change into the file)")
+    endif()
+  endforeach()
+  message(STATUS "${DOC}: its blocks are the files ${BLOCKS}")
+  return()
+endif()
 
 file(READ ${DOC} doc)
 file(READ ${FILE} after)

@@ -26,8 +26,10 @@ set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
 set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)
 set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE ONLY)
 
-# No libstdc++-6.dll, libgcc_s_seh-1.dll or libwinpthread-1.dll to copy.
+# No libstdc++-6.dll, libgcc_s_seh-1.dll or libwinpthread-1.dll to copy,
+# for executables and for plugins (MODULE libraries, docs/plugins.md) alike.
 set(CMAKE_EXE_LINKER_FLAGS_INIT "-static")
+set(CMAKE_MODULE_LINKER_FLAGS_INIT "-static")
 
 # ctest, test discovery and the main job run the .exe files under wine.
 include(${CMAKE_CURRENT_LIST_DIR}/wine-emulator.cmake)
