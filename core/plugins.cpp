@@ -12,8 +12,10 @@
 #include "core/options.hpp"
 
 #ifdef _WIN32
+// clang-format off
+#include <windows.h>  // before bcrypt.h, which needs its types
 #include <bcrypt.h>
-#include <windows.h>
+// clang-format on
 #else
 #include <dlfcn.h>
 #include <fcntl.h>

@@ -48,7 +48,8 @@ if(IOBENCH_BUILD)
       message(FATAL_ERROR "not installed: ${required}")
     endif()
   endforeach()
-  list(APPEND configure -DCMAKE_PREFIX_PATH=${prefix})
+  # iobench_DIR too: a cross toolchain may look for packages in its sysroot only.
+  list(APPEND configure -DCMAKE_PREFIX_PATH=${prefix} -Diobench_DIR=${prefix}/lib/cmake/iobench)
   file(GLOB iobench ${prefix}/bin/iobench ${prefix}/bin/iobench.exe)
 else()
   list(APPEND configure -DIOBENCH_SOURCE_DIR=${IOBENCH_SOURCE})
@@ -66,8 +67,9 @@ endif()
 
 string(REPLACE ";" "|" methods "${METHODS}")
 string(REPLACE ";" "|" workloads "${WORKLOADS}")
+string(REPLACE ";" "|" emulator "${EMULATOR}")
 set(run ${CMAKE_COMMAND} "-DFAMILY=${FAMILY}" "-DMETHODS=${methods}" "-DWORKLOADS=${workloads}"
-        "-DEMULATOR=${EMULATOR}" -DSUITE=quick)
+        "-DEMULATOR=${emulator}" -DSUITE=quick)
 step("the executable, --suite quick" ${run} -DIOBENCH=${exe} -DWORK=${WORK}/run-exe
      -P ${CMAKE_CURRENT_LIST_DIR}/plugin_run.cmake)
 step("iobench --plugin, --suite quick" ${run} -DIOBENCH=${iobench} -DPLUGIN=${plugin} -DWORK=${WORK}/run-plugin
