@@ -221,7 +221,7 @@ std::vector<std::string> plugin_arguments(const std::vector<std::string>& args) 
 LoadedPlugin load_plugin(const fs::path& given) {
     if (given.empty()) throw usage_error("--plugin '': give the path of a plugin");
     std::error_code ec;
-    const fs::path path = fs::absolute(given, ec);
+    const fs::path path = fs::absolute(given, ec).lexically_normal();
     if (ec) refuse(given, ec.message());
     require_regular_file(path);
     for (const LoadedPlugin& earlier : plugin_list())

@@ -58,7 +58,7 @@ CONTEXT_ROWS = [
     ("build_type", "build type"), ("build_flags", "build flags"), ("os", "OS"), ("os_release", "OS release"),
     ("kernel", "kernel"), ("target_filesystem", "file system"), ("cpu_model", "CPU"), ("num_cpus", "CPUs"),
     ("suite", "suite"), ("scale", "scale"), ("file_size", "file size (file_read)"), ("repetitions", "repetitions"),
-    ("counters", "counters available"), ("skipped", "methods not built"), ("date", "run date"),
+    ("counters", "counters available"), ("skipped", "methods not built"), ("plugins", "plugins"), ("date", "run date"),
     ("iobench_version", "iobench version"), ("iobench_git_commit", "iobench commit"),
 ]
 
@@ -69,6 +69,23 @@ def _e(text) -> str:
 
 def _anchor(name: str) -> str:
     return "w-" + "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in name)
+
+
+def _plugins_text(value) -> str:
+    """The context's "plugins" (iobench --plugin: a list of {path, sha256, families, ...}) as one
+    line: "spdlog (spdlog_plugin.so, sha256 1a2b3c4d5e6f)"; anything else as it is."""
+    if not isinstance(value, list):
+        return str(value)
+    parts = []
+    for p in value:
+        if not isinstance(p, dict):
+            parts.append(str(p))
+            continue
+        families = p.get("families")
+        names = ", ".join(str(f) for f in families) if isinstance(families, list) else "?"
+        path = str(p.get("path", "?")).replace("\\", "/").rsplit("/", 1)[-1]
+        parts.append(f"{names} ({path}, sha256 {str(p.get('sha256', '?'))[:12]})")
+    return "; ".join(parts)
 
 
 def _context_table(comparison: Comparison) -> str:
@@ -90,6 +107,10 @@ def _context_table(comparison: Comparison) -> str:
                 available = f.available_counters
                 values.append(_e(", ".join(available)) if available is not None else
                               '<span class="muted">not recorded (iobench before issue 10)</span>')
+            elif key == "plugins":
+                value = f.context.get(key)
+                values.append(_e(_plugins_text(value)) if value not in (None, "", []) else
+                              '<span class="muted">-</span>')
             else:
                 value = f.context.get(key)
                 values.append(_e(value) if value not in (None, "") else '<span class="muted">-</span>')

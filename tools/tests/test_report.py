@@ -115,6 +115,22 @@ class ReportTest(unittest.TestCase):
         self.assertIn(f"<td>{', '.join(available)}</td>", self.two)
         self.assertIn("not recorded (iobench before issue 10)", self.problems)
 
+    def test_plugins_in_the_context(self):
+        # A run with iobench --plugin lists its plugins in the context: a row of the context
+        # table names each plugin's families, file and SHA-256 (docs/plugins.md).
+        with open(fixture("quick-gcc.json"), encoding="utf-8") as f:
+            data = json.load(f)
+        data["context"]["plugins"] = [{"path": "/home/me/build/spdlog_plugin.so", "sha256": "ab" * 32,
+                                       "built_with": "GNU 12.2.0, libstdc++ 20220819, C++11 ABI, Release",
+                                       "families": ["spdlog"], "methods": ["spdlog_st", "spdlog_mt"]}]
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "with-plugin.json")
+            with open(path, "w", encoding="utf-8") as f:
+                json.dump(data, f)
+            page = report(path)
+        self.assertRegex(page, r"<th>plugins</th><td>spdlog \(spdlog_plugin\.so, sha256 abababababab\)</td>")
+        self.assertNotIn("<th>plugins</th>", report(fixture("quick-gcc.json")))  # no plugin, no row
+
     def test_problem_rows_with_reasons(self):
         self.assertIn('<tr class="failed">', self.problems)
         self.assertIn("<code>hello/fwrite</code> in <code>failed.json</code> (GNU 12.2.0 / Linux (failed)): "
