@@ -23,6 +23,7 @@ import json
 import math
 import os
 import resource
+import shutil
 import signal
 import stat
 import statistics
@@ -868,6 +869,96 @@ class OutputFileTest(unittest.TestCase):
             with open(report, encoding="utf-8") as f:
                 self.assertEqual(f.read(), "earlier report\n")
             self.assertEqual(os.listdir(tmp), ["report.md"])  # no temporary file left
+
+    def test_an_existing_files_mode_is_kept(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            report = os.path.join(tmp, "report.md")
+            with open(report, "w", encoding="utf-8") as f:
+                f.write("earlier report\n")
+            os.chmod(report, 0o600)
+            status, _, err = self.tool(fixture("gcc.json"), fixture("clang.json"), "--format", "md", "-o", report)
+            self.assertEqual(status, 0, err)
+            self.assertEqual(stat.S_IMODE(os.lstat(report).st_mode), 0o600)
+            with open(report, encoding="utf-8") as f, open(os.path.join(EXPECTED, "gcc-clang.md"),
+                                                           encoding="utf-8") as g:
+                self.assertEqual(f.read(), g.read())
+
+    def test_a_link_of_ones_own_names_the_file_replaced(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            os.chmod(tmp, 0o700)  # a directory only this user can write to
+            target = os.path.join(tmp, "target.md")
+            with open(target, "w", encoding="utf-8") as f:
+                f.write("earlier report\n")
+            link = os.path.join(tmp, "link.md")
+            os.symlink(target, link)
+            status, _, err = self.tool(fixture("gcc.json"), "--format", "md", "-o", link)
+            self.assertEqual(status, 0, err)
+            self.assertTrue(os.path.islink(link))
+            with open(target, encoding="utf-8") as f:
+                self.assertIn("ints_out", f.read())
+
+    def test_what_another_user_planted_in_a_shared_directory_is_left_alone(self):
+        # Another user (uid 4242, no account needed) plants links to a private
+        # file, a FIFO and a file of its own in a sticky directory everyone can
+        # write to, as in /tmp; the tool, run by this user, must follow no link,
+        # open no FIFO and replace nothing of theirs.
+        if not hasattr(os, "geteuid") or os.geteuid() != 0:
+            self.skipTest("needs root to act as a second user (setpriv --reuid)")
+        if not shutil.which("setpriv"):
+            self.skipTest("needs setpriv (util-linux) to act as a second user")
+        other = ["setpriv", "--reuid=4242", "--regid=4242", "--clear-groups"]
+        with tempfile.TemporaryDirectory() as tmp:
+            os.chmod(tmp, 0o755)  # the other user may reach the shared directory inside
+            shared = os.path.join(tmp, "S")
+            os.mkdir(shared)
+            os.chmod(shared, 0o1777)
+            private = os.path.join(tmp, "private")
+            with open(private, "w", encoding="utf-8") as f:
+                f.write("secret\n")
+            os.chmod(private, 0o600)
+            mine = os.path.join(tmp, "mine")
+            os.mkdir(mine)
+            for command in (["ln", "-s", private, os.path.join(shared, "report.html")],
+                            ["ln", "-s", private, os.path.join(shared, "hello.svg")],
+                            ["ln", "-s", mine, os.path.join(shared, "charts")],
+                            ["mkfifo", os.path.join(shared, "fifo.md")],
+                            ["sh", "-c", 'echo theirs > "$0"', os.path.join(shared, "theirs.md")]):
+                subprocess.run(other + command, check=True)
+            cases = (
+                (["--format", "html", "-o", os.path.join(shared, "report.html")],
+                 f"--output {shared}/report.html: is a symbolic link in a directory others can write to: not "
+                 "followed (remove it, or name another file)"),
+                (["--plot", shared], f"--plot {shared}/hello.svg: is a symbolic link in a directory others can "
+                                     "write to: not followed (remove it, or name another file)"),
+                (["--plot", os.path.join(shared, "charts")],
+                 f"--plot {shared}/charts: is a symbolic link in a directory others can write to: not followed "
+                 "(remove it, or name another directory)"),
+                (["--format", "md", "-o", os.path.join(shared, "fifo.md")],
+                 f"--output {shared}/fifo.md: is a FIFO of another user (uid 4242) in a directory others can "
+                 "write to: not opened"),
+                (["--format", "md", "-o", os.path.join(shared, "theirs.md")],
+                 f"--output {shared}/theirs.md: belongs to another user (uid 4242) in a directory others can "
+                 "write to: left alone"),
+            )
+            for args, message in cases:
+                with self.subTest(args=args):
+                    done = subprocess.run([sys.executable, "-m", "iobench_compare", fixture("gcc.json"), *args],
+                                          capture_output=True, text=True, check=False, env=tool_env(), timeout=120)
+                    self.assertEqual(done.returncode, 2, done.stderr)
+                    self.assertEqual(done.stderr, f"iobench-compare: error: {message}\n")
+            with open(private, encoding="utf-8") as f:
+                self.assertEqual(f.read(), "secret\n")
+            self.assertEqual(stat.S_IMODE(os.stat(private).st_mode), 0o600)
+            self.assertEqual(os.listdir(mine), [])
+            with open(os.path.join(shared, "theirs.md"), encoding="utf-8") as f:
+                self.assertEqual(f.read(), "theirs\n")
+            self.assertEqual(sorted(os.listdir(shared)), ["charts", "fifo.md", "hello.svg", "report.html", "theirs.md"])
+            # A new name in the shared directory is this user's own file.
+            new = os.path.join(shared, "new.md")
+            status, _, err = self.tool(fixture("gcc.json"), "--format", "md", "-o", new)
+            self.assertEqual(status, 0, err)
+            self.assertTrue(stat.S_ISREG(os.lstat(new).st_mode))
+            self.assertEqual(os.lstat(new).st_uid, os.geteuid())
 
     def test_a_fifo_output_is_written_through_not_replaced(self):
         with tempfile.TemporaryDirectory() as tmp:
