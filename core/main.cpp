@@ -88,10 +88,13 @@ void check_writable_dir(const fs::path& dir, const char* option) {
     fs::remove(probe, ec);
 }
 
-/// Removes what runs killed earlier left in `dir`, saying so on stderr.
+/// Removes what runs killed earlier left in `dir`, saying so on stderr (and,
+/// once, what of another user's it left alone).
 void remove_stale(const fs::path& dir) {
-    for (const auto& e : iobench::remove_stale(dir))
+    std::vector<fs::path> others;
+    for (const auto& e : iobench::remove_stale(dir, &others))
         note("iobench: removed {}, left by process {} that no longer runs\n", e.path.string(), e.pid);
+    note("{}", iobench::left_alone_note(dir, others));
 }
 
 /// Prints `text` to standard output: exit status 0, or 1 (with the reason on

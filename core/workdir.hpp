@@ -49,12 +49,31 @@ struct StaleEntry {
     long pid = 0;  ///< the process that created it, which no longer runs
 };
 
+/// A lock file that is not locked yet may be this young (in seconds) and
+/// still belong to a live run: between creating `lock.new` (or a temporary
+/// results file's `.new` name) and locking it, a run takes microseconds;
+/// remove_stale() removes such a file only once it is older than this.
+inline constexpr long stale_fresh_seconds = 60;
+
 /// Removes, in `dir`, the working directories of runs that no longer hold
 /// their lock and the temporary results files no writer holds any more (on
-/// Windows: also of a process that no longer runs); returns them. Entries of live runs, kept directories (no lock file)
-/// and files not named by iobench are never touched. Errors are ignored (the
-/// entry stays).
-std::vector<StaleEntry> remove_stale(const std::filesystem::path& dir);
+/// Windows: also of a process that no longer runs); returns them. A working
+/// directory holding only an unlocked `lock.new`, and a temporary results file
+/// still named `.new`, are removed once older than stale_fresh_seconds (a run
+/// killed before it locked them). Entries of live runs, kept directories (no
+/// lock file) and files not named by iobench are never touched. On POSIX
+/// nothing is followed or opened before `lstat` says it is a directory or
+/// regular file of this user; a lock is opened with O_NOFOLLOW|O_NONBLOCK and
+/// checked with fstat, so a planted FIFO, device or link neither blocks nor
+/// is followed. Entries named by iobench that another user owns are left
+/// alone and added to `others` (when given). Errors are ignored (the entry
+/// stays).
+std::vector<StaleEntry> remove_stale(const std::filesystem::path& dir,
+                                     std::vector<std::filesystem::path>* others = nullptr);
+
+/// One line saying that `others` (entries of other users found by
+/// remove_stale() in `dir`) were left alone; empty when there are none.
+std::string left_alone_note(const std::filesystem::path& dir, const std::vector<std::filesystem::path>& others);
 
 /// A name for a temporary file next to `target`, unique to this process and
 /// call: `.<target name>.iobench-<pid>-<8 hex digits>.partial`.
