@@ -141,7 +141,14 @@ WorkDir::WorkDir(const fs::path& base) {
     std::error_code ec;
     for (int attempt = 0;; ++attempt) {
         path_ = base / fmt::format("{}{}", dir_prefix, unique_tag());
+#ifdef _WIN32
         if (fs::create_directory(path_, ec)) break;
+#else
+        // Only this user may create files in it: nothing can be planted
+        // there by others, whatever the umask.
+        if (mkdir(path_.c_str(), 0700) == 0) break;
+        if (errno != EEXIST) ec = std::error_code(errno, std::generic_category());
+#endif
         if (ec || attempt == 100)
             throw std::system_error(ec ? ec : std::make_error_code(std::errc::file_exists),
                                     fmt::format("cannot create a directory in {}", base.string()));

@@ -416,6 +416,19 @@ TEST(WorkDir, WhatAKilledRunLeftBeforeLockingIsRemovedOnceOld) {
     EXPECT_TRUE(fs::exists(kept / "input-x"));
 }
 
+TEST(WorkDir, OnlyItsUserCanCreateFilesInIt) {
+    // Whatever the umask: nothing can be planted in a run's directory by others.
+    test::TempDir base;
+    const mode_t old_mask = umask(0);
+    struct stat st {};
+    {
+        WorkDir dir(base.path());
+        ASSERT_EQ(stat(dir.path().c_str(), &st), 0);
+    }
+    umask(old_mask);
+    EXPECT_EQ(st.st_mode & 07777, 0700u);
+}
+
 TEST(WorkDir, AnotherUsersEntriesAreLeftAloneAndNamedOnce) {
     if (geteuid() != 0) GTEST_SKIP() << "needs root to give files to another user (uid 4242)";
     test::TempDir base;
