@@ -428,6 +428,24 @@ other_user)
   entries > after
   diff before after >&2 || fail "another user's entries changed"
   ;;
+suite_not_regular)
+  # Issue 28: --suite reads a regular file of at most 16 MiB: a FIFO named
+  # *.json (reading it waited for ever), a link to /dev/zero or /dev/urandom
+  # (1 GB read, then std::bad_alloc) and a 17 MiB file are refused with one
+  # line and exit 2, before anything is read.
+  mkfifo "$work/fifo.json"
+  ln -s /dev/zero "$work/zero.json"
+  ln -s /dev/urandom "$work/random.json"
+  truncate -s 17M "$work/big.json"
+  for s in fifo.json:"is a FIFO, not a suite file" zero.json:"is a character device, not a suite file" \
+           random.json:"is a character device, not a suite file" big.json:"larger than 16777216 bytes"; do
+    name=${s%%:*}
+    timeout 60 "$iobench" --list --suite "$work/$name" >/dev/null 2>err; rc=$?
+    [ $rc -eq 2 ] || fail "$name: exit status $rc, expected 2 (124: it blocked)"
+    [ "$(wc -l < err)" -eq 1 ] && grep -q "^iobench: error: suite $work/$name: ${s#*:}" err || fail "$name: not one line saying why"
+  done
+  [ -p "$work/fifo.json" ] || fail "the FIFO was replaced"
+  ;;
 *)
   fail "unknown scenario $scenario"
   ;;
