@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 #include <string_view>
 #include <utility>
@@ -300,8 +301,25 @@ std::string read_suite_file(const std::string& path) {
 Suite parse_suite(const std::string& text, const std::string& origin) {
     const SuiteReader reader(origin);
     json doc;
+    // JSON readers differ on what follows a NUL and on a key given twice (the
+    // last one wins here, the first elsewhere): both are refused.
+    if (const auto nul = text.find('\0'); nul != std::string::npos)
+        throw reader.fail(fmt::format("a NUL byte at offset {}: not JSON text", nul));
+    std::vector<std::set<std::string>> keys;  // per open object, its keys so far
+    const json::parser_callback_t no_duplicates = [&](int, json::parse_event_t event, json& parsed) {
+        if (event == json::parse_event_t::object_start) {
+            keys.emplace_back();
+        } else if (event == json::parse_event_t::object_end) {
+            keys.pop_back();
+        } else if (event == json::parse_event_t::key && !keys.empty()) {
+            const std::string& key = parsed.get_ref<const std::string&>();
+            if (!keys.back().insert(key).second)
+                throw reader.fail(fmt::format("the key \"{}\" is given twice in one object", key));
+        }
+        return true;
+    };
     try {
-        doc = json::parse(text);
+        doc = json::parse(text, no_duplicates);
     } catch (const json::parse_error& e) {
         throw reader.fail(fmt::format("not valid JSON ({})", e.what()));
     } catch (const json::exception& e) {
