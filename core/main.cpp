@@ -400,6 +400,7 @@ int finish(const CommandLine& cl, const Plan& plan, const iobench::Outcomes& out
 int execute(const CommandLine& cl, const Plan& plan, const char* argv0) {
     const Options& opt = cl.opt;
     const fs::path& results_target = plan.results_target;
+    iobench::ensure_resource_limits();  // ulimit -n, -s: raised, or refused (exit 2)
     // The working directory: a subdirectory of its own in --dir or in the
     // system's temporary directory, after removing what killed runs left there.
     const fs::path base = work_base(opt);

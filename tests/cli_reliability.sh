@@ -446,6 +446,26 @@ suite_not_regular)
   done
   [ -p "$work/fifo.json" ] || fail "the FIFO was replaced"
   ;;
+low_limits)
+  # Issue 28: ulimit -n 8 made Google Benchmark exit 1 with a message of its
+  # own (no summary, the work directory left); ulimit -s 32 crashed the sizing
+  # run. A soft limit is raised (the run succeeds); a hard one below what a
+  # run needs is refused with one line and exit 2, before anything is created.
+  for l in "-S -n 8" "-S -s 32"; do
+    ( ulimit $l && exec "$iobench" "${quick[@]}" --benchmark_out="$work/out.json" ) >/dev/null 2>err; rc=$?
+    [ $rc -eq 0 ] || fail "ulimit $l: exit status $rc, expected 0 (the soft limit raised)"
+    valid_json "$work/out.json"
+    rm -f "$work/out.json"
+  done
+  for l in "-n 16:the open-file limit is 16 (ulimit -n), a run needs at least 64: raise it" \
+           "-s 32:the stack limit is 32 KiB (ulimit -s), a run needs at least 256 KiB: raise it"; do
+    ( ulimit ${l%%:*} && exec "$iobench" "${quick[@]}" --benchmark_out="$work/out.json" ) >/dev/null 2>err; rc=$?
+    [ $rc -eq 2 ] || fail "ulimit ${l%%:*}: exit status $rc, expected 2"
+    [ "$(cat err)" = "iobench: error: ${l#*:}" ] || fail "ulimit ${l%%:*}: not one line saying why"
+    [ ! -e "$work/out.json" ] || fail "ulimit ${l%%:*}: a results file was written"
+  done
+  nothing_left
+  ;;
 *)
   fail "unknown scenario $scenario"
   ;;
