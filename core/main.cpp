@@ -80,12 +80,8 @@ void check_writable_dir(const fs::path& dir, const char* option) {
     std::error_code ec;
     if (!fs::exists(dir, ec)) throw usage_error(fmt::format("{} {}: no such directory", option, dir.string()));
     if (!fs::is_directory(dir, ec)) throw usage_error(fmt::format("{} {}: not a directory", option, dir.string()));
-    const fs::path probe = iobench::temporary_name_for(dir / "probe");
-    {
-        std::ofstream f(probe);
-        if (!f) throw usage_error(fmt::format("{} {}: cannot create files there", option, dir.string()));
-    }
-    fs::remove(probe, ec);
+    if (const std::string why = iobench::probe_directory(dir); !why.empty())
+        throw usage_error(fmt::format("{} {}: cannot create files there: {}", option, dir.string(), why));
 }
 
 /// Removes what runs killed earlier left in `dir`, saying so on stderr (and,

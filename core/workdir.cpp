@@ -137,6 +137,27 @@ fs::path temporary_name_for(const fs::path& target) {
            fmt::format(".{}{}{}{}", target.filename().string(), partial_marker, unique_tag(), partial_suffix);
 }
 
+fs::path probe_name_for(const fs::path& dir) {
+    return dir / fmt::format(".probe{}{}{}", partial_marker, unique_tag(), fresh_suffix);
+}
+
+std::string probe_directory(const fs::path& dir) {
+    const fs::path probe = probe_name_for(dir);
+#ifdef _WIN32
+    HANDLE h = CreateFileW(probe.wstring().c_str(), GENERIC_WRITE, 0, nullptr, CREATE_NEW,
+                           FILE_ATTRIBUTE_NORMAL | FILE_FLAG_DELETE_ON_CLOSE, nullptr);
+    if (h == INVALID_HANDLE_VALUE)
+        return std::error_code(static_cast<int>(GetLastError()), std::system_category()).message();
+    CloseHandle(h);
+#else
+    const int fd = open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+    if (fd < 0) return std::error_code(errno, std::generic_category()).message();
+    close(fd);
+    unlink(probe.c_str());
+#endif
+    return "";
+}
+
 WorkDir::WorkDir(const fs::path& base) {
     std::error_code ec;
     for (int attempt = 0;; ++attempt) {

@@ -79,6 +79,18 @@ std::string left_alone_note(const std::filesystem::path& dir, const std::vector<
 /// call: `.<target name>.iobench-<pid>-<8 hex digits>.partial`.
 std::filesystem::path temporary_name_for(const std::filesystem::path& target);
 
+/// The name of the file probe_directory() creates in `dir`:
+/// `.probe.iobench-<pid>-<8 hex digits>.new`. Named like a temporary file not
+/// yet locked, so that another run's remove_stale() leaves it while it is young
+/// (a `.partial` name would be taken for a dead writer's: it is not locked).
+std::filesystem::path probe_name_for(const std::filesystem::path& dir);
+
+/// Creates a file in `dir` and removes it again, to learn whether files can be
+/// created there: exclusively (O_CREAT|O_EXCL, which follows no link), under
+/// probe_name_for(dir). Returns "" when it could, else the system's reason
+/// ("Permission denied", "No space left on device").
+std::string probe_directory(const std::filesystem::path& dir);
+
 /// True when process `pid` runs (or may run: it exists but belongs to another user).
 bool process_alive(long pid);
 

@@ -429,6 +429,38 @@ TEST(WorkDir, OnlyItsUserCanCreateFilesInIt) {
     EXPECT_EQ(st.st_mode & 07777, 0700u);
 }
 
+TEST(WorkDir, AnotherRunsProbeIsNotTakenForAStaleFile) {
+    // Issue 28: the --dir probe was named like a temporary results file
+    // (.partial) but not locked, so a run starting at that moment removed it
+    // as a dead run's ("left by process N that no longer runs").
+    test::TempDir base;
+    int ready[2];
+    ASSERT_EQ(pipe(ready), 0);
+    const pid_t pid = fork();  // another run, caught between creating its probe and removing it
+    if (pid == 0) {
+        std::ofstream(probe_name_for(base.path())) << "";
+        char c = 1;
+        if (write(ready[1], &c, 1) != 1) _exit(1);
+        pause();
+        _exit(0);
+    }
+    char c = 0;
+    ASSERT_EQ(read(ready[0], &c, 1), 1);
+    const std::vector<std::string> before = names_in(base.path());
+    ASSERT_EQ(before.size(), 1u);
+    EXPECT_TRUE(remove_stale(base.path()).empty());
+    EXPECT_EQ(names_in(base.path()), before);
+    kill(pid, SIGKILL);
+    waitpid(pid, nullptr, 0);
+    close(ready[0]);
+    close(ready[1]);
+    EXPECT_EQ(probe_directory(base.path()), "");
+    EXPECT_EQ(names_in(base.path()), before);  // its own probe is gone
+    // Why a directory cannot take files is said.
+    std::ofstream(base.path() / "file") << "";
+    EXPECT_EQ(probe_directory(base.path() / "file"), std::make_error_code(std::errc::not_a_directory).message());
+}
+
 TEST(WorkDir, AnotherUsersEntriesAreLeftAloneAndNamedOnce) {
     if (geteuid() != 0) GTEST_SKIP() << "needs root to give files to another user (uid 4242)";
     test::TempDir base;
