@@ -183,6 +183,9 @@ private:
             if (!w.takes(*m)) throw fail(fmt::format("method \"{}\" cannot run workload \"{}\"", mname, w.name()));
             ms.push_back(m);
         }
+        // (An empty list selected nothing, which was reported as a
+        // --benchmark_filter that matches nothing, also without one.)
+        if (ms.empty()) throw fail(fmt::format("\"{}\" names no method (give \"*\" for all of them)", key));
         return ms;
     }
 

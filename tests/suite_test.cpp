@@ -278,6 +278,9 @@ TEST(Suite, AbsurdValuesAreRefusedNamingFileAndKey) {
     EXPECT_EQ(error_of(R"({"benchmarks": [{"workload": "ints_out", "methods": ["obuf"], "buffer_sizes": [-1]}]})"),
               "suite t.json: \"benchmarks[0].buffer_sizes\" must hold whole numbers of bytes up to 2^40, not -1");
     EXPECT_EQ(error_of(R"({"benchmarks": [{"methods": "*"}]})"), "suite t.json: \"benchmarks[0].workload\" is missing");
+    // Issue 28: an empty list was reported as "no benchmark matches --benchmark_filter=".
+    EXPECT_EQ(error_of(R"({"benchmarks": [{"workload": "hello", "methods": []}]})"),
+              "suite t.json: \"benchmarks[0].methods\" names no method (give \"*\" for all of them)");
     EXPECT_EQ(error_of(R"({"name": "x"})"), "suite t.json: \"benchmarks\" is missing");
 }
 
