@@ -82,6 +82,7 @@ void check_writable_dir(const fs::path& dir, const char* option) {
     if (!fs::is_directory(dir, ec)) throw usage_error(fmt::format("{} {}: not a directory", option, dir.string()));
     if (const std::string why = iobench::probe_directory(dir); !why.empty())
         throw usage_error(fmt::format("{} {}: cannot create files there: {}", option, dir.string(), why));
+    note("{}", iobench::shared_directory_note(dir, option));
 }
 
 /// Removes what runs killed earlier left in `dir`, saying so on stderr (and,

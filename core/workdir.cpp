@@ -158,6 +158,26 @@ std::string probe_directory(const fs::path& dir) {
     return "";
 }
 
+std::string shared_directory_note(const fs::path& dir, std::string_view option) {
+#ifdef _WIN32
+    (void)dir;
+    (void)option;
+    return "";
+#else
+    struct stat st {};
+    if (stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) return "";
+    std::string why;
+    if (st.st_uid != geteuid() && st.st_uid != 0) why = fmt::format("it belongs to another user (uid {})", st.st_uid);
+    if ((st.st_mode & S_IWOTH) && !(st.st_mode & S_ISVTX))
+        why += fmt::format("{}every user may write to it and it is not sticky (mode {:o})", why.empty() ? "" : "; ",
+                           st.st_mode & 07777);
+    if (why.empty()) return "";
+    return fmt::format("iobench: warning: {} {}: {}: another user can replace or remove the files iobench writes "
+                       "there\n",
+                       option, dir.string(), why);
+#endif
+}
+
 WorkDir::WorkDir(const fs::path& base) {
     std::error_code ec;
     for (int attempt = 0;; ++attempt) {

@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace iobench {
@@ -90,6 +91,12 @@ std::filesystem::path probe_name_for(const std::filesystem::path& dir);
 /// probe_name_for(dir). Returns "" when it could, else the system's reason
 /// ("Permission denied", "No space left on device").
 std::string probe_directory(const std::filesystem::path& dir);
+
+/// A warning line when another user can replace or remove files in `dir`:
+/// it belongs to another user (not root), or every user may write to it and it
+/// is not sticky (mode 0777 rather than /tmp's 1777). Empty otherwise, and on
+/// Windows. `option` names where `dir` came from ("--results-dir").
+std::string shared_directory_note(const std::filesystem::path& dir, std::string_view option);
 
 /// True when process `pid` runs (or may run: it exists but belongs to another user).
 bool process_alive(long pid);

@@ -466,6 +466,29 @@ low_limits)
   done
   nothing_left
   ;;
+shared_results_dir)
+  # Issue 28: a results directory that every user may write to and that is
+  # not sticky (0777), or that another user owns, was used without a word;
+  # another user then replaced the results. Now a warning says so (the run
+  # goes on); a sticky 1777 directory, as /tmp, and one's own get none.
+  mkdir "$work/open" "$work/sticky"
+  chmod 0777 "$work/open"
+  chmod 1777 "$work/sticky"
+  "$iobench" "${quick[@]}" --results-dir "$work/open" >/dev/null 2>err || fail "0777: exit status $?, expected 0"
+  grep -q "^iobench: warning: --results-dir $work/open: every user may write to it and it is not sticky (mode 777): another user can replace or remove the files iobench writes there$" err \
+    || fail "0777: no warning"
+  [ -n "$(find "$work/open" -name '*.json')" ] || fail "0777: no results file"
+  "$iobench" "${quick[@]}" --benchmark_out="$work/sticky/r.json" >/dev/null 2>err || fail "1777: exit status $?"
+  ! grep -q "warning" err || fail "1777 or one's own directory: a warning"
+  if [ "$(id -u)" -eq 0 ]; then
+    mkdir "$work/theirs"
+    chown 4242:4242 "$work/theirs"
+    "$iobench" "${quick[@]}" --benchmark_out="$work/theirs/r.json" >/dev/null 2>err || fail "theirs: exit status $?"
+    grep -q "^iobench: warning: --benchmark_out: directory $work/theirs: it belongs to another user (uid 4242): another user can" err \
+      || fail "another user's directory: no warning"
+  fi
+  nothing_left
+  ;;
 *)
   fail "unknown scenario $scenario"
   ;;
