@@ -1,11 +1,17 @@
 #include "core/cleanup.hpp"
 
+#include <fmt/format.h>
+
+#include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
+
+#include "core/options.hpp"
 
 #ifdef _WIN32
 #include <direct.h>
@@ -20,6 +26,7 @@
 #define IOBENCH_CLOSE _close
 #else
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <unistd.h>
 #define IOBENCH_UNLINK unlink
 #define IOBENCH_RMDIR rmdir
@@ -173,6 +180,39 @@ int ensure_standard_descriptors() {
     }
 #endif
     return opened;
+}
+
+void ensure_resource_limits() {
+#ifndef _WIN32
+    struct Limit {
+        int resource;
+        rlim_t needed;
+        rlim_t raise_to;
+        const char* what;
+        const char* ulimit;
+        const char* unit;
+        rlim_t per_unit;
+    };
+    const Limit limits[] = {
+        {RLIMIT_NOFILE, static_cast<rlim_t>(needed_open_files), static_cast<rlim_t>(needed_open_files) * 16,
+         "the open-file limit", "ulimit -n", "", 1},
+        {RLIMIT_STACK, static_cast<rlim_t>(needed_stack_bytes), rlim_t{8} << 20, "the stack limit", "ulimit -s",
+         " KiB", 1024},
+    };
+    for (const Limit& l : limits) {
+        struct rlimit r {};
+        if (getrlimit(l.resource, &r) != 0 || r.rlim_cur == RLIM_INFINITY || r.rlim_cur >= l.needed) continue;
+        if (r.rlim_max != RLIM_INFINITY && r.rlim_max < l.needed)
+            throw usage_error(fmt::format("{} is {}{} ({}), a run needs at least {}{}: raise it", l.what,
+                                          r.rlim_max / l.per_unit, l.unit, l.ulimit, l.needed / l.per_unit, l.unit));
+        struct rlimit raised = r;
+        raised.rlim_cur = r.rlim_max == RLIM_INFINITY ? l.raise_to : std::min(r.rlim_max, l.raise_to);
+        if (setrlimit(l.resource, &raised) != 0)
+            throw usage_error(fmt::format("{} is {}{} ({}), a run needs at least {}{}, and raising it failed: {}",
+                                          l.what, r.rlim_cur / l.per_unit, l.unit, l.ulimit, l.needed / l.per_unit,
+                                          l.unit, std::strerror(errno)));
+    }
+#endif
 }
 
 void remove_on_interrupt(const std::filesystem::path& path) {

@@ -27,6 +27,21 @@ void install_interrupt_cleanup();
 /// the descriptors it had to open as a bit set (bit n: descriptor n).
 int ensure_standard_descriptors();
 
+/// Descriptors a run may hold open at once (measured: 10 for the quick suite),
+/// with room to spare for io_uring, threads and the console workloads' pipes.
+inline constexpr long needed_open_files = 64;
+/// Stack a run needs on its main thread, in bytes (the sizing run crashed at
+/// 32 KiB, ran at 48 KiB in a sanitizer build).
+inline constexpr long needed_stack_bytes = 256L << 10;
+
+/// Makes sure the process may open needed_open_files descriptors and grow its
+/// stack to needed_stack_bytes: a soft limit below that (ulimit -S -n 8,
+/// ulimit -S -s 32) is raised to the hard limit (the stack to at most 8 MiB);
+/// a hard limit below it throws usage_error naming the limit and the number
+/// needed (before, Google Benchmark failed on its own or the run crashed,
+/// with nothing saying why). Does nothing on Windows.
+void ensure_resource_limits();
+
 /// Registers `path` for removal if the run is interrupted (once: a second
 /// registration of the same path is a no-op). At most 256 paths
 /// of up to 4095 bytes are held; beyond that registration is ignored (the

@@ -81,18 +81,18 @@ void check_writable_dir(const fs::path& dir, const char* option) {
     std::error_code ec;
     if (!fs::exists(dir, ec)) throw usage_error(fmt::format("{} {}: no such directory", option, dir.string()));
     if (!fs::is_directory(dir, ec)) throw usage_error(fmt::format("{} {}: not a directory", option, dir.string()));
-    const fs::path probe = iobench::temporary_name_for(dir / "probe");
-    {
-        std::ofstream f(probe);
-        if (!f) throw usage_error(fmt::format("{} {}: cannot create files there", option, dir.string()));
-    }
-    fs::remove(probe, ec);
+    if (const std::string why = iobench::probe_directory(dir); !why.empty())
+        throw usage_error(fmt::format("{} {}: cannot create files there: {}", option, dir.string(), why));
+    note("{}", iobench::shared_directory_note(dir, option));
 }
 
-/// Removes what runs killed earlier left in `dir`, saying so on stderr.
+/// Removes what runs killed earlier left in `dir`, saying so on stderr (and,
+/// once, what of another user's it left alone).
 void remove_stale(const fs::path& dir) {
-    for (const auto& e : iobench::remove_stale(dir))
+    std::vector<fs::path> others;
+    for (const auto& e : iobench::remove_stale(dir, &others))
         note("iobench: removed {}, left by process {} that no longer runs\n", e.path.string(), e.pid);
+    note("{}", iobench::left_alone_note(dir, others));
 }
 
 /// Prints `text` to standard output: exit status 0, or 1 (with the reason on
@@ -404,6 +404,7 @@ int finish(const CommandLine& cl, const Plan& plan, const iobench::Outcomes& out
 int execute(const CommandLine& cl, const Plan& plan, const char* argv0) {
     const Options& opt = cl.opt;
     const fs::path& results_target = plan.results_target;
+    iobench::ensure_resource_limits();  // ulimit -n, -s: raised, or refused (exit 2)
     // The working directory: a subdirectory of its own in --dir or in the
     // system's temporary directory, after removing what killed runs left there.
     const fs::path base = work_base(opt);

@@ -3,13 +3,23 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 #include <string_view>
 #include <utility>
 
 #include "core/options.hpp"
+
+#ifndef _WIN32
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#endif
 
 namespace iobench {
 
@@ -179,6 +189,9 @@ private:
             if (!w.takes(*m)) throw fail(fmt::format("method \"{}\" cannot run workload \"{}\"", mname, w.name()));
             ms.push_back(m);
         }
+        // (An empty list selected nothing, which was reported as a
+        // --benchmark_filter that matches nothing, also without one.)
+        if (ms.empty()) throw fail(fmt::format("\"{}\" names no method (give \"*\" for all of them)", key));
         return ms;
     }
 
@@ -212,13 +225,110 @@ private:
     std::string origin_;
 };
 
+/// What a file of type `type` is, for a message ("a FIFO").
+std::string file_kind(std::filesystem::file_type type) {
+    switch (type) {
+        case std::filesystem::file_type::directory: return "a directory";
+        case std::filesystem::file_type::character: return "a character device";
+        case std::filesystem::file_type::block: return "a block device";
+        case std::filesystem::file_type::fifo: return "a FIFO";
+        case std::filesystem::file_type::socket: return "a socket";
+        default: return "not a regular file";
+    }
+}
+
+suite_error not_readable(const std::string& path, const std::string& what) {
+    return suite_error(fmt::format("suite {}: {}", path, what));
+}
+
+#ifndef _WIN32
+std::filesystem::file_type type_of(mode_t mode) {
+    using std::filesystem::file_type;
+    if (S_ISDIR(mode)) return file_type::directory;
+    if (S_ISCHR(mode)) return file_type::character;
+    if (S_ISBLK(mode)) return file_type::block;
+    if (S_ISFIFO(mode)) return file_type::fifo;
+    if (S_ISSOCK(mode)) return file_type::socket;
+    return file_type::unknown;
+}
+#endif
+
+/// The bytes of the suite file `path`: a regular file (or a link to one) of
+/// at most max_suite_file_bytes. A FIFO, device or socket is refused before
+/// anything is read (on POSIX it is opened with O_NONBLOCK, so that opening
+/// it cannot block, and checked with fstat).
+std::string read_suite_file(const std::string& path) {
+    const std::string too_large =
+        fmt::format("larger than {} bytes: not a suite file (suites are small)", max_suite_file_bytes);
+    std::string text;
+#ifdef _WIN32
+    std::error_code ec;
+    const std::filesystem::file_status st = std::filesystem::status(path, ec);
+    if (!ec && std::filesystem::exists(st) && !std::filesystem::is_regular_file(st))
+        throw not_readable(path, fmt::format("is {}, not a suite file (only regular files are read)", file_kind(st.type())));
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw not_readable(path, "cannot open the file");
+    text.resize(max_suite_file_bytes + 1);
+    in.read(text.data(), static_cast<std::streamsize>(text.size()));
+    if (in.bad()) throw not_readable(path, "cannot read the file");
+    text.resize(static_cast<std::size_t>(in.gcount()));
+#else
+    const int fd = open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0) throw not_readable(path, "cannot open the file");
+    struct stat st {};
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        throw not_readable(path, fmt::format("is {}, not a suite file (only regular files are read)",
+                                             file_kind(type_of(st.st_mode))));
+    }
+    if (static_cast<std::uintmax_t>(st.st_size) > max_suite_file_bytes) {
+        close(fd);
+        throw not_readable(path, too_large);
+    }
+    text.resize(max_suite_file_bytes + 1);  // (a file that grows meanwhile is cut here, and refused)
+    std::size_t got = 0;
+    while (got < text.size()) {
+        const ssize_t n = read(fd, text.data() + got, text.size() - got);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) {
+            const int err = errno;
+            close(fd);
+            throw not_readable(path, fmt::format("cannot read the file: {}", std::strerror(err)));
+        }
+        if (n == 0) break;
+        got += static_cast<std::size_t>(n);
+    }
+    close(fd);
+    text.resize(got);
+#endif
+    if (text.size() > max_suite_file_bytes) throw not_readable(path, too_large);
+    return text;
+}
+
 }  // namespace
 
 Suite parse_suite(const std::string& text, const std::string& origin) {
     const SuiteReader reader(origin);
     json doc;
+    // JSON readers differ on what follows a NUL and on a key given twice (the
+    // last one wins here, the first elsewhere): both are refused.
+    if (const auto nul = text.find('\0'); nul != std::string::npos)
+        throw reader.fail(fmt::format("a NUL byte at offset {}: not JSON text", nul));
+    std::vector<std::set<std::string>> keys;  // per open object, its keys so far
+    const json::parser_callback_t no_duplicates = [&](int, json::parse_event_t event, json& parsed) {
+        if (event == json::parse_event_t::object_start) {
+            keys.emplace_back();
+        } else if (event == json::parse_event_t::object_end) {
+            keys.pop_back();
+        } else if (event == json::parse_event_t::key && !keys.empty()) {
+            const std::string& key = parsed.get_ref<const std::string&>();
+            if (!keys.back().insert(key).second)
+                throw reader.fail(fmt::format("the key \"{}\" is given twice in one object", key));
+        }
+        return true;
+    };
     try {
-        doc = json::parse(text);
+        doc = json::parse(text, no_duplicates);
     } catch (const json::parse_error& e) {
         throw reader.fail(fmt::format("not valid JSON ({})", e.what()));
     } catch (const json::exception& e) {
@@ -242,13 +352,8 @@ Suite parse_suite(const std::string& text, const std::string& origin) {
 Suite load_suite(const std::string& name_or_path) {
     for (const auto& [name, text] : builtin_suite_texts)
         if (name == name_or_path) return parse_suite(std::string(text), std::string(name));
-    if (name_or_path.size() > 5 && name_or_path.ends_with(".json")) {
-        std::ifstream in(name_or_path, std::ios::binary);
-        if (!in) throw suite_error(fmt::format("suite {}: cannot open the file", name_or_path));
-        std::ostringstream text;
-        text << in.rdbuf();
-        return parse_suite(text.str(), name_or_path);
-    }
+    if (name_or_path.size() > 5 && name_or_path.ends_with(".json"))
+        return parse_suite(read_suite_file(name_or_path), name_or_path);
     std::string known;
     for (const std::string& n : builtin_suites()) known += (known.empty() ? "" : ", ") + n;
     throw suite_error(fmt::format("unknown suite \"{}\" (built in: {}; or a path to a .json file)", name_or_path, known));

@@ -2,6 +2,7 @@
 // (suites/*.json are compiled into the binary; a path to any other file works too).
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <regex>
 #include <stdexcept>
@@ -52,6 +53,10 @@ inline constexpr int max_suite_repetitions = 1000;
 /// Largest "min_time" a suite may set, in seconds (one day).
 inline constexpr double max_suite_min_time = 86400;
 
+/// Largest suite file read, in bytes (16 MiB: a suite is a few kilobytes; a
+/// link to /dev/zero or a huge file is refused, not read into memory).
+inline constexpr std::size_t max_suite_file_bytes = std::size_t{16} << 20;
+
 /// Builds the name of a benchmark.
 std::string case_name(const Workload& workload, const Method& method, const Params& params);
 
@@ -63,7 +68,8 @@ Suite all_pairs();
 /// Reads a suite: `name_or_path` is the name of a built-in suite ("default",
 /// "quick") or a path to a JSON file. Throws `suite_error` naming the suite and
 /// the problem (unknown workload or method, a method that cannot run the
-/// workload, malformed JSON, a number beyond a double, a missing file, a value
+/// workload, malformed JSON, a number beyond a double, a missing file, a FIFO,
+/// device or socket, a file beyond max_suite_file_bytes, a value
 /// of the wrong type or range, naming its key: "repetitions" must be a whole
 /// number from 1 to max_suite_repetitions).
 Suite load_suite(const std::string& name_or_path);

@@ -368,6 +368,127 @@ out_not_regular)
   [ "$(id -u)" -ne 0 ] || [ -c "$work/null" ] || fail "the device was replaced"
   nothing_left
   ;;
+planted_lock)
+  # Issue 28: what looks like a run's lock but is a FIFO (or a link) is never
+  # opened to block the cleanup, in --dir, in the temporary directory and in
+  # the results file's directory; what a run killed before it locked its lock
+  # (lock.new) or its results file (.new) left is removed once old enough.
+  mkdir -p "$work/out" "$work/dir/iobench-1-deadbeef" "$work/tmp/iobench-2-deadbeef" \
+           "$work/dir/iobench-3-0123abcd" "$work/dir/iobench-4-0123abcd"
+  mkfifo "$work/dir/iobench-1-deadbeef/lock" "$work/tmp/iobench-2-deadbeef/lock" \
+         "$work/out/.r.json.iobench-5-deadbeef.partial"
+  ln -s "$work/earlier.copy" "$work/out/.s.json.iobench-6-deadbeef.partial"
+  : > "$work/earlier.copy"
+  : > "$work/dir/iobench-3-0123abcd/lock.new"
+  : > "$work/dir/iobench-4-0123abcd/lock.new"
+  : > "$work/out/.r.json.iobench-7-0123abcd.new"
+  touch -d '2 hours ago' "$work/dir/iobench-3-0123abcd/lock.new" "$work/out/.r.json.iobench-7-0123abcd.new"
+  timeout 120 "$iobench" "${quick[@]}" --benchmark_out="$work/out/r.json" >/dev/null 2>err; rc=$?
+  [ $rc -eq 0 ] || fail "--dir and --benchmark_out: exit status $rc, expected 0 (124: it blocked)"
+  valid_json "$work/out/r.json"
+  ( unset TMPDIR; export TMPDIR=$work/tmp; exec timeout 120 "$iobench" "${quick[@]:0:${#quick[@]}-2}" ) >/dev/null 2>err \
+    || fail "the temporary directory: exit status $? (124: it blocked)"
+  for p in dir/iobench-1-deadbeef/lock tmp/iobench-2-deadbeef/lock out/.r.json.iobench-5-deadbeef.partial; do
+    [ -p "$work/$p" ] || fail "$p was removed or replaced"
+  done
+  [ -L "$work/out/.s.json.iobench-6-deadbeef.partial" ] && [ -e "$work/earlier.copy" ] || fail "a link was followed or removed"
+  [ ! -e "$work/dir/iobench-3-0123abcd" ] || fail "an old directory holding only lock.new is still there"
+  [ ! -e "$work/out/.r.json.iobench-7-0123abcd.new" ] || fail "an old .new results file is still there"
+  [ -e "$work/dir/iobench-4-0123abcd/lock.new" ] || fail "a young lock.new (a live run's, maybe) was removed"
+  ;;
+other_user)
+  # Issue 28: in a sticky directory everyone can write to (as /tmp), another
+  # user (uid 4242: no account needed) plants a FIFO as a lock and leaves a
+  # dead run's directory and partial file. A run of ours, with that
+  # directory as --dir, as TMPDIR and as the results file's directory, must
+  # not block, must leave all of it alone and say so once.
+  if [ "$(id -u)" -ne 0 ] || ! command -v setpriv >/dev/null; then
+    echo "SKIP: needs root and setpriv to act as a second user"
+    exit 77
+  fi
+  other=(setpriv --reuid=4242 --regid=4242 --clear-groups)
+  chmod 755 "$work"
+  mkdir "$work/S"
+  chmod 1777 "$work/S"
+  "${other[@]}" test -w "$work/S" || { echo "SKIP: uid 4242 cannot reach $work/S"; exit 77; }
+  "${other[@]}" sh -c 'mkdir "$1/iobench-1-deadbeef" "$1/iobench-2-deadbeef" "$1/out" && chmod 1777 "$1/out" &&
+    mkfifo "$1/iobench-1-deadbeef/lock" && : > "$1/iobench-2-deadbeef/lock" &&
+    : > "$1/out/.r.json.iobench-3-deadbeef.partial"' sh "$work/S" || fail "uid 4242 could not plant its files"
+  entries() { find "$work/S" -printf '%p %u %y %s\n' | sort; }
+  entries > before
+  timeout 120 "$iobench" "${quick[@]:0:${#quick[@]}-2}" --dir "$work/S" --benchmark_out="$work/S/out/r.json" >/dev/null 2>err; rc=$?
+  [ $rc -eq 0 ] || fail "exit status $rc, expected 0 (124: it blocked)"
+  [ "$(grep -c "^iobench: left iobench-[12]-deadbeef and 1 more alone in $work/S: they are of another user" err)" -eq 1 ] \
+    || fail "not said once that another user's entries were left alone"
+  grep -q "^iobench: left .r.json.iobench-3-deadbeef.partial alone in $work/S/out: it is of another user" err \
+    || fail "the results directory's entry of another user not named"
+  ( unset TMPDIR; export TMPDIR=$work/S; exec timeout 120 "$iobench" "${quick[@]:0:${#quick[@]}-2}" ) >/dev/null 2>err \
+    || fail "TMPDIR: exit status $? (124: it blocked)"
+  rm -f "$work/S/out/r.json"
+  entries > after
+  diff before after >&2 || fail "another user's entries changed"
+  ;;
+suite_not_regular)
+  # Issue 28: --suite reads a regular file of at most 16 MiB: a FIFO named
+  # *.json (reading it waited for ever), a link to /dev/zero or /dev/urandom
+  # (1 GB read, then std::bad_alloc) and a 17 MiB file are refused with one
+  # line and exit 2, before anything is read.
+  mkfifo "$work/fifo.json"
+  ln -s /dev/zero "$work/zero.json"
+  ln -s /dev/urandom "$work/random.json"
+  truncate -s 17M "$work/big.json"
+  for s in fifo.json:"is a FIFO, not a suite file" zero.json:"is a character device, not a suite file" \
+           random.json:"is a character device, not a suite file" big.json:"larger than 16777216 bytes"; do
+    name=${s%%:*}
+    timeout 60 "$iobench" --list --suite "$work/$name" >/dev/null 2>err; rc=$?
+    [ $rc -eq 2 ] || fail "$name: exit status $rc, expected 2 (124: it blocked)"
+    [ "$(wc -l < err)" -eq 1 ] && grep -q "^iobench: error: suite $work/$name: ${s#*:}" err || fail "$name: not one line saying why"
+  done
+  [ -p "$work/fifo.json" ] || fail "the FIFO was replaced"
+  ;;
+low_limits)
+  # Issue 28: ulimit -n 8 made Google Benchmark exit 1 with a message of its
+  # own (no summary, the work directory left); ulimit -s 32 crashed the sizing
+  # run. A soft limit is raised (the run succeeds); a hard one below what a
+  # run needs is refused with one line and exit 2, before anything is created.
+  for l in "-S -n 8" "-S -s 32"; do
+    ( ulimit $l && exec "$iobench" "${quick[@]}" --benchmark_out="$work/out.json" ) >/dev/null 2>err; rc=$?
+    [ $rc -eq 0 ] || fail "ulimit $l: exit status $rc, expected 0 (the soft limit raised)"
+    valid_json "$work/out.json"
+    rm -f "$work/out.json"
+  done
+  for l in "-n 16:the open-file limit is 16 (ulimit -n), a run needs at least 64: raise it" \
+           "-s 32:the stack limit is 32 KiB (ulimit -s), a run needs at least 256 KiB: raise it"; do
+    ( ulimit ${l%%:*} && exec "$iobench" "${quick[@]}" --benchmark_out="$work/out.json" ) >/dev/null 2>err; rc=$?
+    [ $rc -eq 2 ] || fail "ulimit ${l%%:*}: exit status $rc, expected 2"
+    [ "$(cat err)" = "iobench: error: ${l#*:}" ] || fail "ulimit ${l%%:*}: not one line saying why"
+    [ ! -e "$work/out.json" ] || fail "ulimit ${l%%:*}: a results file was written"
+  done
+  nothing_left
+  ;;
+shared_results_dir)
+  # Issue 28: a results directory that every user may write to and that is
+  # not sticky (0777), or that another user owns, was used without a word;
+  # another user then replaced the results. Now a warning says so (the run
+  # goes on); a sticky 1777 directory, as /tmp, and one's own get none.
+  mkdir "$work/open" "$work/sticky"
+  chmod 0777 "$work/open"
+  chmod 1777 "$work/sticky"
+  "$iobench" "${quick[@]}" --results-dir "$work/open" >/dev/null 2>err || fail "0777: exit status $?, expected 0"
+  grep -q "^iobench: warning: --results-dir $work/open: every user may write to it and it is not sticky (mode 777): another user can replace or remove the files iobench writes there$" err \
+    || fail "0777: no warning"
+  [ -n "$(find "$work/open" -name '*.json')" ] || fail "0777: no results file"
+  "$iobench" "${quick[@]}" --benchmark_out="$work/sticky/r.json" >/dev/null 2>err || fail "1777: exit status $?"
+  ! grep -q "warning" err || fail "1777 or one's own directory: a warning"
+  if [ "$(id -u)" -eq 0 ]; then
+    mkdir "$work/theirs"
+    chown 4242:4242 "$work/theirs"
+    "$iobench" "${quick[@]}" --benchmark_out="$work/theirs/r.json" >/dev/null 2>err || fail "theirs: exit status $?"
+    grep -q "^iobench: warning: --benchmark_out: directory $work/theirs: it belongs to another user (uid 4242): another user can" err \
+      || fail "another user's directory: no warning"
+  fi
+  nothing_left
+  ;;
 *)
   fail "unknown scenario $scenario"
   ;;

@@ -29,6 +29,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/cleanup.hpp"
@@ -329,6 +330,156 @@ TEST(WorkDir, IsRemovedUnlessKept) {
     EXPECT_FALSE(fs::exists(path / "lock"));
     EXPECT_TRUE(remove_stale(base.path()).empty());  // kept, not stale
     EXPECT_TRUE(fs::exists(path / "input-x"));
+}
+
+/// Runs remove_stale(dir) in a child process; fails when it takes longer than
+/// 20 s (a FIFO opened for reading would block it for ever). Returns the
+/// child's exit status (0: it returned).
+int remove_stale_in_child(const fs::path& dir) {
+    const pid_t pid = fork();
+    if (pid == 0) {
+        remove_stale(dir);
+        _exit(0);
+    }
+    for (int i = 0; i < 2000; ++i) {
+        int status = 0;
+        if (waitpid(pid, &status, WNOHANG) == pid) return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+        usleep(10000);
+    }
+    kill(pid, SIGKILL);
+    waitpid(pid, nullptr, 0);
+    ADD_FAILURE() << "remove_stale(" << dir << ") blocked for 20 s";
+    return -1;
+}
+
+/// Sets the modification time of `path` to `seconds` ago.
+void age(const fs::path& path, long seconds) {
+    struct timespec times[2];
+    clock_gettime(CLOCK_REALTIME, &times[0]);
+    times[0].tv_sec -= seconds;
+    times[1] = times[0];
+    ASSERT_EQ(utimensat(AT_FDCWD, path.c_str(), times, AT_SYMLINK_NOFOLLOW), 0) << path;
+}
+
+TEST(WorkDir, APlantedFifoOrLinkNeitherBlocksNorIsFollowed) {
+    // Issue 28: a FIFO named like a lock hung every run sharing the directory.
+    test::TempDir base;
+    const fs::path elsewhere = base.path() / "elsewhere";
+    fs::create_directory(elsewhere);
+    std::ofstream(elsewhere / "free") << "an unlocked regular file";
+    fs::create_directory(base.path() / "iobench-1-deadbeef");
+    ASSERT_EQ(mkfifo((base.path() / "iobench-1-deadbeef" / "lock").c_str(), 0600), 0);
+    fs::create_directory(base.path() / "iobench-2-deadbeef");
+    fs::create_symlink(elsewhere / "free", base.path() / "iobench-2-deadbeef" / "lock");
+    fs::create_directory_symlink(elsewhere, base.path() / "iobench-3-deadbeef");
+    std::ofstream(elsewhere / "lock") << "";  // (what the linked "directory" holds: a free lock)
+    ASSERT_EQ(mkfifo((base.path() / ".r.json.iobench-4-deadbeef.partial").c_str(), 0600), 0);
+    fs::create_symlink(elsewhere / "free", base.path() / ".r.json.iobench-5-deadbeef.partial");
+    ASSERT_EQ(mkfifo((base.path() / ".r.json.iobench-6-deadbeef.new").c_str(), 0600), 0);
+    age(base.path() / ".r.json.iobench-6-deadbeef.new", 3600);
+    const std::vector<std::string> before = names_in(base.path());
+    EXPECT_EQ(remove_stale_in_child(base.path()), 0);
+    EXPECT_EQ(names_in(base.path()), before);  // nothing removed, nothing followed
+    EXPECT_TRUE(fs::exists(elsewhere / "free"));
+    EXPECT_TRUE(fs::exists(elsewhere / "lock"));
+}
+
+TEST(WorkDir, WhatAKilledRunLeftBeforeLockingIsRemovedOnceOld) {
+    // Issue 28: killed between creating lock.new (or a results file's .new
+    // name) and locking it, a run left what no later run removed.
+    test::TempDir base;
+    const fs::path old_dir = base.path() / "iobench-11-0123abcd";
+    const fs::path young_dir = base.path() / "iobench-12-0123abcd";
+    for (const fs::path& dir : {old_dir, young_dir}) {
+        fs::create_directory(dir);
+        std::ofstream(dir / "lock.new") << "";
+    }
+    age(old_dir / "lock.new", stale_fresh_seconds + 60);
+    const fs::path old_new = base.path() / ".r.json.iobench-13-0123abcd.new";
+    const fs::path young_new = base.path() / ".r.json.iobench-14-0123abcd.new";
+    std::ofstream(old_new) << "";
+    std::ofstream(young_new) << "";
+    age(old_new, stale_fresh_seconds + 60);
+    // A kept directory (no lock at all) stays, however old.
+    const fs::path kept = base.path() / "iobench-15-0123abcd";
+    fs::create_directory(kept);
+    std::ofstream(kept / "input-x") << "data";
+    age(kept / "input-x", 86400);
+    const std::vector<StaleEntry> removed = remove_stale(base.path());
+    std::set<std::string> paths;
+    for (const StaleEntry& e : removed) paths.insert(e.path.filename().string());
+    EXPECT_EQ(paths, (std::set<std::string>{"iobench-11-0123abcd", ".r.json.iobench-13-0123abcd.new"}));
+    EXPECT_FALSE(fs::exists(old_dir));
+    EXPECT_FALSE(fs::exists(old_new));
+    EXPECT_TRUE(fs::exists(young_dir / "lock.new"));  // may be a live run's, about to lock it
+    EXPECT_TRUE(fs::exists(young_new));
+    EXPECT_TRUE(fs::exists(kept / "input-x"));
+}
+
+TEST(WorkDir, OnlyItsUserCanCreateFilesInIt) {
+    // Whatever the umask: nothing can be planted in a run's directory by others.
+    test::TempDir base;
+    const mode_t old_mask = umask(0);
+    struct stat st {};
+    {
+        WorkDir dir(base.path());
+        ASSERT_EQ(stat(dir.path().c_str(), &st), 0);
+    }
+    umask(old_mask);
+    EXPECT_EQ(st.st_mode & 07777, 0700u);
+}
+
+TEST(WorkDir, AnotherRunsProbeIsNotTakenForAStaleFile) {
+    // Issue 28: the --dir probe was named like a temporary results file
+    // (.partial) but not locked, so a run starting at that moment removed it
+    // as a dead run's ("left by process N that no longer runs").
+    test::TempDir base;
+    int ready[2];
+    ASSERT_EQ(pipe(ready), 0);
+    const pid_t pid = fork();  // another run, caught between creating its probe and removing it
+    if (pid == 0) {
+        std::ofstream(probe_name_for(base.path())) << "";
+        char c = 1;
+        if (write(ready[1], &c, 1) != 1) _exit(1);
+        pause();
+        _exit(0);
+    }
+    char c = 0;
+    ASSERT_EQ(read(ready[0], &c, 1), 1);
+    const std::vector<std::string> before = names_in(base.path());
+    ASSERT_EQ(before.size(), 1u);
+    EXPECT_TRUE(remove_stale(base.path()).empty());
+    EXPECT_EQ(names_in(base.path()), before);
+    kill(pid, SIGKILL);
+    waitpid(pid, nullptr, 0);
+    close(ready[0]);
+    close(ready[1]);
+    EXPECT_EQ(probe_directory(base.path()), "");
+    EXPECT_EQ(names_in(base.path()), before);  // its own probe is gone
+    // Why a directory cannot take files is said.
+    std::ofstream(base.path() / "file") << "";
+    EXPECT_EQ(probe_directory(base.path() / "file"), std::make_error_code(std::errc::not_a_directory).message());
+}
+
+TEST(WorkDir, AnotherUsersEntriesAreLeftAloneAndNamedOnce) {
+    if (geteuid() != 0) GTEST_SKIP() << "needs root to give files to another user (uid 4242)";
+    test::TempDir base;
+    const fs::path dir = base.path() / "iobench-21-0123abcd";
+    fs::create_directory(dir);
+    std::ofstream(dir / "lock") << "";  // free: a dead run's, but not ours
+    const fs::path partial = base.path() / ".r.json.iobench-22-0123abcd.partial";
+    std::ofstream(partial) << "";
+    for (const fs::path& p : {dir / "lock", dir, partial}) ASSERT_EQ(lchown(p.c_str(), 4242, 4242), 0) << p;
+    std::vector<fs::path> others;
+    EXPECT_TRUE(remove_stale(base.path(), &others).empty());
+    EXPECT_TRUE(fs::exists(dir / "lock"));
+    EXPECT_TRUE(fs::exists(partial));
+    EXPECT_EQ(others.size(), 2u);
+    const std::string note = left_alone_note(base.path(), others);
+    EXPECT_NE(note.find("iobench: left "), std::string::npos) << note;
+    EXPECT_NE(note.find(" and 1 more alone in " + base.path().string() + ": they are of another user"),
+              std::string::npos) << note;
+    EXPECT_EQ(left_alone_note(base.path(), others), "");  // said once
 }
 
 #endif  // !_WIN32

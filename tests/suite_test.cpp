@@ -1,4 +1,5 @@
 // Suite files: what they select, and the errors bad ones get.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -277,7 +278,27 @@ TEST(Suite, AbsurdValuesAreRefusedNamingFileAndKey) {
     EXPECT_EQ(error_of(R"({"benchmarks": [{"workload": "ints_out", "methods": ["obuf"], "buffer_sizes": [-1]}]})"),
               "suite t.json: \"benchmarks[0].buffer_sizes\" must hold whole numbers of bytes up to 2^40, not -1");
     EXPECT_EQ(error_of(R"({"benchmarks": [{"methods": "*"}]})"), "suite t.json: \"benchmarks[0].workload\" is missing");
+    // Issue 28: an empty list was reported as "no benchmark matches --benchmark_filter=".
+    EXPECT_EQ(error_of(R"({"benchmarks": [{"workload": "hello", "methods": []}]})"),
+              "suite t.json: \"benchmarks[0].methods\" names no method (give \"*\" for all of them)");
     EXPECT_EQ(error_of(R"({"name": "x"})"), "suite t.json: \"benchmarks\" is missing");
+}
+
+TEST(Suite, DuplicateKeysAndBytesAfterANulAreRefused) {
+    // Issue 28: "scale" given twice silently took the last; what followed a NUL was ignored.
+    const std::string hello = R"("benchmarks": [{"workload": "hello", "methods": ["fwrite"]}])";
+    EXPECT_EQ(error_of(R"({"scale": 0.01, "scale": 0.02, )" + hello + "}"),
+              "suite t.json: the key \"scale\" is given twice in one object");
+    EXPECT_EQ(error_of(R"({"benchmarks": [{"workload": "hello", "methods": ["fwrite"], "workload": "ints_out"}]})"),
+              "suite t.json: the key \"workload\" is given twice in one object");
+    // The same key in two objects is no duplicate.
+    EXPECT_EQ(parse_suite(R"({"benchmarks": [{"workload": "hello", "methods": ["fwrite"]},
+                                             {"workload": "ints_out", "methods": ["obuf"]}]})",
+                          "t.json")
+                  .cases.size(),
+              2u);
+    const std::string with_nul = "{" + hello + "}" + std::string(1, '\0') + "{\"scale\": 5}";
+    EXPECT_EQ(error_of(with_nul), fmt::format("suite t.json: a NUL byte at offset {}: not JSON text", hello.size() + 2));
 }
 
 TEST(Suite, StdoutTargetIsASuiteSetting) {

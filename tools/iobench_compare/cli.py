@@ -11,9 +11,9 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import tempfile
 
 from . import __version__
+from .output import Refused, write_file
 from .results import InputError, ResultFile, default_label, load
 
 PROG = "iobench-compare"
@@ -45,7 +45,9 @@ exit status: 0 done, 1 the output could not be written (a full disk, a closed
 standard output; an earlier -o FILE stays whole), 2 bad input (a missing,
 unreadable or truncated file, a FIFO or device, not a benchmark result, a file
 without any result, no benchmark in common, an unknown --baseline-method or
---counters, -o naming an input), 3 a Python dependency is missing."""
+--counters, -o naming an input; -o or --plot naming a link, or another user's
+FIFO, device or file, in a directory others can write to), 3 a Python dependency
+is missing."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -194,47 +196,20 @@ def _discard_stdout() -> None:
 
 
 def _write(path: str | None, text: str) -> None:
-    """Writes the output to `path` (standard output when None). A regular file
-    (or a new one) is replaced in one step: the text goes to a temporary file
-    in the same directory, flushed to the device, then renamed over it, so an
-    earlier report survives a full disk whole. A path that is not a regular
-    file (/dev/null, a FIFO) is written through, never replaced; a link to a
-    regular file stays a link (its target is replaced)."""
+    """Writes the output to `path` (standard output when None) by
+    output.write_file's rules: a regular file is replaced in one step keeping
+    its mode, so an earlier report survives a full disk whole; a FIFO or device
+    is written through; a link, FIFO, device or file that another user may have
+    planted in a directory others can write to is refused (exit status 2)."""
     if not path:
         _write_stdout(text)
         return
-    data = text.encode("utf-8")
     try:
-        target = os.path.realpath(path)
-        if os.path.exists(target) and not os.path.isfile(target):
-            if os.path.isdir(target):
-                fail(f"--output {path}: is a directory")
-            with open(target, "wb") as f:
-                f.write(data)
-            return
-        directory = os.path.dirname(target) or "."
-        fd, temp = tempfile.mkstemp(prefix=f".{os.path.basename(target)}.", suffix=".partial", dir=directory)
-        try:
-            with os.fdopen(fd, "wb") as f:
-                f.write(data)
-                f.flush()
-                os.fsync(f.fileno())
-            os.chmod(temp, 0o644 & ~_umask())
-            os.replace(temp, target)
-        except BaseException:
-            try:
-                os.unlink(temp)
-            except OSError:
-                pass
-            raise
+        write_file(path, text.encode("utf-8"))
+    except Refused as e:
+        fail(f"--output {e}")
     except OSError as e:
         fail(f"--output {path}: {e.strerror or e}; nothing replaced", EXIT_NOT_WRITTEN)
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
 
 
 def _check_output_is_not_an_input(output: str | None, files: list[str]) -> None:
@@ -299,6 +274,8 @@ def main(argv: list[str] | None = None) -> int:
 
         try:
             plot(comparison, args.plot)
+        except Refused as e:
+            fail(f"--plot {e}")
         except OSError as e:
             fail(f"--plot {args.plot}: {e.strerror or e}")
     _write(args.output, text)

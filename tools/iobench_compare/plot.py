@@ -26,6 +26,7 @@ from matplotlib.patches import Patch  # noqa: E402
 
 from .compare import Cell, Comparison, Row, Workload, median_interval, sweeps  # noqa: E402
 from .number_format import format_count  # noqa: E402
+from .output import check_directory, check_file, write_file  # noqa: E402
 from .render import STATUS_WORDS, format_throughput  # noqa: E402
 
 # Parameters by their name in the rows ("buffer_size") or, in older files, in the benchmark name ("buf").
@@ -253,22 +254,32 @@ def svg(chart: Chart, salt: str) -> str:
     return text
 
 
-def _save(chart: Chart, directory: str) -> list[str]:
-    paths = []
+def _render(chart: Chart, directory: str) -> list[tuple[str, bytes]]:
+    """The chart's PNG and SVG files: (path in `directory`, bytes)."""
+    files = []
     plt.rcParams["svg.hashsalt"] = "iobench-compare"  # stable element ids in the SVG
     for ext, metadata in (("png", {"Software": None}), ("svg", {"Date": None})):
-        path = os.path.join(directory, f"{chart.stem}.{ext}")
-        chart.figure.savefig(path, format=ext, metadata=metadata, bbox_inches="tight")
-        paths.append(path)
+        buffer = io.BytesIO()
+        chart.figure.savefig(buffer, format=ext, metadata=metadata, bbox_inches="tight")
+        files.append((os.path.join(directory, f"{chart.stem}.{ext}"), buffer.getvalue()))
     plt.close(chart.figure)
-    return paths
+    return files
 
 
 def plot(comparison: Comparison, directory: str) -> list[str]:
-    """Writes every chart of the comparison into `directory` (created if missing); returns the paths."""
+    """Writes every chart of the comparison into `directory` (created if
+    missing); returns the paths. The files are written by output.write_file's
+    rules (never through a link planted in a shared directory, each replaced
+    in one step), and only once every name was checked: raises output.Refused
+    before writing anything when `directory` is a link in a directory others
+    can write to or a chart's name there is refused; OSError when a file
+    cannot be written."""
+    check_directory(directory)
+    files = [f for workload in comparison.workloads for chart in charts(comparison, workload)
+             for f in _render(chart, directory)]
     os.makedirs(directory, exist_ok=True)
-    paths = []
-    for workload in comparison.workloads:
-        for chart in charts(comparison, workload):
-            paths += _save(chart, directory)
-    return paths
+    for path, _ in files:
+        check_file(path)
+    for path, data in files:
+        write_file(path, data)
+    return [path for path, _ in files]

@@ -137,13 +137,13 @@ def _is_finite(value) -> bool:
     return _is_number(value) and math.isfinite(value)
 
 
-def _run_key(row: dict) -> str:
+def _run_key(row: dict, run_type: str) -> str:
     """The benchmark a row belongs to: its run name, without aggregate or timing suffixes."""
     name = row.get("run_name")
     if not isinstance(name, str) or not name:
         name = row["name"]
-        aggregate = row.get("aggregate_name")
-        if row.get("run_type") == "aggregate" and isinstance(aggregate, str) and name.endswith("_" + aggregate):
+        aggregate = _aggregate_name(row)
+        if run_type == "aggregate" and aggregate is not None and name.endswith("_" + aggregate):
             name = name[: -len(aggregate) - 1]
     for suffix in _TIME_SUFFIXES:
         if name.endswith(suffix):
@@ -179,13 +179,103 @@ def _not_a_result(path: str, why: str) -> InputError:
     return InputError(f"{path}: not a Google Benchmark result ({why})")
 
 
+# The largest number a row may hold: a double's. (JSON allows integers of any
+# length; Python reads them exactly, and float() of a longer one overflows.)
+_MAX_DOUBLE = 1.7976931348623157e308
+
+# Google Benchmark's whole-number fields and their ranges (its counts are int64).
+_WHOLE_FIELDS = {
+    "family_index": (0, 2**31 - 1),
+    "per_family_instance_index": (0, 2**31 - 1),
+    "repetitions": (0, 1_000_000),
+    "repetition_index": (0, 1_000_000),
+    "threads": (1, 1_000_000),
+    "iterations": (0, 2**63 - 1),
+}
+_STRING_FIELDS = ("run_name", "time_unit", "aggregate_name", "aggregate_unit", "error_message", "label")
+RUN_TYPES = ("iteration", "aggregate")
+# The aggregates Google Benchmark appends as "<name>_<aggregate>" rows.
+_AGGREGATE_NAMES = ("mean", "median", "stddev", "cv")
+
+
+def _shown(value) -> str:
+    """A field's value for a message: short, whatever it holds."""
+    text = json.dumps(value)  # (NaN, Infinity: as the file spells them)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
 def _check_row(path: str, index: int, row) -> None:
-    if not isinstance(row, dict) or not isinstance(row.get("name"), str):
+    """Checks the type and range of every field Google Benchmark defines and of
+    every counter; raises InputError naming the benchmark, the field and the value.
+    NaN and infinite times are let through (Google Benchmark writes them; the
+    benchmark is then marked invalid); a number beyond a double is not."""
+    if not isinstance(row, dict) or not isinstance(row.get("name"), str) or not row["name"]:
         raise _not_a_result(path, f'benchmark {index + 1} has no "name"')
+    name = row["name"]
+
+    def bad(field: str, what: str) -> InputError:
+        return InputError(f'{path}: benchmark {name!r}: "{field}" must be {what}, not {_shown(row[field])}')
+
+    for key in _STRING_FIELDS:
+        if key in row and not isinstance(row[key], str):
+            raise bad(key, "a string")
+    if "run_type" in row and row["run_type"] not in RUN_TYPES:
+        raise bad("run_type", '"iteration" or "aggregate"')
+    if "error_occurred" in row and not isinstance(row["error_occurred"], bool):
+        raise bad("error_occurred", "true or false")
+    for key, (low, high) in _WHOLE_FIELDS.items():
+        if key not in row:
+            continue
+        value = row[key]
+        if not _is_number(value) or not (isinstance(value, int) or (math.isfinite(value) and value.is_integer())) \
+                or not low <= value <= high:
+            raise bad(key, f"a whole number from {low} to {high}")
+    for key, value in row.items():
+        if _is_number(value) and isinstance(value, int) and abs(value) > _MAX_DOUBLE:
+            raise bad(key, "a number within a double's range")
+    if "time_unit" in row and row["time_unit"] not in TIME_UNITS:
+        raise bad("time_unit", "one of " + ", ".join(TIME_UNITS))
     if row.get("error_occurred") is True:
         return
     if not _is_number(row.get("real_time")) or row.get("time_unit") not in TIME_UNITS:
-        raise _not_a_result(path, f'benchmark {row["name"]!r} has no "real_time" with a "time_unit"')
+        raise _not_a_result(path, f'benchmark {name!r} has no "real_time" with a "time_unit"')
+    if "cpu_time" in row and not _is_number(row["cpu_time"]):
+        raise bad("cpu_time", "a number")
+
+
+def _run_types(rows: list[dict]) -> list[str]:
+    """Each row's run type. Rows without "run_type" (files of other programs,
+    older Google Benchmark) are aggregates when they have an "aggregate_name",
+    or when their name is another row's name followed by _mean, _median,
+    _stddev or _cv (how Google Benchmark names its aggregates); repetitions
+    otherwise. Aggregates must not count as runs."""
+    names = {row["name"] for row in rows}
+    types = []
+    for row in rows:
+        run_type = row.get("run_type")
+        if run_type is None:
+            run_type = "iteration"
+            if isinstance(row.get("aggregate_name"), str):
+                run_type = "aggregate"
+            else:
+                for aggregate in _AGGREGATE_NAMES:
+                    suffix = "_" + aggregate
+                    if row["name"].endswith(suffix) and row["name"][:-len(suffix)] in names:
+                        run_type = "aggregate"
+                        break
+        types.append(run_type)
+    return types
+
+
+def _aggregate_name(row: dict) -> str | None:
+    """An aggregate row's aggregate ("median", ...): its "aggregate_name", or its name's suffix."""
+    aggregate = row.get("aggregate_name")
+    if isinstance(aggregate, str):
+        return aggregate
+    for aggregate in _AGGREGATE_NAMES:
+        if row["name"].endswith("_" + aggregate):
+            return aggregate
+    return None
 
 
 def _describe(value: float) -> str:
@@ -223,8 +313,8 @@ def parse(path: str, data) -> ResultFile:
 
     benchmarks: dict[str, Benchmark] = {}
     registered: dict[str, tuple[int, int] | None] = {}
-    for row in rows:
-        key = _run_key(row)
+    for row, run_type in zip(rows, _run_types(rows)):
+        key = _run_key(row, run_type)
         bench = benchmarks.setdefault(key, Benchmark(key))
         registered.setdefault(key, _registration(row))
         if bench.structure is None:
@@ -236,7 +326,7 @@ def parse(path: str, data) -> ResultFile:
                 bench.error = str(row.get("error_message") or "error occurred (no message)")
             continue
         unit = TIME_UNITS[row["time_unit"]]
-        run_type = row.get("run_type", "iteration")
+        aggregate = _aggregate_name(row) if run_type == "aggregate" else None
         real_time = float(row["real_time"])
         if run_type == "iteration":
             if not (math.isfinite(real_time) and real_time > 0) and bench.invalid is None:
@@ -248,13 +338,13 @@ def parse(path: str, data) -> ResultFile:
                 bench.iterations.append(float(row["iterations"]))
             for name, value in _counters(row).items():
                 bench.counters.setdefault(name, []).append(value)
-        elif run_type == "aggregate" and row.get("aggregate_name") == "median":
+        elif aggregate == "median":
             if not (math.isfinite(real_time) and real_time > 0) and bench.invalid is None:
                 bench.invalid = f"real_time is {_describe(real_time)} in the median row"
             bench.median = {"real_time": real_time * unit, **_counters(row)}
             if _is_finite(row.get("cpu_time")):
                 bench.median["cpu_time"] = row["cpu_time"] * unit
-        elif run_type == "aggregate" and row.get("aggregate_name") == "cv":
+        elif aggregate == "cv":
             if math.isfinite(real_time):
                 bench.cv = real_time
     for bench in benchmarks.values():

@@ -22,7 +22,9 @@ error), truncated.json (cut short), suite-not-result.json (a suite file).
 import json
 import math
 import os
+import random
 import resource
+import shutil
 import signal
 import stat
 import statistics
@@ -869,6 +871,96 @@ class OutputFileTest(unittest.TestCase):
                 self.assertEqual(f.read(), "earlier report\n")
             self.assertEqual(os.listdir(tmp), ["report.md"])  # no temporary file left
 
+    def test_an_existing_files_mode_is_kept(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            report = os.path.join(tmp, "report.md")
+            with open(report, "w", encoding="utf-8") as f:
+                f.write("earlier report\n")
+            os.chmod(report, 0o600)
+            status, _, err = self.tool(fixture("gcc.json"), fixture("clang.json"), "--format", "md", "-o", report)
+            self.assertEqual(status, 0, err)
+            self.assertEqual(stat.S_IMODE(os.lstat(report).st_mode), 0o600)
+            with open(report, encoding="utf-8") as f, open(os.path.join(EXPECTED, "gcc-clang.md"),
+                                                           encoding="utf-8") as g:
+                self.assertEqual(f.read(), g.read())
+
+    def test_a_link_of_ones_own_names_the_file_replaced(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            os.chmod(tmp, 0o700)  # a directory only this user can write to
+            target = os.path.join(tmp, "target.md")
+            with open(target, "w", encoding="utf-8") as f:
+                f.write("earlier report\n")
+            link = os.path.join(tmp, "link.md")
+            os.symlink(target, link)
+            status, _, err = self.tool(fixture("gcc.json"), "--format", "md", "-o", link)
+            self.assertEqual(status, 0, err)
+            self.assertTrue(os.path.islink(link))
+            with open(target, encoding="utf-8") as f:
+                self.assertIn("ints_out", f.read())
+
+    def test_what_another_user_planted_in_a_shared_directory_is_left_alone(self):
+        # Another user (uid 4242, no account needed) plants links to a private
+        # file, a FIFO and a file of its own in a sticky directory everyone can
+        # write to, as in /tmp; the tool, run by this user, must follow no link,
+        # open no FIFO and replace nothing of theirs.
+        if not hasattr(os, "geteuid") or os.geteuid() != 0:
+            self.skipTest("needs root to act as a second user (setpriv --reuid)")
+        if not shutil.which("setpriv"):
+            self.skipTest("needs setpriv (util-linux) to act as a second user")
+        other = ["setpriv", "--reuid=4242", "--regid=4242", "--clear-groups"]
+        with tempfile.TemporaryDirectory() as tmp:
+            os.chmod(tmp, 0o755)  # the other user may reach the shared directory inside
+            shared = os.path.join(tmp, "S")
+            os.mkdir(shared)
+            os.chmod(shared, 0o1777)
+            private = os.path.join(tmp, "private")
+            with open(private, "w", encoding="utf-8") as f:
+                f.write("secret\n")
+            os.chmod(private, 0o600)
+            mine = os.path.join(tmp, "mine")
+            os.mkdir(mine)
+            for command in (["ln", "-s", private, os.path.join(shared, "report.html")],
+                            ["ln", "-s", private, os.path.join(shared, "hello.svg")],
+                            ["ln", "-s", mine, os.path.join(shared, "charts")],
+                            ["mkfifo", os.path.join(shared, "fifo.md")],
+                            ["sh", "-c", 'echo theirs > "$0"', os.path.join(shared, "theirs.md")]):
+                subprocess.run(other + command, check=True)
+            cases = (
+                (["--format", "html", "-o", os.path.join(shared, "report.html")],
+                 f"--output {shared}/report.html: is a symbolic link in a directory others can write to: not "
+                 "followed (remove it, or name another file)"),
+                (["--plot", shared], f"--plot {shared}/hello.svg: is a symbolic link in a directory others can "
+                                     "write to: not followed (remove it, or name another file)"),
+                (["--plot", os.path.join(shared, "charts")],
+                 f"--plot {shared}/charts: is a symbolic link in a directory others can write to: not followed "
+                 "(remove it, or name another directory)"),
+                (["--format", "md", "-o", os.path.join(shared, "fifo.md")],
+                 f"--output {shared}/fifo.md: is a FIFO of another user (uid 4242) in a directory others can "
+                 "write to: not opened"),
+                (["--format", "md", "-o", os.path.join(shared, "theirs.md")],
+                 f"--output {shared}/theirs.md: belongs to another user (uid 4242) in a directory others can "
+                 "write to: left alone"),
+            )
+            for args, message in cases:
+                with self.subTest(args=args):
+                    done = subprocess.run([sys.executable, "-m", "iobench_compare", fixture("gcc.json"), *args],
+                                          capture_output=True, text=True, check=False, env=tool_env(), timeout=120)
+                    self.assertEqual(done.returncode, 2, done.stderr)
+                    self.assertEqual(done.stderr, f"iobench-compare: error: {message}\n")
+            with open(private, encoding="utf-8") as f:
+                self.assertEqual(f.read(), "secret\n")
+            self.assertEqual(stat.S_IMODE(os.stat(private).st_mode), 0o600)
+            self.assertEqual(os.listdir(mine), [])
+            with open(os.path.join(shared, "theirs.md"), encoding="utf-8") as f:
+                self.assertEqual(f.read(), "theirs\n")
+            self.assertEqual(sorted(os.listdir(shared)), ["charts", "fifo.md", "hello.svg", "report.html", "theirs.md"])
+            # A new name in the shared directory is this user's own file.
+            new = os.path.join(shared, "new.md")
+            status, _, err = self.tool(fixture("gcc.json"), "--format", "md", "-o", new)
+            self.assertEqual(status, 0, err)
+            self.assertTrue(stat.S_ISREG(os.lstat(new).st_mode))
+            self.assertEqual(os.lstat(new).st_uid, os.geteuid())
+
     def test_a_fifo_output_is_written_through_not_replaced(self):
         with tempfile.TemporaryDirectory() as tmp:
             fifo = os.path.join(tmp, "out")
@@ -962,6 +1054,101 @@ class BadInputTest(unittest.TestCase):
             with open(path, "w", encoding="utf-8") as f:
                 f.write('{"context": {}, "benchmarks": []}\n')
             self.check([path], "list.json: contains no benchmark")
+
+    def test_a_field_of_the_wrong_type_or_range(self):
+        # Issue 28: one changed field of a real results file gave a traceback (exit 1).
+        with open(fixture("quick-gcc.json"), encoding="utf-8") as f:
+            text = f.read()
+        first = '"name":"hello/obuf",'
+        self.assertIn(first, text)
+        for field, value, message in (
+                ("repetitions", "NaN", '"repetitions" must be a whole number from 0 to 1000000, not NaN'),
+                ("repetitions", "Infinity", '"repetitions" must be a whole number from 0 to 1000000, not Infinity'),
+                ("repetitions", "1e300", '"repetitions" must be a whole number from 0 to 1000000, not 1e+300'),
+                ("real_time", "1" + "0" * 400, '"real_time" must be a number within a double\'s range, not 1000'),
+                ("iterations", "1" + "0" * 400, '"iterations" must be a whole number from 0 to 9223372036854775807'),
+                ("write_calls", "1" + "0" * 400, '"write_calls" must be a number within a double\'s range'),
+                ("time_unit", "[]", '"time_unit" must be a string, not []'),
+                ("time_unit", '"h"', '"time_unit" must be one of ns, us, ms, s, not "h"'),
+                ("run_type", '"median"', '"run_type" must be "iteration" or "aggregate", not "median"'),
+                ("error_occurred", '"yes"', '"error_occurred" must be true or false, not "yes"'),
+                ("threads", "0", '"threads" must be a whole number from 1 to 1000000, not 0')):
+            with self.subTest(field=field, value=value[:10]), tempfile.TemporaryDirectory() as tmp:
+                path = os.path.join(tmp, "changed.json")
+                with open(path, "w", encoding="utf-8") as f:
+                    end = text.index("}", text.index(first))  # the first row's end: the later key wins
+                    f.write(f'{text[:end]}, "{field}": {value}{text[end:]}')
+                self.check([path], f"changed.json: benchmark 'hello/obuf': {message}")
+
+    def test_rows_without_run_type(self):
+        # Issue 28: without "run_type" the mean/median/stddev/cv rows were counted as
+        # repetitions (cv 16.0 % became 31.9 %). Other programs and older Google
+        # Benchmark versions write no run_type, some no aggregate_name either.
+        expected = run_ok(self, fixture("gcc.json"), "--format", "csv")
+        data = load_json("gcc.json")
+        with tempfile.TemporaryDirectory() as tmp:
+            for row in data["benchmarks"]:
+                del row["run_type"]
+            # (Under the same file name: the table names the file.)
+            self.assertEqual(run_ok(self, write_json(tmp, "gcc.json", data), "--format", "csv"), expected)
+            for row in data["benchmarks"]:
+                row.pop("aggregate_name", None)
+                row.pop("aggregate_unit", None)
+                row.pop("run_name", None)
+            older = write_json(tmp, "gcc.json", data)
+            self.assertEqual(run_ok(self, older, "--format", "csv"), expected)
+            bench = results.load(older).benchmarks["ints_out/fprintf"]
+            self.assertEqual(len(bench.real_times), 5)
+            self.assertIsNotNone(bench.median)
+            self.assertIsNotNone(bench.cv)
+
+    def test_mutated_results_files_never_give_a_traceback(self):
+        # A fixed sample of one to three changed fields (also in params and the
+        # context) of real results files, through every table and export: each is
+        # read, or refused with InputError (one line, exit status 2), never a traceback.
+        from iobench_compare import compare, export, render
+        weird = [math.nan, math.inf, -math.inf, 10 ** 400, -(10 ** 400), 1e300, -1, 0, 2.5, [], {}, "x", "", None,
+                 True, False, [1], {"a": 1}, 2 ** 64]
+        names = ["gcc.json", "clang.json", "quick-gcc.json", "quick-structure.json", "sweep-gcc.json",
+                 "file-read-cache.json", "failed.json", "gcc-aggregates.json"]
+        docs = {name: load_json(name) for name in names}
+        rng = random.Random(28)
+        read = refused = 0
+        for trial in range(400):
+            name = rng.choice(names)
+            data = json.loads(json.dumps(docs[name]))
+            for _ in range(rng.choice((1, 1, 2, 3))):
+                if rng.random() < 0.15:
+                    where = data["context"]
+                else:
+                    where = rng.choice(data["benchmarks"])
+                    key = rng.choice(list(where))
+                    if isinstance(where[key], dict) and where[key] and rng.random() < 0.5:
+                        where = where[key]
+                key = rng.choice(list(where))
+                if rng.random() < 0.15:
+                    del where[key]
+                else:
+                    where[key] = rng.choice(weird)
+            try:
+                files = [results.parse("a.json", data), results.parse("b.json", docs[name])]
+                for f in files:
+                    f.label = f.name
+                for comparison in (compare.compare(files), compare.compare(files, 1, [], 0.05, ["all"]),
+                                   compare.compare(files[:1])):
+                    render.to_console(comparison)
+                    render.to_markdown(comparison)
+                    render.to_csv(comparison)
+                export.to_bencher(comparison)
+                export.to_github_action_benchmark(comparison)
+                read += 1
+            except results.InputError as e:
+                self.assertNotIn("\n", str(e))
+                refused += 1
+            except Exception as e:  # noqa: BLE001 (the point of the test)
+                self.fail(f"trial {trial} ({name}): {type(e).__name__}: {e}")
+        self.assertGreater(read, 50)  # the sample reaches the tables, not only the checks
+        self.assertGreater(refused, 50)
 
     def test_every_row_an_error(self):
         self.check([fixture("gcc.json"), fixture("all-errors.json")],
