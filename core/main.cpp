@@ -5,7 +5,9 @@
 // renamed, every step checked (core/results_file.hpp).
 //
 // Exit status: 0 all benchmarks verified; 1 a benchmark failed (its row says
-// why), or the results file or standard output could not be written; 2 bad
+// why), or the results file could not be written where asked (then it is
+// written elsewhere if anywhere, and stderr says where) or standard output
+// could not be written; 2 bad
 // input (unknown flag, bad value, missing or read-only directory, bad suite);
 // 128+N interrupted by signal N (generated files removed); 141 (128+SIGPIPE)
 // also when standard output closed before the summary was printed, the
@@ -16,6 +18,7 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <csignal>
+#include <cstdlib>
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
@@ -150,14 +153,39 @@ fs::path work_base(const Options& opt) {
     return base;
 }
 
+/// Where results go when the place they were meant for cannot take them: the
+/// user's home directory, then the system's temporary directory.
+std::vector<fs::path> rescue_dirs() {
+    std::vector<fs::path> dirs;
+#ifdef _WIN32
+    const char* home = std::getenv("USERPROFILE");
+#else
+    const char* home = std::getenv("HOME");
+#endif
+    if (home && *home) dirs.emplace_back(home);
+    std::error_code ec;
+    const fs::path tmp = fs::temp_directory_path(ec);
+    if (!ec) dirs.push_back(tmp);
+    return dirs;
+}
+
+/// A results file written: where, and whether it went elsewhere than asked.
+struct Written {
+    fs::path path;
+    bool rescued = false;  ///< the named place could not take it (exit status 1)
+};
+
 /// Writes the JSON results to `target` (core/results_file.hpp: a temporary
 /// file, checked writes, flushed, renamed without replacing when `numbered`,
 /// i.e. --results-dir). A failed run's results given as --benchmark_out=FILE
 /// go to FILE.failed (-2, -3, ... when taken), whether FILE exists or not:
 /// never over earlier results, and never under the name a script reads as a
-/// success. Returns the path written, or nothing, having said why on stderr.
-std::optional<fs::path> write_results(const fs::path& results_target, const std::ostringstream& json_text,
-                                      bool numbered, bool failed) {
+/// success. A complete run is never lost: a directory that went away during
+/// the run is made again; a place that cannot take the file (a read-only
+/// file system, another user's file in the way) gives way to rescue_dirs(),
+/// said on stderr. Returns what was written, or nothing, having said why.
+std::optional<Written> write_results(const fs::path& results_target, const std::ostringstream& json_text,
+                                     bool numbered, bool failed) {
     if (!json_text) {
         note("iobench: error: the results could not be formatted; {} not written\n", results_target.string());
         return std::nullopt;
@@ -168,12 +196,40 @@ std::optional<fs::path> write_results(const fs::path& results_target, const std:
         target += ".failed";
         existing = iobench::Existing::number;
     }
+    const std::string text = json_text.str();
+    std::string error;
     try {
-        return iobench::publish_file(target, json_text.str(), existing);
+        return Written{iobench::publish_file(target, text, existing)};
     } catch (const std::exception& e) {
-        note("iobench: error: results not written to {}: {}\n", target.string(), e.what());
-        return std::nullopt;
+        error = e.what();
     }
+    std::error_code ec;
+    const fs::path parent = target.has_parent_path() ? target.parent_path() : fs::path(".");
+    if (!fs::exists(parent, ec)) {
+        // Removed or renamed during the run: made again, as at its start.
+        fs::create_directories(parent, ec);
+        if (!ec) {
+            try {
+                return Written{iobench::publish_file(target, text, existing)};
+            } catch (const std::exception& e) {
+                error = e.what();
+            }
+        } else {
+            error = fmt::format("{}; making {} again: {}", error, parent.string(), ec.message());
+        }
+    }
+    for (const fs::path& dir : rescue_dirs()) {
+        try {
+            const fs::path rescued = iobench::publish_file(dir / target.filename(), text, iobench::Existing::number);
+            note("iobench: error: results not written to {}: {}; written to {} instead\n", target.string(), error,
+                 rescued.string());
+            return Written{rescued, true};
+        } catch (const std::exception&) {
+            // the next place
+        }
+    }
+    note("iobench: error: results not written to {}: {}\n", target.string(), error);
+    return std::nullopt;
 }
 
 /// Where the results go: DIR/<name>.json for --results-dir (created if
@@ -370,14 +426,14 @@ int finish(const CommandLine& cl, const Plan& plan, const iobench::Outcomes& out
            const std::ostringstream& json_text, const std::ostringstream& summary, const fs::path& dir) {
     const int failed = outcomes.failed();
     int status = failed > 0 ? exit_failed : 0;
-    std::optional<fs::path> written;
+    std::optional<Written> written;
     if (!plan.results_target.empty()) {
         written = write_results(plan.results_target, json_text, cl.opt.results_dir.has_value(), failed > 0);
-        if (!written) status = exit_failed;
+        if (!written || written->rescued) status = exit_failed;
     }
     const std::error_code stdout_error = iobench::write_stdout(summary.str());
-    if (written)
-        note("iobench: results written to {}\n", written->string());
+    if (written && !written->rescued)
+        note("iobench: results written to {}\n", written->path.string());
     else if (plan.results_target.empty())
         note("iobench: no results file written (--results-dir DIR or --benchmark_out=FILE keeps one)\n");
     if (stdout_error == std::errc::broken_pipe) {

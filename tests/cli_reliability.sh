@@ -489,6 +489,35 @@ shared_results_dir)
   fi
   nothing_left
   ;;
+results_dir_gone|results_dir_unusable)
+  # Issue 28: a complete run was lost when its results directory went away
+  # during the run (exit 1, nothing kept). Now a directory that is gone is
+  # made again and the results go there (exit 0); one that cannot be made
+  # again (a file took its name) gives way to $HOME, said on stderr (exit 1).
+  mkdir -p "$work/home"
+  set -m
+  HOME=$work/home "$iobench" --scale 0.02 "--benchmark_filter=^hello/write$" --benchmark_min_time=0.001 \
+    --benchmark_repetitions=4 --dir "$work/dir" --results-dir "$work/results/sub" >/dev/null 2>err &
+  run_pid=$!
+  set +m
+  wait_for_output
+  rm -rf "$work/results/sub"
+  [ "$scenario" = results_dir_gone ] || touch "$work/results/sub"
+  wait "$run_pid"; rc=$?
+  if [ "$scenario" = results_dir_gone ]; then
+    [ $rc -eq 0 ] || fail "exit status $rc, expected 0"
+    [ "$(find "$work/results/sub" -name '*.json' | wc -l)" -eq 1 ] || fail "no results file in the directory made again"
+    valid_json "$(find "$work/results/sub" -name '*.json')"
+  else
+    [ $rc -eq 1 ] || fail "exit status $rc, expected 1"
+    rescued=$(find "$work/home" -name '*.json')
+    [ -n "$rescued" ] || fail "no results file in \$HOME"
+    grep -q "^iobench: error: results not written to $work/results/sub/[^ ]*\.json: .*; written to $rescued instead$" err \
+      || fail "stderr does not say where the results went"
+    valid_json "$rescued"
+  fi
+  nothing_left
+  ;;
 *)
   fail "unknown scenario $scenario"
   ;;
