@@ -58,7 +58,9 @@ namespace iobench {
 
 /// The compiler, as its own macros name it.
 #if defined(__clang__)
-#define IOBENCH_COMPILER_IDENTITY "Clang " __clang_version__
+#define IOBENCH_COMPILER_IDENTITY                                                                  \
+    "Clang " IOBENCH_STRINGIFY(__clang_major__) "." IOBENCH_STRINGIFY(__clang_minor__) "." IOBENCH_STRINGIFY( \
+        __clang_patchlevel__)
 #elif defined(__GNUC__) && defined(__MINGW64__)
 #define IOBENCH_COMPILER_IDENTITY "GNU " __VERSION__ " (MinGW-w64)"
 #elif defined(__GNUC__)

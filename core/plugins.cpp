@@ -78,7 +78,7 @@ void require_regular_file(const fs::path& path) {
     const fs::file_status st = fs::status(path, ec);
     if (ec || !fs::exists(st)) refuse(path, "no such file");
     if (fs::is_directory(st)) refuse(path, "is a directory, not a plugin");
-    if (!fs::is_regular_file(st)) refuse(path, "is not a regular file");
+    if (!fs::is_regular_file(st)) refuse(path, "is not a regular file, not a plugin");
 }
 
 /// SHA-256 of the file at `path`, with Windows' own CNG (BCrypt).
@@ -140,9 +140,20 @@ int open_regular_file(const fs::path& path) {
         refuse(path, "cannot be opened: " + std::generic_category().message(error));
     }
     struct stat st {};
-    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    if (::fstat(fd, &st) != 0) {
+        const int error = errno;
         ::close(fd);
-        refuse(path, S_ISDIR(st.st_mode) ? "is a directory, not a plugin" : "is not a regular file");
+        refuse(path, "cannot be examined: " + std::generic_category().message(error));
+    }
+    if (!S_ISREG(st.st_mode)) {
+        ::close(fd);
+        const char* what = S_ISDIR(st.st_mode)    ? "a directory"
+                           : S_ISFIFO(st.st_mode) ? "a FIFO"
+                           : S_ISCHR(st.st_mode)  ? "a character device"
+                           : S_ISBLK(st.st_mode)  ? "a block device"
+                           : S_ISSOCK(st.st_mode) ? "a socket"
+                                                  : "not a regular file";
+        refuse(path, fmt::format("is {}, not a plugin", what));
     }
     return fd;
 }
