@@ -129,6 +129,11 @@ struct SummaryRow {
     std::optional<double> cold_warm;   // a cold row's time / the same method's warm time
     std::optional<double> binary_size; // bytes of the row's program (the binary_size workload)
     std::vector<double> samples;       // wall time per run of each repetition, ms
+    /// Per repetition (in the order reported): its index and the seconds per
+    /// run spent neither on a CPU (user + system time) nor waiting for one
+    /// (cpu_wait, steal_time): stopped, or blocked on I/O. Empty where the
+    /// CPU times are not counted.
+    std::vector<std::pair<std::int64_t, double>> off_cpu;
     std::int64_t runs = 1;             // runs per repetition (Google Benchmark's iterations)
     Outcome outcome;
 };
@@ -188,6 +193,11 @@ std::vector<SummaryTable> build_tables(const std::vector<Run>& runs, const Outco
         } else {
             row.samples.push_back(ms);
             row.runs = static_cast<std::int64_t>(r.iterations);
+            const auto user = optional_counter(r, "user_time"), system = optional_counter(r, "system_time");
+            if (user && system)
+                row.off_cpu.emplace_back(r.repetition_index,
+                                         ms / 1e3 - *user - *system - optional_counter(r, "cpu_wait").value_or(0) -
+                                             optional_counter(r, "steal_time").value_or(0));
             if (r.repetitions <= 1) {
                 row.ms = ms;
                 take_counters(row, r);
@@ -275,8 +285,32 @@ struct SummaryNotes {
     bool any_binary_size = false;  // a binary_size table: ranked by size, its counters the child's
     std::vector<std::string> interfered;  // "name (n%)": spread with stolen time
     std::vector<std::string> contended;   // "name (n%)": spread with CPU pressure, no stolen time
+    std::vector<std::string> stopped;     // "name, repetition k of n: ..." (stopped_repetitions)
     std::map<std::string, std::vector<std::string>> calls_not_counted;  // reason -> methods whose calls are "-"
 };
+
+/// The repetitions of `row` that spent far longer off a CPU than its other
+/// repetitions did (stopped by SIGSTOP or Ctrl-Z, a suspended machine, or
+/// blocked on I/O): more than half the median run's wall time, and more than
+/// 5 ms, above the repetitions' median time off a CPU. Their wall time is not
+/// the method's; the note names each (issue 28: 3 s of SIGSTOP showed only as
+/// a cv of 375 %).
+std::vector<std::string> stopped_repetitions(const SummaryRow& row) {
+    std::vector<std::string> found;
+    if (row.off_cpu.size() < 2 || row.ms <= 0) return found;
+    std::vector<double> off;
+    for (const auto& [index, seconds] : row.off_cpu) off.push_back(seconds);
+    std::sort(off.begin(), off.end());
+    const std::size_t n = off.size();
+    const double median = n % 2 ? off[n / 2] : (off[n / 2 - 1] + off[n / 2]) / 2;
+    const double threshold = std::max(0.5 * row.ms / 1e3, 0.005);
+    for (const auto& [index, seconds] : row.off_cpu)
+        if (seconds - median > threshold)
+            found.push_back(fmt::format("{}, repetition {} of {}: {} per run off a CPU (the repetitions' median: {})",
+                                        row.structure.name, index + 1, n, format_time(seconds),
+                                        median > 0 ? format_time(median) : std::string("0 s")));
+    return found;
+}
 
 /// The half-width of the 95 % interval of `row`'s median as text ("±1.2%",
 /// "±7.0%!" when wider than 5 %), "-" when there are too few repetitions.
@@ -341,6 +375,7 @@ void render_table(std::ostream& out, const SummaryTable& t, SummaryNotes& notes)
             cv += "!";
             notes.unstable = true;
         }
+        for (std::string& s : stopped_repetitions(r)) notes.stopped.push_back(std::move(s));
         // Stolen time of at least 1 % of the run's wall time beside a spread.
         const bool spread = (r.cv && *r.cv >= 0.05) || interval.ends_with('!');
         if (spread && r.steal_time && r.ms > 0 && *r.steal_time >= 0.01 * r.ms / 1e3)
@@ -409,6 +444,12 @@ void render_notes(std::ostream& out, const SummaryNotes& notes) {
             "! CPU contention: other work on this machine kept tasks waiting for a CPU while {} ran (cpu_wait, as % of "
             "the wall time per run): a busy machine, not the method.\n",
             fmt::join(notes.contended, ", "));
+    if (!notes.stopped.empty())
+        out << fmt::format(
+            "! stopped or blocked: a repetition spent far longer neither on a CPU nor waiting for one than the "
+            "others did ({}): the process was stopped (SIGSTOP, Ctrl-Z, a suspended machine) or blocked on I/O, and "
+            "that time is not the method's; rerun.\n",
+            fmt::join(notes.stopped, "; "));
 }
 
 }  // namespace

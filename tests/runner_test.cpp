@@ -452,6 +452,53 @@ TEST(Report, SpreadWithStolenTimeIsCalledHostInterference) {
     EXPECT_EQ(text.find("while hello/obuf (25%) ran (cpu_wait"), std::string::npos) << "stolen time comes first";
 }
 
+TEST(Report, ARepetitionStoppedPartWayIsNamed) {
+    // Issue 28: 3 s of SIGSTOP in one repetition of hello/limit showed only as
+    // a large cv. Three repetitions of 10 ms a run on a CPU; the third took
+    // 3.01 s of wall time: 3 s off a CPU that no cpu_wait or steal_time
+    // explains. hello/fwrite varies as much in wall time, but its CPU time
+    // (or its waiting for a CPU) accounts for it: not stopped.
+    using Run = benchmark::BenchmarkReporter::Run;
+    auto row = [](const std::string& name, Run::RunType type, const char* aggregate, double wall, double cpu,
+                  double wait, int index) {
+        Run r;
+        r.run_name.function_name = name;
+        r.run_type = type;
+        r.aggregate_name = aggregate;
+        r.iterations = 1;
+        r.repetitions = 3;
+        r.repetition_index = index;
+        r.time_unit = benchmark::kMillisecond;
+        r.real_accumulated_time = wall;
+        r.counters["user_time"] = cpu * 0.8;
+        r.counters["system_time"] = cpu * 0.2;
+        r.counters["cpu_wait"] = wait;
+        return r;
+    };
+    std::vector<Run> runs;
+    runs.push_back(row("hello/limit", Run::RT_Iteration, "", 0.010, 0.0095, 0, 0));
+    runs.push_back(row("hello/limit", Run::RT_Iteration, "", 0.011, 0.0100, 0, 1));
+    runs.push_back(row("hello/limit", Run::RT_Iteration, "", 3.010, 0.0098, 0, 2));
+    runs.push_back(row("hello/limit", Run::RT_Aggregate, "median", 0.011, 0.0098, 0, 0));
+    runs.push_back(row("hello/fwrite", Run::RT_Iteration, "", 0.020, 0.019, 0, 0));
+    runs.push_back(row("hello/fwrite", Run::RT_Iteration, "", 0.060, 0.059, 0, 1));  // more work on a CPU
+    runs.push_back(row("hello/fwrite", Run::RT_Iteration, "", 0.100, 0.020, 0.079, 2));  // waited for a CPU
+    runs.push_back(row("hello/fwrite", Run::RT_Aggregate, "median", 0.060, 0.020, 0, 0));
+    std::ostringstream out;
+    const Outcomes outcomes;
+    SummaryConsoleReporter reporter(outcomes, no_cases, benchmark::ConsoleReporter::OO_None);
+    reporter.SetOutputStream(&out);
+    reporter.SetErrorStream(&out);
+    reporter.ReportRuns(runs);
+    reporter.Finalize();
+    const std::string text = out.str();
+    const auto note = text.find("! stopped or blocked: a repetition spent far longer neither on a CPU nor waiting for "
+                                "one than the others did (hello/limit, repetition 3 of 3: ");
+    ASSERT_NE(note, std::string::npos) << text;
+    EXPECT_NE(text.find("per run off a CPU (the repetitions' median: ", note), std::string::npos) << text;
+    EXPECT_EQ(text.find("hello/fwrite, repetition"), std::string::npos) << text;
+}
+
 TEST(Report, SummarySaysWhatTheOutcomesSay) {
     const Ran ran = run_all({make_case("file_read", "broken_unavailable"), make_case("hello", "broken_one_byte"),
                              make_case("hello", "obuf")});
