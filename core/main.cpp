@@ -480,7 +480,8 @@ int execute(const CommandLine& cl, const Plan& plan, const char* argv0) {
     try {
         work.emplace(base);
     } catch (const std::system_error& e) {
-        throw usage_error(fmt::format("{}: {}; give --dir", e.what(), e.code().message()));
+        // what() names the call, the path and the system's message already.
+        throw usage_error(fmt::format("{}{}", e.what(), opt.dir ? "" : "; give --dir"));
     }
     if (opt.keep_files) work->keep();
 

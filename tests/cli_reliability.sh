@@ -489,6 +489,24 @@ shared_results_dir)
   fi
   nothing_left
   ;;
+work_dir_full)
+  # Issue 28, item 9: a --dir whose file system has no inode left for the
+  # run's lock said "No space left on device: No space left on device; give
+  # --dir" although --dir was given. Now the system's message once, and no
+  # advice to do what was done. (A tmpfs of 2 inodes, mounted here: root only.)
+  mkdir -p "$work/full"
+  if ! mount -t tmpfs -o size=1m,nr_inodes=2 tmpfs "$work/full" 2>/dev/null; then
+    echo "SKIP: needs root and a tmpfs mount"
+    exit 77
+  fi
+  trap 'umount "$work/full" 2>/dev/null' EXIT
+  "$iobench" --scale 0.001 "--benchmark_filter=^ints_out/obuf$" --dir "$work/full" >/dev/null 2>err; rc=$?
+  umount "$work/full"
+  [ $rc -eq 2 ] || fail "exit status $rc, expected 2"
+  [ "$(wc -l < err)" -eq 1 ] || fail "expected one line"
+  grep -q "^iobench: error: .*$work/full/iobench-[^ ]*: No space left on device$" err || fail "not the system's message once"
+  nothing_left
+  ;;
 results_dir_gone|results_dir_unusable)
   # Issue 28: a complete run was lost when its results directory went away
   # during the run (exit 1, nothing kept). Now a directory that is gone is
