@@ -87,12 +87,18 @@ public:
         fd_ = open(fresh.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
         if (fd_ < 0) throw_errno("open", fresh.string());
         remove_on_interrupt(fresh);
-        if (flock(fd_, LOCK_EX | LOCK_NB) != 0 || rename(fresh.c_str(), temp.c_str()) != 0) {
+        // The call that failed is the one named (issue 28: a failed flock
+        // was reported as a failed rename).
+        const char* failed = flock(fd_, LOCK_EX | LOCK_NB) != 0             ? "flock"
+                             : rename(fresh.c_str(), temp.c_str()) != 0 ? "rename"
+                                                                          : nullptr;
+        if (failed) {
             const int err = errno;
             close(fd_);
             unlink(fresh.c_str());
             forget_on_interrupt(fresh);
-            throw io_error("rename", temp.string(), std::error_code(err, std::generic_category()));
+            throw io_error(failed, std::string(failed) == "flock" ? fresh.string() : temp.string(),
+                           std::error_code(err, std::generic_category()));
         }
         remove_on_interrupt(temp);
         forget_on_interrupt(fresh);
