@@ -89,6 +89,12 @@ install(EXPORT iobenchTargets NAMESPACE iobench:: DESTINATION ${IOBENCH_CMAKE_DI
 # What the package's config must find again: the build type and toolchain
 # a plugin has to match are said there too.
 set(IOBENCH_PACKAGE_BUILD_TYPE "${CMAKE_BUILD_TYPE}")
+# Its optimisation flags, which a project's families get too (cmake/iobenchFunctions.cmake).
+string(TOUPPER "${CMAKE_BUILD_TYPE}" _upper)
+set(IOBENCH_PACKAGE_CONFIG_FLAGS "")
+if(_upper)
+  set(IOBENCH_PACKAGE_CONFIG_FLAGS "${CMAKE_CXX_FLAGS_${_upper}}")
+endif()
 set(IOBENCH_PACKAGE_NEEDS_OPENSSL OFF)
 if(NOT WIN32)
   set(IOBENCH_PACKAGE_NEEDS_OPENSSL ON)

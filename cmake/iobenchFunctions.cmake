@@ -26,6 +26,22 @@ function(iobench_build_type_definition var)
   set(${var} "IOBENCH_BUILD_TYPE=\"$<IF:$<BOOL:$<CONFIG>>,$<CONFIG>,none>\"" PARENT_SCOPE)
 endfunction()
 
+# _iobench_compile_like_iobench(TARGET): the method files of TARGET compiled
+# as iobench's own methods were: C++20 without compiler extensions and, for
+# an installed iobench (whose package records them), its build type's
+# optimisation flags after the project's own (-O2 where iobench had -O2 and
+# the project's Release has -O3: the last one counts). MSVC's defaults are
+# the same for both already.
+function(_iobench_compile_like_iobench target)
+  set_target_properties(${target} PROPERTIES CXX_EXTENSIONS OFF)
+  get_property(_type GLOBAL PROPERTY IOBENCH_PACKAGE_BUILD_TYPE)
+  get_property(_flags GLOBAL PROPERTY IOBENCH_PACKAGE_CONFIG_FLAGS)
+  if(_type AND _flags AND NOT MSVC)
+    separate_arguments(_list NATIVE_COMMAND "${_flags}")
+    target_compile_options(${target} PRIVATE "$<$<CONFIG:${_type}>:${_list}>")
+  endif()
+endfunction()
+
 # iobench_add_executable(NAME [SOURCES...])
 #   An executable that is iobench in every way (suites, --list, verification,
 #   counters, the limit rows, the JSON, the summary, --plugin) with the method
@@ -43,6 +59,7 @@ function(iobench_add_executable name)
   # The families of SOURCES are added ones (core/method.hpp: FamilyOrigin):
   # they join the suites beside the methods a suite names.
   target_compile_definitions(${name} PRIVATE IOBENCH_ADDED_FAMILY)
+  _iobench_compile_like_iobench(${name})
   # The executable's symbols are what a plugin calls (core/api.hpp).
   set_target_properties(${name} PROPERTIES ENABLE_EXPORTS ON)
 endfunction()
@@ -50,8 +67,10 @@ endfunction()
 # iobench_add_plugin(NAME SOURCES...)
 #   A shared library (CMake MODULE) of the method families of SOURCES, loaded
 #   at run time with `iobench --plugin PATH` (or by an executable made with
-#   iobench_add_executable). It is built as iobench was, which iobench checks
-#   when it loads it (compiler, standard library, build type, method API).
+#   iobench_add_executable). It must be built with the compiler, standard
+#   library and build type iobench was built with, and against its method
+#   API, which iobench checks when it loads it; its optimisation flags are
+#   iobench's (_iobench_compile_like_iobench).
 function(iobench_add_plugin name)
   if(ARGC LESS 2)
     message(FATAL_ERROR "iobench_add_plugin(${name}): give the method files of the plugin")
@@ -64,6 +83,7 @@ function(iobench_add_plugin name)
   target_link_libraries(${name} PRIVATE iobench::headers iobench::iobench)
   iobench_build_type_definition(_build_type)
   target_compile_definitions(${name} PRIVATE IOBENCH_PLUGIN ${_build_type})
+  _iobench_compile_like_iobench(${name})
   # Only the two entry points leave the plugin (core/plugin_entry.cpp); the
   # name is NAME.so / NAME.dll, without a "lib" in front.
   set_target_properties(${name} PROPERTIES

@@ -119,7 +119,7 @@ struct Options {
     std::optional<std::string> stdout_target;
     std::optional<std::string> file_size;
     bool no_interleave = false;
-    std::vector<std::string> plugins;  ///< loaded before parsing (load_plugins); here for --help
+    std::string plugin;  ///< loaded before parsing (load_plugins); here for --help and its checks
 };
 
 /// Hands Google Benchmark its flags: the suite's repetitions and minimum time
@@ -293,11 +293,11 @@ void add_options(CLI::App& app, Options& opt) {
                    "size of the file the file_read workload reads, e.g. 512M, 1G, 12.85G (K/M/G/T = 2^10/2^20/...); "
                    "default: 1 GiB times --scale; refused when it does not fit in --dir")
         ->type_name("BYTES");
-    app.add_option("--plugin", opt.plugins,
-                   "load the method families of a plugin built with iobench_add_plugin() (repeatable; loaded "
-                   "before anything else, so --list, suites and filters see them): docs/plugins.md")
+    app.add_option("--plugin", opt.plugin,
+                   "load the method families of a plugin built with iobench_add_plugin(); give --plugin once per "
+                   "plugin (loaded before anything else, so --list, suites and filters see them): docs/plugins.md")
         ->type_name("PATH")
-        ->allow_extra_args(false);
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
     app.add_flag("--no-interleave", opt.no_interleave,
                  "run the repetitions of each benchmark back to back (default: interleaved in random order, "
                  "--benchmark_enable_random_interleaving=true)");
@@ -516,6 +516,7 @@ int execute(const CommandLine& cl, const Plan& plan, const char* argv0) {
         outcomes, index,
         IOBENCH_ISATTY(1) ? benchmark::ConsoleReporter::OO_ColorTabular : benchmark::ConsoleReporter::OO_Tabular);
     display.set_skipped(plan.skipped);
+    display.set_plugins(iobench::loaded_plugins());
     // The summary is printed once the results file is safe: a reader of
     // standard output that goes away (| head) cannot cost the results.
     std::ostringstream summary;

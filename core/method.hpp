@@ -41,7 +41,8 @@ struct Source {
 /// Throws `io_error` when a call fails (open, write, close: a full disk, say).
 using PutInts = void (*)(const Sink& sink, std::uint64_t count);
 
-/// Writes `line` `count` times (the line carries its own '\n').
+/// Writes `line` `count` times (the line carries its own '\n'; it is not
+/// NUL-terminated: write it by its size, with fwrite rather than fputs).
 /// Throws `io_error` when a call fails.
 using PutRepeat = void (*)(const Sink& sink, std::string_view line, std::uint64_t count);
 

@@ -53,6 +53,10 @@ Outcome outcome_of(Step&& step, std::string_view context = {}) {
         return Outcome::skipped(e.what());
     } catch (const std::exception& e) {
         return Outcome::failed(std::string(context) + e.what());
+    } catch (...) {
+        // A method (a plugin's, say) may throw anything: a failed row, never
+        // std::terminate.
+        return Outcome::failed(std::string(context) + "an exception that is not a std::exception");
     }
 }
 

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <array>
+#include <cctype>
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -40,11 +41,19 @@ std::string identity_text(const iobench_build_identity& id) {
                        id.standard_library, id.build_type, id.api_version, id.operations, id.method_size);
 }
 
-/// Two identities are equal when every member is.
+/// True when `a` and `b` are equal but for the case of ASCII letters (CMake's
+/// build types are: "release" is "Release").
+bool same_ignoring_case(const char* a, const char* b) {
+    for (; *a && *b; ++a, ++b)
+        if (std::tolower(static_cast<unsigned char>(*a)) != std::tolower(static_cast<unsigned char>(*b))) return false;
+    return *a == *b;
+}
+
+/// Two identities are equal when every member is (the build type in any case).
 bool same_identity(const iobench_build_identity& a, const iobench_build_identity& b) {
     return a.api_version == b.api_version && a.operations == b.operations && a.method_size == b.method_size &&
            std::strcmp(a.compiler, b.compiler) == 0 && std::strcmp(a.standard_library, b.standard_library) == 0 &&
-           std::strcmp(a.build_type, b.build_type) == 0;
+           same_ignoring_case(a.build_type, b.build_type);
 }
 
 std::string hex(const unsigned char* bytes, std::size_t size) {
@@ -120,7 +129,9 @@ Library open_library(const fs::path& path) {
     const HMODULE library = LoadLibraryExW(path.wstring().c_str(), nullptr, LOAD_WITH_ALTERED_SEARCH_PATH);
     const DWORD error = GetLastError();
     SetThreadErrorMode(old_mode, nullptr);
-    if (!library) refuse(path, "not a shared library this system can load: " + windows_message(error));
+    if (!library)
+        refuse(path, "cannot be loaded (not a shared library for this system, or a DLL it needs is missing): " +
+                         windows_message(error));
     return library;
 }
 
@@ -193,7 +204,9 @@ Library open_library(const fs::path& path) {
     void* library = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!library) {
         const char* why = ::dlerror();
-        refuse(path, fmt::format("not a shared library this system can load: {}", why ? why : "dlopen failed"));
+        refuse(path, fmt::format("cannot be loaded (not a shared library for this system, or a library it needs is "
+                                 "missing): {}",
+                                 why ? why : "dlopen failed"));
     }
     return library;
 }
@@ -266,12 +279,21 @@ LoadedPlugin load_plugin(const fs::path& given) {
     std::vector<std::string> names;
     for (const plugin::Family& f : *families) {
         if (!f.error.empty()) refuse(given, fmt::format("family {}: {}", f.family, f.error));
+        if (f.family.empty() || f.family.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                                           "0123456789_.+-") != std::string::npos)
+            refuse(given, fmt::format("family \"{}\": a family's name is letters, digits and _ . + - only, not empty",
+                                      f.family));
         if (f.methods.empty()) refuse(given, fmt::format("family {} has no method", f.family));
         for (const Method& m : methods())
             if (m.family == f.family)
                 refuse(given, fmt::format("registers family {}, which iobench has already (method {})", f.family,
                                           m.name));
         for (const Method& m : f.methods) {
+            if (m.name.empty() || m.name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                                           "0123456789_.+-") != std::string::npos)
+                refuse(given, fmt::format("method \"{}\" of family {}: a method's name is letters, digits and "
+                                          "_ . + - only, not empty",
+                                          m.name, f.family));
             if (!m.family.empty() && m.family != f.family)
                 refuse(given, fmt::format("method {} names family {} in family {}", m.name, m.family, f.family));
             if (const Method* taken = find_method(m.name))
@@ -279,6 +301,7 @@ LoadedPlugin load_plugin(const fs::path& given) {
                                           m.name, f.family, taken->family));
             for (const std::string& n : names)
                 if (n == m.name) refuse(given, fmt::format("registers method {} twice", m.name));
+            if (operation_names(m).empty()) refuse(given, fmt::format("method {} has no operation", m.name));
             names.push_back(m.name);
         }
     }

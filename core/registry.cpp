@@ -91,7 +91,21 @@ bool is_added_family(std::string_view family) {
     return std::find(list.begin(), list.end(), family) != list.end();
 }
 
+namespace {
+/// True for a name that can be a benchmark name's part: letters, digits and
+/// "_.+-", not empty (a '/' would make another name, a blank another word).
+bool valid_name(std::string_view name) {
+    return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.' ||
+               c == '+' || c == '-';
+    });
+}
+}  // namespace
+
 void register_family(const FamilyDefaults& defaults, std::span<const Method> list, FamilyOrigin origin) {
+    if (!valid_name(defaults.family))
+        throw std::logic_error("family \"" + defaults.family +
+                               "\": a family's name is letters, digits and _ . + - only, not empty");
     std::vector<Method> family;
     family.reserve(list.size());
     for (const Method& entry : list) {
@@ -100,6 +114,11 @@ void register_family(const FamilyDefaults& defaults, std::span<const Method> lis
             throw std::logic_error("method " + m.name + " names family " + m.family + " in family " + defaults.family);
         m.family = defaults.family;
         if (m.unavailable.empty()) m.unavailable = defaults.unavailable;
+        if (!valid_name(m.name))
+            throw std::logic_error("method \"" + m.name + "\" of family " + m.family +
+                                   ": a method's name is letters, digits and _ . + - only, not empty");
+        if (operation_names(m).empty())
+            throw std::logic_error("method " + m.name + " of family " + m.family + " has no operation");
         if (const Method* taken = find_method(m.name))
             throw std::logic_error("method " + m.name + " of family " + m.family + " is registered already (family " +
                                    taken->family + ")");

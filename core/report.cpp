@@ -477,6 +477,12 @@ void SummaryConsoleReporter::Finalize() {
     render_notes(out, notes);
     if (const int failed = outcomes_.failed(); failed > 0)
         out << fmt::format("\n{} benchmark(s) FAILED; their rows carry the reason.\n", failed);
+    if (!plugins_.empty()) {
+        // A saved summary says what it measured too (the JSON lists them in its context).
+        out << fmt::format("\nPlugins loaded (--plugin):\n");
+        for (const LoadedPlugin& p : plugins_)
+            out << fmt::format("  {}: {} (sha256 {})\n", fmt::join(p.families, ", "), p.path, p.sha256.substr(0, 16));
+    }
     if (!skipped_.empty()) {
         out << fmt::format("\nSkipped: {} benchmark(s) whose method is not built here\n", skipped_.size());
         for (const Skipped& s : skipped_) out << fmt::format("  {}: {}\n", s.name, s.reason);

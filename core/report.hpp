@@ -104,10 +104,14 @@ public:
     /// Benchmarks of the suite that did not run because their method is not
     /// built on this platform or configuration, listed last.
     void set_skipped(std::vector<Skipped> skipped) { skipped_ = std::move(skipped); }
+    /// The plugins the run loaded, listed after the tables (families, path,
+    /// the first 16 hex digits of the file's SHA-256).
+    void set_plugins(std::vector<LoadedPlugin> plugins) { plugins_ = std::move(plugins); }
 
 private:
     const Outcomes& outcomes_;
     const CaseIndex& index_;
+    std::vector<LoadedPlugin> plugins_;
     std::vector<Run> runs_;
     std::vector<Skipped> skipped_;
 };

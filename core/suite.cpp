@@ -171,9 +171,13 @@ public:
         }
         // A user's methods (a plugin's, or built in with
         // iobench_add_executable) join every workload the suite names,
-        // beside the methods it lists, at their default buffer size.
+        // beside the methods it lists, at their default buffer size; unless
+        // the entry names methods of that family itself: then those only.
+        std::vector<std::string> named_families;
+        for (const Method* m : ms) named_families.push_back(m->family);
         for (const Method& m : methods())
-            if (is_added_family(m.family) && w->takes(m))
+            if (is_added_family(m.family) && w->takes(m) &&
+                std::find(named_families.begin(), named_families.end(), m.family) == named_families.end())
                 for (CacheState cache : caches) add_case(suite, taken_, *w, m, Params{0, cache});
     }
 

@@ -21,6 +21,9 @@ void failing_write(const Sink& sink, std::string_view, std::uint64_t) {
     throw io_error("write", sink.path, std::make_error_code(std::errc::no_space_on_device));
 }
 
+/// Throws what is not a std::exception: a FAILED row, never std::terminate.
+void throws_an_int(const Sink&, std::string_view, std::uint64_t) { throw 42; }
+
 const MethodRegistrar registrar{{.family = "zz_plugin_broken"}, {
     {.name = "zz_plugin_short_lines",
      .description = "fwrite of each line without its '\\n' (wrong bytes, on purpose)",
@@ -28,6 +31,9 @@ const MethodRegistrar registrar{{.family = "zz_plugin_broken"}, {
     {.name = "zz_plugin_io_error",
      .description = "throws io_error (ENOSPC) from inside the plugin",
      .put_repeat = failing_write},
+    {.name = "zz_plugin_throws_int",
+     .description = "throws 42 from inside the plugin",
+     .put_repeat = throws_an_int},
 }};
 
 }  // namespace

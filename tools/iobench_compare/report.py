@@ -73,7 +73,8 @@ def _anchor(name: str) -> str:
 
 def _plugins_text(value) -> str:
     """The context's "plugins" (iobench --plugin: a list of {path, sha256, families, ...}) as one
-    line: "spdlog (spdlog_plugin.so, sha256 1a2b3c4d5e6f)"; anything else as it is."""
+    line: "spdlog (spdlog_plugin.so, sha256 1a2b3c4d5e6f7a8b)", the digest's first 16 hex digits as iobench
+    prints them; anything else as it is."""
     if not isinstance(value, list):
         return str(value)
     parts = []
@@ -84,7 +85,7 @@ def _plugins_text(value) -> str:
         families = p.get("families")
         names = ", ".join(str(f) for f in families) if isinstance(families, list) else "?"
         path = str(p.get("path", "?")).replace("\\", "/").rsplit("/", 1)[-1]
-        parts.append(f"{names} ({path}, sha256 {str(p.get('sha256', '?'))[:12]})")
+        parts.append(f"{names} ({path}, sha256 {str(p.get('sha256', '?'))[:16]})")
     return "; ".join(parts)
 
 

@@ -128,7 +128,7 @@ class ReportTest(unittest.TestCase):
             with open(path, "w", encoding="utf-8") as f:
                 json.dump(data, f)
             page = report(path)
-        self.assertRegex(page, r"<th>plugins</th><td>spdlog \(spdlog_plugin\.so, sha256 abababababab\)</td>")
+        self.assertRegex(page, r"<th>plugins</th><td>spdlog \(spdlog_plugin\.so, sha256 abababababababab\)</td>")
         self.assertNotIn("<th>plugins</th>", report(fixture("quick-gcc.json")))  # no plugin, no row
 
     def test_problem_rows_with_reasons(self):

@@ -140,8 +140,17 @@ export IOBENCH_WINE_LINGER=${IOBENCH_WINE_LINGER:-1800}
 # The tool's output goes to files, read when it has ended: a wine background
 # process that the tool might start (when no server runs for the prefix) and
 # that lives on would hold a pipe open, and the build would wait forever.
-sh "$here/../wine-run.sh" "$wine" "$root/wineprefix" "$exe" "${args[@]}" >"$tmp/stdout" 2>"$tmp/stderr"
-status=$?
+# A tool that fails without printing a word did not get to run (seen once in
+# CI: cl.exe on an unchanged Google Benchmark source under a loaded machine):
+# it runs again, twice at most. A real error always comes with a diagnostic.
+for attempt in 1 2 3; do
+  sh "$here/../wine-run.sh" "$wine" "$root/wineprefix" "$exe" "${args[@]}" >"$tmp/stdout" 2>"$tmp/stderr"
+  status=$?
+  if [ "$status" -eq 0 ] || [ -s "$tmp/stdout" ] || [ -s "$tmp/stderr" ] || [ "$attempt" -eq 3 ]; then
+    break
+  fi
+  echo "wine-msvc.sh: $tool exited with status $status without a word; running it again" >&2
+done
 sed -E "$unixify" "$tmp/stderr" >&2
 sed -E "$unixify" "$tmp/stdout"
 exit "$status"
