@@ -312,6 +312,11 @@ struct FamilyDefaults {
     std::string unavailable{};
 };
 
+/// True for a name a method or a family may have: letters, digits and
+/// "_.+-", not empty (a '/' would make another benchmark name, a blank
+/// another word). register_family and the plugin loader refuse any other.
+IOBENCH_API bool valid_name(std::string_view name);
+
 /// Where a method family comes from.
 enum class FamilyOrigin {
     own,    ///< iobench's own (methods/, and families of iobench's tests)

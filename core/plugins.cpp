@@ -90,8 +90,10 @@ void require_regular_file(const fs::path& path) {
     if (!fs::is_regular_file(st)) refuse(path, "is not a regular file, not a plugin");
 }
 
-/// SHA-256 of the file at `path`, with Windows' own CNG (BCrypt).
+/// SHA-256 of the file at `path`, with Windows' own CNG (BCrypt); refuses
+/// what is not a regular file.
 std::string sha256_of(const fs::path& path) {
+    require_regular_file(path);
     const HANDLE file = CreateFileW(path.wstring().c_str(), GENERIC_READ, FILE_SHARE_READ, nullptr, OPEN_EXISTING,
                                     FILE_ATTRIBUTE_NORMAL, nullptr);
     if (file == INVALID_HANDLE_VALUE) refuse(path, "cannot be read: " + windows_message(GetLastError()));
@@ -169,9 +171,8 @@ int open_regular_file(const fs::path& path) {
     return fd;
 }
 
-void require_regular_file(const fs::path& path) { ::close(open_regular_file(path)); }
-
-/// SHA-256 of the file at `path`, with OpenSSL's libcrypto.
+/// SHA-256 of the file at `path`, with OpenSSL's libcrypto; refuses what is
+/// not a regular file (open_regular_file).
 std::string sha256_of(const fs::path& path) {
     const int fd = open_regular_file(path);
     const std::unique_ptr<int, void (*)(int*)> close_fd(new int(fd), [](int* p) {
@@ -247,14 +248,12 @@ LoadedPlugin load_plugin(const fs::path& given) {
     std::error_code ec;
     const fs::path path = fs::absolute(given, ec).lexically_normal();
     if (ec) refuse(given, ec.message());
-    require_regular_file(path);
+    LoadedPlugin plugin;
+    plugin.path = path.string();
+    plugin.sha256 = sha256_of(path);  // also refuses what is not a regular file
     for (const LoadedPlugin& earlier : plugin_list())
         if (fs::equivalent(path, earlier.path, ec))
             refuse(given, fmt::format("is the same file as --plugin {}, loaded already", earlier.path));
-
-    LoadedPlugin plugin;
-    plugin.path = path.string();
-    plugin.sha256 = sha256_of(path);
 
     const Library library = open_library(path);
     const auto identity_fn = entry_point<plugin::IdentityFn>(library, plugin::identity_symbol);
@@ -279,8 +278,7 @@ LoadedPlugin load_plugin(const fs::path& given) {
     std::vector<std::string> names;
     for (const plugin::Family& f : *families) {
         if (!f.error.empty()) refuse(given, fmt::format("family {}: {}", f.family, f.error));
-        if (f.family.empty() || f.family.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                                                           "0123456789_.+-") != std::string::npos)
+        if (!valid_name(f.family))
             refuse(given, fmt::format("family \"{}\": a family's name is letters, digits and _ . + - only, not empty",
                                       f.family));
         if (f.methods.empty()) refuse(given, fmt::format("family {} has no method", f.family));
@@ -289,8 +287,7 @@ LoadedPlugin load_plugin(const fs::path& given) {
                 refuse(given, fmt::format("registers family {}, which iobench has already (method {})", f.family,
                                           m.name));
         for (const Method& m : f.methods) {
-            if (m.name.empty() || m.name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                                                           "0123456789_.+-") != std::string::npos)
+            if (!valid_name(m.name))
                 refuse(given, fmt::format("method \"{}\" of family {}: a method's name is letters, digits and "
                                           "_ . + - only, not empty",
                                           m.name, f.family));

@@ -91,16 +91,12 @@ bool is_added_family(std::string_view family) {
     return std::find(list.begin(), list.end(), family) != list.end();
 }
 
-namespace {
-/// True for a name that can be a benchmark name's part: letters, digits and
-/// "_.+-", not empty (a '/' would make another name, a blank another word).
 bool valid_name(std::string_view name) {
     return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
         return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.' ||
                c == '+' || c == '-';
     });
 }
-}  // namespace
 
 void register_family(const FamilyDefaults& defaults, std::span<const Method> list, FamilyOrigin origin) {
     if (!valid_name(defaults.family))

@@ -49,6 +49,18 @@ struct Ran {
 /// The structure of no case: the summary then reads a row's workload from its name.
 const CaseIndex no_cases;
 
+/// The console summary of `runs` (no outcomes recorded, no cases known).
+std::string summary_of(const std::vector<benchmark::BenchmarkReporter::Run>& runs) {
+    std::ostringstream out;
+    const Outcomes outcomes;
+    SummaryConsoleReporter reporter(outcomes, no_cases, benchmark::ConsoleReporter::OO_None);
+    reporter.SetOutputStream(&out);
+    reporter.SetErrorStream(&out);
+    reporter.ReportRuns(runs);
+    reporter.Finalize();
+    return out.str();
+}
+
 /// A single-repetition row of benchmark `name` as Google Benchmark reports it:
 /// one run of `seconds`, in the suite's position `family` (its family_index).
 benchmark::BenchmarkReporter::Run single_run(const std::string& name, double seconds, int family) {
@@ -429,14 +441,7 @@ TEST(Report, SpreadWithStolenTimeIsCalledHostInterference) {
     // held (PSI), with nothing stolen: a busy machine.
     for (Run& r : runs)
         if (r.run_name.function_name == "hello/fwrite") r.counters["cpu_wait"] = 0.006;
-    std::ostringstream out;
-    const Outcomes outcomes;
-    SummaryConsoleReporter reporter(outcomes, no_cases, benchmark::ConsoleReporter::OO_None);
-    reporter.SetOutputStream(&out);
-    reporter.SetErrorStream(&out);
-    reporter.ReportRuns(runs);
-    reporter.Finalize();
-    const std::string text = out.str();
+    const std::string text = summary_of(runs);
     EXPECT_NE(text.find("! host interference: the hypervisor took CPU time from this machine while hello/obuf (25%) "
                         "ran (steal_time, as % of the wall time per run): their spread is the host's, not the "
                         "method's.\n"),
@@ -484,14 +489,7 @@ TEST(Report, ARepetitionStoppedPartWayIsNamed) {
     runs.push_back(row("hello/fwrite", Run::RT_Iteration, "", 0.060, 0.059, 0, 1));  // more work on a CPU
     runs.push_back(row("hello/fwrite", Run::RT_Iteration, "", 0.100, 0.020, 0.079, 2));  // waited for a CPU
     runs.push_back(row("hello/fwrite", Run::RT_Aggregate, "median", 0.060, 0.020, 0, 0));
-    std::ostringstream out;
-    const Outcomes outcomes;
-    SummaryConsoleReporter reporter(outcomes, no_cases, benchmark::ConsoleReporter::OO_None);
-    reporter.SetOutputStream(&out);
-    reporter.SetErrorStream(&out);
-    reporter.ReportRuns(runs);
-    reporter.Finalize();
-    const std::string text = out.str();
+    const std::string text = summary_of(runs);
     const auto note = text.find("! stopped or blocked: a repetition spent far longer neither on a CPU nor waiting for "
                                 "one than the others did (hello/limit, repetition 3 of 3: ");
     ASSERT_NE(note, std::string::npos) << text;
