@@ -128,6 +128,7 @@ struct SummaryRow {
     std::optional<double> cv;          // coefficient of variation across repetitions
     std::optional<double> cold_warm;   // a cold row's time / the same method's warm time
     std::optional<double> binary_size; // bytes of the row's program (the binary_size workload)
+    std::optional<double> instructions_per_item;  // --instructions: user-space instructions per item
     std::vector<double> samples;       // wall time per run of each repetition, ms
     /// Per repetition (in the order reported): its index and the seconds per
     /// run spent neither on a CPU (user + system time) nor waiting for one
@@ -148,6 +149,7 @@ struct SummaryTable {
     bool has_limit = false;
     bool has_cold_warm = false;
     bool has_binary_size = false;  // every row with a time has a binary_size counter: ranked by it
+    bool has_instructions = false;  // some row has instructions_per_item (--instructions)
 };
 
 /// The rows of `runs` by table, tables in the suite's order (the lowest
@@ -175,6 +177,7 @@ std::vector<SummaryTable> build_tables(const std::vector<Run>& runs, const Outco
         row.cpu_wait = optional_counter(r, "cpu_wait");
         row.x_limit = optional_counter(r, "x_limit");
         row.binary_size = optional_counter(r, "binary_size");
+        row.instructions_per_item = optional_counter(r, "instructions_per_item");
     };
     for (const Run& r : runs) {
         SummaryRow& row = rows[r.run_name.str()];
@@ -263,6 +266,7 @@ std::vector<SummaryTable> build_tables(const std::vector<Run>& runs, const Outco
             writes += r.write_calls.value_or(0);
             t.has_limit = t.has_limit || r.structure.reference;
             t.has_cold_warm = t.has_cold_warm || r.cold_warm.has_value();
+            t.has_instructions = t.has_instructions || r.instructions_per_item.has_value();
         }
         t.input = reads > writes;
         t.any_calls = reads + writes > 0;
@@ -283,6 +287,8 @@ struct SummaryNotes {
     bool any_cold_warm = false;
     bool short_runs = false;   // a sys cell left out: the run was too short
     bool any_binary_size = false;  // a binary_size table: ranked by size, its counters the child's
+    bool any_instructions = false;  // an instr/item column (--instructions)
+    std::string instructions_source;  // "perf", "valgrind"
     std::vector<std::string> interfered;  // "name (n%)": spread with stolen time
     std::vector<std::string> contended;   // "name (n%)": spread with CPU pressure, no stolen time
     std::vector<std::string> stopped;     // "name, repetition k of n: ..." (stopped_repetitions)
@@ -340,13 +346,17 @@ void render_table(std::ostream& out, const SummaryTable& t, SummaryNotes& notes)
     notes.any_cold_warm = notes.any_cold_warm || t.has_cold_warm;
     // Optional columns: x limit where the table has a limit row (the console
     // suite has none), cold/warm in a cold table whose methods also ran warm,
-    // the program's size in a binary_size table.
-    const auto optional_cells = [&](const std::string& limit, const std::string& cold_warm, const std::string& size) {
+    // the program's size in a binary_size table, instructions per item in a
+    // run with --instructions.
+    const auto optional_cells = [&](const std::string& limit, const std::string& cold_warm, const std::string& size,
+                                    const std::string& instructions) {
         return (t.has_limit ? fmt::format("  {:>7}", limit) : std::string()) +
                (t.has_cold_warm ? fmt::format("  {:>9}", cold_warm) : std::string()) +
-               (t.has_binary_size ? fmt::format("  {:>11}", size) : std::string());
+               (t.has_binary_size ? fmt::format("  {:>11}", size) : std::string()) +
+               (t.has_instructions ? fmt::format("  {:>10}", instructions) : std::string());
     };
     notes.any_binary_size = notes.any_binary_size || t.has_binary_size;
+    notes.any_instructions = notes.any_instructions || t.has_instructions;
     double fastest = 0;
     for (const SummaryRow& r : t.rows)
         if (r.outcome.ok() && !r.structure.reference && (fastest == 0 || r.ms < fastest)) fastest = r.ms;
@@ -357,7 +367,7 @@ void render_table(std::ostream& out, const SummaryTable& t, SummaryNotes& notes)
             smallest = *r.binary_size;
     out << fmt::format("\n{}\n  {:<{}}  {:>9}  {:>7}  {:>11}  {:>9}{}  {:>11}  {:>10}  {:>6}  {:>6}\n", t.title,
                        "method", width, "time", "95% CI", "throughput", t.has_binary_size ? "x smallest" : "x fastest",
-                       optional_cells("x limit", "cold/warm", "binary size"),
+                       optional_cells("x limit", "cold/warm", "binary size", "instr/item"),
                        t.input ? "read calls" : t.any_calls ? "write calls" : "calls", "bytes/call", "sys", "cv");
     for (const SummaryRow& r : t.rows) {
         const std::string label = r.structure.label();
@@ -404,7 +414,9 @@ void render_table(std::ostream& out, const SummaryTable& t, SummaryNotes& notes)
                            format_time(r.ms / 1e3), interval, format_throughput(r.bytes_ps), x_fastest,
                            optional_cells(r.x_limit ? format_ratio(*r.x_limit) : "-",
                                           r.cold_warm ? format_ratio(*r.cold_warm) : "-",
-                                          r.binary_size ? format_bytes(*r.binary_size) : "-"),
+                                          r.binary_size ? format_bytes(*r.binary_size) : "-",
+                                          r.instructions_per_item ? format_count(*r.instructions_per_item)
+                                                                  : "-"),
                            calls ? format_count(*calls) : "-",
                            r.bytes_per_call ? format_bytes(*r.bytes_per_call) : "-", sys, cv);
     }
@@ -422,6 +434,14 @@ void render_notes(std::ostream& out, const SummaryNotes& notes) {
         out << "binary size: the size of the row's program file (static and stripped where the toolchain can), "
                "smallest first; x smallest: size / the smallest program's; time: one run of the program, start-up "
                "included; its calls and CPU time are a child process's, not counted (-).\n";
+    if (notes.any_instructions) {
+        out << fmt::format("instr/item: user-space instructions per item of the measured calls, counted by {} "
+                           "(--instructions; the same in every run), - where the work runs in a child process.\n",
+                           notes.instructions_source);
+        if (notes.instructions_source == "valgrind")
+            out << "- under valgrind the code runs ~50x slower: the times of this run are not the figure, and the "
+                   "calls columns are left out (valgrind's own system calls would be counted).\n";
+    }
     for (const auto& [reason, methods] : notes.calls_not_counted)
         out << fmt::format("- in the calls columns of {}: {}.\n", fmt::join(methods, ", "), reason);
     if (notes.short_runs)
@@ -473,6 +493,7 @@ void SummaryConsoleReporter::Finalize() {
                              : fmt::format("verified runs only ({} benchmark(s) FAILED, below)", failed_rows))
         << "\n";
     SummaryNotes notes;
+    notes.instructions_source = instructions_source_;
     for (const SummaryTable& t : tables) render_table(out, t, notes);
     render_notes(out, notes);
     if (const int failed = outcomes_.failed(); failed > 0)

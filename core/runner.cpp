@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "core/instructions.hpp"
 #include "core/os_counters.hpp"
 
 namespace iobench {
@@ -153,6 +154,11 @@ Outcome run_case(benchmark::State& state, const Case& c, Session& session) {
     }
     OsCounters os_total;  // summed over the iterations
     std::int64_t runs = 0;
+    // --instructions: counted around each measured call, in this process
+    // (a call whose work runs in a child process is not counted).
+    InstructionCounter& instructions = instruction_counter();
+    const bool count_instructions = instructions.source() != InstructionSource::none && !trial->work_in_child;
+    if (count_instructions) instructions.begin();
     for (auto _ : state) {
         state.PauseTiming();
         outcome = reset_trial(*trial);
@@ -163,9 +169,11 @@ Outcome run_case(benchmark::State& state, const Case& c, Session& session) {
         // from it; what they cost themselves is subtracted from the counts.
         const OsScope scope = c.method->process_counters ? OsScope::process : OsScope::thread;
         const OsCounters before = take_os_snapshot(scope);
+        if (count_instructions) instructions.start();
         const auto start = clock_type::now();
         clock_type::time_point stop;
         outcome = run_trial(*trial, stop);
+        if (count_instructions) instructions.stop();
         if (!outcome.ok()) break;
         const OsCounters after = take_os_snapshot(scope);
         const std::optional<double> own = trial->measured_seconds();
@@ -181,8 +189,13 @@ Outcome run_case(benchmark::State& state, const Case& c, Session& session) {
         state.ResumeTiming();
     }
     if (!outcome.ok()) state.SkipWithError(outcome.error_message().c_str());
+    const std::optional<double> instructions_counted =
+        count_instructions ? instructions.take(c.name) : std::optional<double>();
     trial->finish();
     if (!outcome.ok()) return outcome;
+    if (instructions_counted && trial->items > 0 && state.iterations() > 0)
+        state.counters["instructions_per_item"] =
+            *instructions_counted / (static_cast<double>(trial->items) * static_cast<double>(state.iterations()));
     state.SetBytesProcessed(static_cast<std::int64_t>(trial->bytes) * state.iterations());
     state.SetItemsProcessed(static_cast<std::int64_t>(trial->items) * state.iterations());
     state.counters["verified"] = 1;

@@ -56,6 +56,9 @@ KNOWN = [
     Column("x_limit", "x limit", "ratio", "time / the workload's memory-bound limit (the limit row)", "x_limit"),
     Column("binary_size", "binary size", "bytes", "size of the row's program file (the binary_size workload)",
            "binary_size"),
+    Column("instructions_per_item", "instr/item", "count",
+           "user-space instructions per item of the measured calls (iobench --instructions): the same in every "
+           "run, so compared as they are, without a significance test", "instructions_per_item"),
     Column("user_time", "user", "seconds", "user CPU time per run", "user_time"),
     Column("system_time", "system", "seconds", "system CPU time per run", "system_time"),
     Column("page_faults", "page faults", "count", "page faults per run", "page_faults"),
@@ -67,7 +70,7 @@ BY_KEY = {c.key: c for c in KNOWN}
 
 # What the tables show unless --counters says otherwise (each only where a row carries it and
 # it is not 0 in every row of the table: see compare._columns).
-DEFAULT = ["write_calls", "read_calls", "bytes_per_call", "sys", "x_limit", "binary_size"]
+DEFAULT = ["write_calls", "read_calls", "bytes_per_call", "sys", "x_limit", "binary_size", "instructions_per_item"]
 
 
 def column(key: str) -> Column:

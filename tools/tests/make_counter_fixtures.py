@@ -22,6 +22,10 @@ context key "counters", the limit rows and x_limit are iobench's own:
 - quick-structure.json: `iobench --suite quick --scale 0.001` (GCC): rows that
   carry their structure (workload, method, family, reference, params, item_unit,
   compared_per, items, bytes), beside the older fixtures, which do not.
+- instructions-valgrind.json: `iobench --instructions --suite quick --scale
+  0.001` (GCC, a build without sanitizers, valgrind on PATH where the CPU has no
+  counter for perf): every row with instructions_per_item, the context's
+  instructions_source.
 file-read-cache.json carries it too; the other fixtures were made before
 iobench wrote it and test that such files still load.
 
@@ -115,6 +119,8 @@ def main():
             ("file-read-shm.json", gcc, suite, args.dir, ("--file-size", "2M")),
             ("file-read-cache.json", gcc, cache_suite, disk, ("--file-size", "2M")),
             ("quick-structure.json", gcc, "quick", args.dir, ("--scale", "0.001")),
+            ("instructions-valgrind.json", gcc, "quick", args.dir,
+             ("--scale", "0.001", "--instructions=valgrind")),
         ]
         for name, binary, suite, directory, extra in runs:
             if args.only and name not in args.only:
