@@ -75,6 +75,7 @@ double read_perf(int fd) {
 }
 #endif
 
+#ifdef IOBENCH_HAVE_CALLGRIND
 /// The "totals:" figure of a callgrind dump (instructions, the only event
 /// collected), or std::nullopt when the file has none.
 std::optional<double> callgrind_totals(const fs::path& dump) {
@@ -90,6 +91,7 @@ std::optional<double> callgrind_totals(const fs::path& dump) {
     }
     return std::nullopt;
 }
+#endif
 
 }  // namespace
 
