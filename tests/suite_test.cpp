@@ -262,8 +262,11 @@ TEST(Workloads, ASizedInputCountsTheInputSizeNotTheScale) {
 }
 
 TEST(Suite, BadSuitesAreRejectedWithTheReason) {
-    EXPECT_EQ(error_of("{"), error_of("{"));  // stable message
-    EXPECT_NE(error_of("{").find("suite t.json: not valid JSON"), std::string::npos) << error_of("{");
+    // The file's name first, then the parser's own words with the position.
+    EXPECT_EQ(error_of("{").rfind("suite t.json: not valid JSON (", 0), 0u) << error_of("{");
+    EXPECT_NE(error_of("{").find("line 1, column 2"), std::string::npos) << error_of("{");
+    EXPECT_NE(error_of("{\n\"benchmarks\": 3").find("line 2, column 16"), std::string::npos)
+        << error_of("{\n\"benchmarks\": 3");
     EXPECT_NE(error_of(R"({"benchmarks": []})").find("\"benchmarks\" must be a non-empty array"), std::string::npos);
     EXPECT_NE(error_of(R"({"benchmarks": [{"workload": "nosuch", "methods": "*"}]})").find("unknown workload \"nosuch\""),
               std::string::npos);
