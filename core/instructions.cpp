@@ -170,7 +170,6 @@ std::string InstructionCounter::enable(InstructionSource wanted) {
 }
 
 void InstructionCounter::begin() {
-    perf_total_ = 0;
 #if defined(__linux__)
     if (source_ == InstructionSource::perf) ioctl(perf_fd_, PERF_EVENT_IOC_RESET, 0);
 #endif

@@ -61,7 +61,6 @@ public:
 private:
     InstructionSource source_ = InstructionSource::none;
     int perf_fd_ = -1;
-    double perf_total_ = 0;
     unsigned dumps_ = 0;  ///< dumps this process requested from callgrind
 };
 
