@@ -309,14 +309,9 @@ void add_options(CLI::App& app, Options& opt) {
     app.add_flag("--no-interleave", opt.no_interleave,
                  "run the repetitions of each benchmark back to back (default: interleaved in random order, "
                  "--benchmark_enable_random_interleaving=true)");
-    app.footer(fmt::format(
-        "Google Benchmark flags pass through, checked: --benchmark_filter=REGEX, --benchmark_out=FILE (replaced\n"
-        "atomically; a failed run writes FILE.failed instead), --benchmark_out_format=json (the only\n"
-        "format), --benchmark_repetitions=N (1..{}), --benchmark_min_time=SECONDS,\n"
-        "--benchmark_enable_random_interleaving=true|false, --benchmark_display_aggregates_only=true|false.\n"
-        "Exit status: 0 all verified, 1 a benchmark failed or the results could not be written, 2 bad input,\n"
-        "128+N interrupted by signal N.",
-        iobench::max_repetitions));
+    app.footer(iobench::harness_flags_help() +
+               "Exit status: 0 all verified, 1 a benchmark failed or the results could not be written, 2 bad input,\n"
+               "128+N interrupted by signal N.");
 
 }
 

@@ -11,6 +11,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <system_error>
 #include <thread>
 #include <vector>
@@ -186,6 +187,27 @@ TEST(Options, HarnessFlagsAreCheckedAndNamed) {
     const std::vector<std::string> pass = {"--benchmark_repetitions=1000", "--benchmark_min_time=0.01",
                                            "--benchmark_enable_random_interleaving=false"};
     EXPECT_EQ(ok.pass, pass);
+}
+
+TEST(Options, EveryHarnessFlagIsDeclaredOnceAndTheHelpComesFromTheTable) {
+    std::set<std::string_view> names;
+    const std::string help = harness_flags_help();
+    for (const HarnessFlagSpec& f : harness_flag_specs()) {
+        EXPECT_TRUE(names.insert(f.name).second) << f.name << " declared twice";
+        EXPECT_EQ(f.name.rfind("--benchmark_", 0), 0u) << f.name;
+        // A listed flag is in --help with its syntax; an unlisted one is not.
+        const std::string usage = std::string(f.name) + "=" + std::string(f.syntax) + " ";
+        EXPECT_EQ(help.find(usage) != std::string::npos, !f.help.empty()) << f.name;
+        EXPECT_EQ(help.find("{"), std::string::npos) << "an unformatted placeholder in: " << help;
+        // Every flag the table has is accepted (or refused with a reason of its own, not as unknown).
+        try {
+            check_harness_flags({std::string(f.name)});
+        } catch (const usage_error& e) {
+            EXPECT_EQ(std::string(e.what()).find("unrecognized"), std::string::npos) << e.what();
+        }
+    }
+    EXPECT_NE(help.find("(1..1000;"), std::string::npos) << help;  // max_repetitions, formatted in
+    EXPECT_GE(names.size(), 7u);
 }
 
 #ifndef _WIN32
