@@ -1,4 +1,5 @@
 #include "core/report.hpp"
+#include "core/report_rules.hpp"
 
 #include <fmt/format.h>
 
@@ -274,15 +275,20 @@ std::vector<SummaryTable> build_tables(const std::vector<Run>& runs, const Outco
     return tables;
 }
 
+namespace rules = report_rules;
+
 /// Measured time of a repetition's runs (ms) below which the summary gives
 /// no system-time share.
-constexpr double min_ms_for_cpu_share = 50;
+constexpr double min_ms_for_cpu_share = rules::min_seconds_for_cpu_share * 1e3;
+
+/// A fraction as a whole percentage, as the notes write a rule ("5%").
+std::string rule_percent(double fraction) { return fmt::format("{:.0f}%", 100 * fraction); }
 
 /// What the notes under the tables must explain, gathered while rendering.
 struct SummaryNotes {
-    bool unstable = false;     // a cv of 5 % or more
-    bool wide = false;         // an interval wider than ±5 %
-    bool no_interval = false;  // repetitions too few for a 95 % interval
+    bool unstable = false;     // a cv of rules::cv_flag or more
+    bool wide = false;         // an interval wider than ±rules::interval_flag
+    bool no_interval = false;  // repetitions too few for an interval (rules::min_repetitions_for_interval)
     bool any_limit = false;
     bool any_cold_warm = false;
     bool short_runs = false;   // a sys cell left out: the run was too short
@@ -299,7 +305,7 @@ struct SummaryNotes {
 /// repetitions did (stopped by SIGSTOP or Ctrl-Z, a suspended machine, or
 /// blocked on I/O): more than half the median run's wall time, and more than
 /// 5 ms, above the repetitions' median time off a CPU. Their wall time is not
-/// the method's; the note names each (issue 28: 3 s of SIGSTOP showed only as
+/// the method's; the note names each (3 s of SIGSTOP in one repetition once showed only as
 /// a cv of 375 %).
 std::vector<std::string> stopped_repetitions(const SummaryRow& row) {
     std::vector<std::string> found;
@@ -309,7 +315,7 @@ std::vector<std::string> stopped_repetitions(const SummaryRow& row) {
     std::sort(off.begin(), off.end());
     const std::size_t n = off.size();
     const double median = n % 2 ? off[n / 2] : (off[n / 2 - 1] + off[n / 2]) / 2;
-    const double threshold = std::max(0.5 * row.ms / 1e3, 0.005);
+    const double threshold = std::max(rules::stopped_share * row.ms / 1e3, rules::stopped_min_seconds);
     for (const auto& [index, seconds] : row.off_cpu)
         if (seconds - median > threshold)
             found.push_back(fmt::format("{}, repetition {} of {}: {} per run off a CPU (the repetitions' median: {})",
@@ -324,7 +330,7 @@ std::string interval_text(const SummaryRow& row, SummaryNotes& notes) {
     std::vector<double> sorted = row.samples;
     std::sort(sorted.begin(), sorted.end());
     const int n = static_cast<int>(sorted.size());
-    const int k = median_interval_rank(n, 0.95);
+    const int k = median_interval_rank(n, rules::confidence);
     if (k == 0 || row.ms <= 0) {
         if (n > 1) notes.no_interval = true;
         return "-";
@@ -332,7 +338,7 @@ std::string interval_text(const SummaryRow& row, SummaryNotes& notes) {
     const double half = std::max(row.ms - sorted[static_cast<std::size_t>(k - 1)],
                                  sorted[static_cast<std::size_t>(n - k)] - row.ms);
     std::string text = fmt::format("±{:.1f}%", 100 * half / row.ms);
-    if (half / row.ms > 0.05) {
+    if (half / row.ms > rules::interval_flag) {
         text += "!";
         notes.wide = true;
     }
@@ -366,7 +372,7 @@ void render_table(std::ostream& out, const SummaryTable& t, SummaryNotes& notes)
         if (t.has_binary_size && r.outcome.ok() && r.binary_size && (smallest == 0 || *r.binary_size < smallest))
             smallest = *r.binary_size;
     out << fmt::format("\n{}\n  {:<{}}  {:>9}  {:>7}  {:>11}  {:>9}{}  {:>11}  {:>10}  {:>6}  {:>6}\n", t.title,
-                       "method", width, "time", "95% CI", "throughput", t.has_binary_size ? "x smallest" : "x fastest",
+                       "method", width, "time", rule_percent(rules::confidence) + " CI", "throughput", t.has_binary_size ? "x smallest" : "x fastest",
                        optional_cells("x limit", "cold/warm", "binary size", "instr/item"),
                        t.input ? "read calls" : t.any_calls ? "write calls" : "calls", "bytes/call", "sys", "cv");
     for (const SummaryRow& r : t.rows) {
@@ -381,17 +387,17 @@ void render_table(std::ostream& out, const SummaryTable& t, SummaryNotes& notes)
         }
         const std::string interval = interval_text(r, notes);
         std::string cv = r.cv ? format_percent(*r.cv) : "-";
-        if (r.cv && *r.cv >= 0.05) {
+        if (r.cv && *r.cv >= rules::cv_flag) {
             cv += "!";
             notes.unstable = true;
         }
         for (std::string& s : stopped_repetitions(r)) notes.stopped.push_back(std::move(s));
         // Stolen time of at least 1 % of the run's wall time beside a spread.
-        const bool spread = (r.cv && *r.cv >= 0.05) || interval.ends_with('!');
-        if (spread && r.steal_time && r.ms > 0 && *r.steal_time >= 0.01 * r.ms / 1e3)
+        const bool spread = (r.cv && *r.cv >= rules::cv_flag) || interval.ends_with('!');
+        if (spread && r.steal_time && r.ms > 0 && *r.steal_time >= rules::interference_share * r.ms / 1e3)
             notes.interfered.push_back(
                 fmt::format("{} ({:.0f}%)", r.structure.name, 100 * *r.steal_time / (r.ms / 1e3)));
-        else if (spread && r.cpu_wait && r.ms > 0 && *r.cpu_wait >= 0.01 * r.ms / 1e3)
+        else if (spread && r.cpu_wait && r.ms > 0 && *r.cpu_wait >= rules::interference_share * r.ms / 1e3)
             notes.contended.push_back(
                 fmt::format("{} ({:.0f}%)", r.structure.name, 100 * *r.cpu_wait / (r.ms / 1e3)));
         const std::string x_fastest =
@@ -423,8 +429,9 @@ void render_table(std::ostream& out, const SummaryTable& t, SummaryNotes& notes)
 }
 
 void render_notes(std::ostream& out, const SummaryNotes& notes) {
-    out << "\ntime: median of the repetitions; 95% CI: half-width of the median's distribution-free interval;\n"
-           "cv: standard deviation / mean of the repetitions' times;\n";
+    out << fmt::format("\ntime: median of the repetitions; {} CI: half-width of the median's distribution-free "
+                       "interval;\ncv: standard deviation / mean of the repetitions' times;\n",
+                       rule_percent(rules::confidence));
     if (notes.any_limit)
         out << "x limit: time / the `limit` row's (the same bytes prepared in memory, 1 MiB system calls);\n";
     if (notes.any_cold_warm)
@@ -449,11 +456,14 @@ void render_notes(std::ostream& out, const SummaryNotes& notes) {
                            "for the kernel's split of CPU time into user and system (it samples scheduler ticks).\n",
                            min_ms_for_cpu_share);
     if (notes.no_interval)
-        out << "- in the 95% CI column: fewer than 6 repetitions, too few for a 95% interval of the median.\n";
+        out << fmt::format("- in the {0} CI column: fewer than {1} repetitions, too few for a {0} interval of the "
+                           "median.\n",
+                           rule_percent(rules::confidence), rules::min_repetitions_for_interval);
     if (notes.unstable || notes.wide)
-        out << "\n! cv >= 5% or an interval wider than ±5%: the repetitions disagree (a busy machine, page-cache "
-               "writeback), so close rankings are not to be trusted. Rerun with more --benchmark_repetitions, on "
-               "an idle machine or a tmpfs --dir.\n";
+        out << fmt::format("\n! cv >= {} or an interval wider than ±{}: the repetitions disagree (a busy machine, "
+                           "page-cache writeback), so close rankings are not to be trusted. Rerun with more "
+                           "--benchmark_repetitions, on an idle machine or a tmpfs --dir.\n",
+                           rule_percent(rules::cv_flag), rule_percent(rules::interval_flag));
     if (!notes.interfered.empty())
         out << fmt::format(
             "! host interference: the hypervisor took CPU time from this machine while {} ran (steal_time, as % of "

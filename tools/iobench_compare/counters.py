@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from . import rules
 from .number_format import format_bytes, format_count, format_percent, format_ratio, format_time
 
 # Counters every row has and that the tables show in their own columns (or never).
@@ -18,8 +19,8 @@ STANDARD = frozenset({"bytes_per_second", "items_per_second", "verified", "items
 
 # Below this much measured time per repetition the kernel's split of CPU time into
 # user and system (by scheduler ticks of 1-10 ms) is noise: the sys share is left
-# out, as iobench's own summary does (core/report.cpp, min_ms_for_cpu_share).
-MIN_SECONDS_FOR_CPU_SHARE = 0.05
+# out, as iobench's own summary does (core/report_rules.hpp).
+MIN_SECONDS_FOR_CPU_SHARE = rules.MIN_SECONDS_FOR_CPU_SHARE
 
 
 def cpu_split_too_short(cell) -> bool:

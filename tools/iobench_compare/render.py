@@ -19,8 +19,8 @@ from . import counters as counter_columns
 from .compare import CI_LEVEL, CV_WARNING, LIMIT_METHOD, Cell, Comparison, Row, Workload, interference, reads_a_file
 from .number_format import format_percent, format_ratio, format_throughput, format_time  # noqa: F401 (re-exported)
 
-CV_LEGEND = ("! cv >= 5%: the repetitions disagree; the machine was busy or the page cache was writing back. "
-             "Rerun with more --benchmark_repetitions, on an idle machine or a tmpfs --dir.")
+CV_LEGEND = (f"! cv >= {CV_WARNING * 100:.0f}%: the repetitions disagree; the machine was busy or the page cache "
+             "was writing back. Rerun with more --benchmark_repetitions, on an idle machine or a tmpfs --dir.")
 
 LIMIT_LEGEND = (f"{LIMIT_METHOD}: the workload's memory-bound limit (the same bytes formatted in memory and written "
                 "or read in 1 MiB calls); a reference (ref), never counted as the fastest method.")
