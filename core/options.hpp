@@ -8,20 +8,14 @@
 #include <cstdint>
 #include <optional>
 #include <span>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "core/suite.hpp"
+#include "core/usage_error.hpp"
 
 namespace iobench {
-
-/// A bad command line or environment: printed as one line, exit status 2.
-class usage_error : public std::runtime_error {
-public:
-    using std::runtime_error::runtime_error;
-};
 
 /// Largest accepted number of repetitions (`--benchmark_repetitions`, a
 /// suite's "repetitions"): each one reruns every benchmark and Google

@@ -10,6 +10,7 @@
 #include <exception>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -51,16 +52,10 @@ public:
         ++b.repetitions;
         ++started_;
         call_start_ = clock_type::now();
-        std::string line;
-        if (repetitions_ > 0) {
-            line = fmt::format("iobench: [{}/{}] {}", started_, benchmarks_ * static_cast<std::size_t>(repetitions_),
-                               name);
-            if (repetitions_ > 1) line += fmt::format(", repetition {}/{}", b.repetitions, repetitions_);
-            line += fmt::format("; about {} left", format_duration(seconds_left(index)));
-        } else {
-            line = fmt::format("iobench: [{}/{}] {}", index + 1, benchmarks_, name);
-            if (b.repetitions > 1) line += fmt::format(", repetition {}", b.repetitions);
-        }
+        std::string line =
+            fmt::format("iobench: [{}/{}] {}", started_, benchmarks_ * static_cast<std::size_t>(repetitions_), name);
+        if (repetitions_ > 1) line += fmt::format(", repetition {}/{}", b.repetitions, repetitions_);
+        line += fmt::format("; about {} left", format_duration(seconds_left(index)));
         std::fprintf(stderr, "%s\n", line.c_str());
         std::fflush(stderr);
     }
@@ -260,6 +255,7 @@ void register_benchmarks(const std::vector<Case>& cases, Session& session, Outco
         return true;
     }();
     (void)context_added;
+    if (repetitions < 1) throw std::invalid_argument("register_benchmarks: repetitions must be at least 1");
     if (!cases.empty()) {
         std::fprintf(stderr, "iobench: one sizing run of each benchmark first (runs per repetition)\n");
         std::fflush(stderr);
@@ -283,8 +279,7 @@ void register_benchmarks(const std::vector<Case>& cases, Session& session, Outco
                 outcomes.record(c->name, run_case(state, *c, session));
                 progress->finished(i);
             });
-        b->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(runs[i]);
-        if (repetitions > 0) b->Repetitions(repetitions);
+        b->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(runs[i])->Repetitions(repetitions);
     }
 }
 

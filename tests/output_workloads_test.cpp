@@ -1,4 +1,4 @@
-// The output workloads of issue 3 and what they expect: numbered lines, the
+// The output workloads (lines, endl, doubles, console) and what they expect: numbered lines, the
 // 175-byte endl line, the doubles (the same on every platform, verified bit
 // for bit), the console messages (the printf text of the seed), and that every
 // new operation is implemented by methods the runner pairs with its workload.

@@ -98,7 +98,7 @@ TEST_P(EveryBufferedPair, ProducesVerifiedOutputWithTinyBuffers) {
 INSTANTIATE_TEST_SUITE_P(Methods, EveryPair, testing::ValuesIn(cases(false)), test_name);
 INSTANTIATE_TEST_SUITE_P(BufferedMethods, EveryBufferedPair, testing::ValuesIn(buffered_cases()), test_name);
 
-TEST(EveryPair, CoversIssueTwoMethods) {
+TEST(EveryPair, CoversTheSeedTableMethods) {
     std::vector<std::string> names;
     for (const Case& c : cases(false)) names.push_back(c.name);
 #ifdef _WIN32

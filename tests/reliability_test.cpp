@@ -1,4 +1,4 @@
-// Issue 11, below the command line: results files published atomically and
+// Below the command line: results files published atomically and
 // never replacing earlier ones, generated files that stop at the first failed
 // write and never outgrow the room they have, locked working directories and
 // the removal of what killed runs left. Real files, real limits, real
@@ -384,7 +384,7 @@ void age(const fs::path& path, long seconds) {
 }
 
 TEST(WorkDir, APlantedFifoOrLinkNeitherBlocksNorIsFollowed) {
-    // Issue 28: a FIFO named like a lock hung every run sharing the directory.
+    // A FIFO named like a lock hung every run sharing the directory.
     test::TempDir base;
     const fs::path elsewhere = base.path() / "elsewhere";
     fs::create_directory(elsewhere);
@@ -407,7 +407,7 @@ TEST(WorkDir, APlantedFifoOrLinkNeitherBlocksNorIsFollowed) {
 }
 
 TEST(WorkDir, WhatAKilledRunLeftBeforeLockingIsRemovedOnceOld) {
-    // Issue 28: killed between creating lock.new (or a results file's .new
+    // Killed between creating lock.new (or a results file's .new
     // name) and locking it, a run left what no later run removed.
     test::TempDir base;
     const fs::path old_dir = base.path() / "iobench-11-0123abcd";
@@ -452,7 +452,7 @@ TEST(WorkDir, OnlyItsUserCanCreateFilesInIt) {
 }
 
 TEST(WorkDir, AnotherRunsProbeIsNotTakenForAStaleFile) {
-    // Issue 28: the --dir probe was named like a temporary results file
+    // The --dir probe was named like a temporary results file
     // (.partial) but not locked, so a run starting at that moment removed it
     // as a dead run's ("left by process N that no longer runs").
     test::TempDir base;

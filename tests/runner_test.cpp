@@ -112,7 +112,7 @@ std::vector<benchmark::BenchmarkReporter::Run> stopped_limit_and_busy_fwrite() {
     return runs;
 }
 
-Ran run_all(const std::vector<Case>& cases, double scale = 1e-4, int repetitions = 0) {
+Ran run_all(const std::vector<Case>& cases, double scale = 1e-4, int repetitions = 1) {
     static const bool initialized = [] {
         // Short runs: these tests check what is reported, not how fast.
         static char arg0[] = "iobench_tests";

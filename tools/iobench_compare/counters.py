@@ -1,6 +1,6 @@
 """The counters a table can show, how each is named, derived and formatted.
 
-iobench writes every counter per run (issue 10): system calls, bytes per call,
+iobench writes every counter per run: system calls, bytes per call,
 user and system CPU seconds, page faults, context switches, storage traffic, and
 x_limit (time / the workload's memory-bound limit row). "sys" is derived: system
 time as a percentage of the wall time of a run.

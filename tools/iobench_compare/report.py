@@ -111,7 +111,7 @@ def _context_table(comparison: Comparison) -> str:
             elif key == "counters":
                 available = f.available_counters
                 values.append(_e(", ".join(available)) if available is not None else
-                              '<span class="muted">not recorded (iobench before issue 10)</span>')
+                              '<span class="muted">not recorded (iobench before it counted them)</span>')
             elif key == "plugins":
                 value = f.context.get(key)
                 values.append(_e(_plugins_text(value)) if value not in (None, "", []) else

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Regenerates the fixtures with counters (issue 10) and the bad-input fixtures derived from them.
+"""Regenerates the fixtures with counters and the bad-input fixtures derived from them.
 
     make_counter_fixtures.py --gcc BUILD_GCC/iobench --clang BUILD_CLANG/iobench [--only NAME ...]
 

@@ -1083,7 +1083,7 @@ class BadInputTest(unittest.TestCase):
             self.check([path], "list.json: contains no benchmark")
 
     def test_a_field_of_the_wrong_type_or_range(self):
-        # Issue 28: one changed field of a real results file gave a traceback (exit 1).
+        # One changed field of a real results file gave a traceback (exit 1).
         with open(fixture("quick-gcc.json"), encoding="utf-8") as f:
             text = f.read()
         first = '"name":"hello/obuf",'
@@ -1108,7 +1108,7 @@ class BadInputTest(unittest.TestCase):
                 self.check([path], f"changed.json: benchmark 'hello/obuf': {message}")
 
     def test_rows_without_run_type(self):
-        # Issue 28: without "run_type" the mean/median/stddev/cv rows were counted as
+        # Without "run_type" the mean/median/stddev/cv rows were counted as
         # repetitions (cv 16.0 % became 31.9 %). Other programs and older Google
         # Benchmark versions write no run_type, some no aggregate_name either.
         expected = run_ok(self, fixture("gcc.json"), "--format", "csv")
