@@ -511,7 +511,7 @@ int execute(const CommandLine& cl, const Plan& plan, const char* argv0) {
     }
 
     const fs::path dir = work->path();
-    iobench::Session session(dir, plan.scale, opt.keep_files, false);
+    iobench::Session session(dir, plan.scale, opt.keep_files);
     session.set_stdout_target(plan.stdout_target);
     if (plan.file_size != 0) session.set_input_size(plan.file_size);
 

@@ -77,7 +77,7 @@ bool installed(const char* name) {
 /// returns verify()'s verdict and, when asked, the bytes written.
 std::string run_pair(const char* workload, const char* method, const std::filesystem::path& dir,
                      std::string* output = nullptr) {
-    Session session(dir, 1e-3, true, false);
+    Session session(dir, 1e-3, true);
     const Workload* w = find_workload(workload);
     const Method* m = find_method(method);
     if (!w || !m) return "no such pair";
@@ -154,7 +154,7 @@ TEST_F(GroupingLocale, ReadersParseGroupedNumbers) {
 TEST_F(GroupingLocale, ExpectedTextIsGroupedAtTenThousand) {
     // At scale 1e-3 (10,000 integers) the expected text holds "1,000" .. "9,999".
     test::TempDir dir;
-    Session session(dir.path(), 1e-3, false, false);
+    Session session(dir.path(), 1e-3, false);
     auto trial = find_workload("ints_out_locale")->make_trial(*find_method("ofstream"), {}, session);
     // 0..9,999: 48,890 bytes ungrouped plus one separator per number from 1,000.
     EXPECT_EQ(trial->bytes, 48'890u + 9'000u);

@@ -36,7 +36,7 @@ std::string text_of(const Generator& g) {
 /// Runs `workload`/`method` once at `scale` and returns verify()'s verdict.
 std::string run_once(const char* workload, const char* method, double scale = 1e-4) {
     test::TempDir dir;
-    Session session(dir.path(), scale, false, false);
+    Session session(dir.path(), scale, false);
     auto trial = find_workload(workload)->make_trial(*find_method(method), Params{}, session);
     trial->reset();
     trial->run();
@@ -69,7 +69,7 @@ TEST(Lines, NumberedTextIsTheGoExperimentsLines) {
 
 TEST(Endl, LinesAre175BytesAndNIsTenMillion) {
     test::TempDir dir;
-    Session session(dir.path(), 1e-6, false, false);  // 10 lines
+    Session session(dir.path(), 1e-6, false);  // 10 lines
     auto trial = find_workload("endl")->make_trial(*find_method("ofstream_endl"), Params{}, session);
     EXPECT_EQ(trial->items, 10u);
     EXPECT_EQ(trial->bytes, 1750u);

@@ -35,7 +35,7 @@ Outcome run_case_once(const Case& c, const std::filesystem::path& dir, std::size
     // messages, to a file, so that every byte is checked (on /dev/null only
     // the byte count can be).
     const bool console = c.workload->spec().axes.stdout_target;
-    Session session(dir, console ? 1e-2 : 1e-4, false, false);
+    Session session(dir, console ? 1e-2 : 1e-4, false);
     session.set_stdout_target(StdoutTarget::file);
     Case sized = c;
     sized.params.buffer_size = buffer_size;

@@ -139,7 +139,7 @@ TEST(WriteGeneratedFile, NeverOutgrowsTheRoomItIsGiven) {
 
 TEST(Session, AnInputThatDoesNotFitIsRefusedBeforeItIsGenerated) {
     test::TempDir dir;
-    Session session(dir.path(), 1.0, false, false);
+    Session session(dir.path(), 1.0, false);
     bool made = false;
     const std::uint64_t absurd = std::uint64_t{1} << 62;  // 4 EiB: no disk has that
     try {
@@ -251,7 +251,7 @@ TEST(WriteGeneratedFile, StopsAtTheFirstFailedWrite) {
 TEST(Session, AnOutputThatDoesNotFitIsRefusedWithTheNumbers) {
     test::TempDir dir;
     const int status = with_file_size_limit(64 * 1024, [&] {
-        Session session(dir.path(), 1.0, false, false);
+        Session session(dir.path(), 1.0, false);
         int made = 0;
         try {
             session.expected("big", counted(1000, 4096, made));

@@ -124,7 +124,7 @@ Ran run_all(const std::vector<Case>& cases, double scale = 1e-4, int repetitions
     }();
     (void)initialized;
     test::TempDir dir;
-    Session session(dir.path(), scale, false, false);
+    Session session(dir.path(), scale, false);
     benchmark::ClearRegisteredBenchmarks();
     Ran ran;
     ran.cases = cases;
@@ -712,7 +712,7 @@ TEST(Runner, RunsPerRepetitionReachTheMinimumTimeWithinABoundedWallTime) {
 
 TEST(Runner, SizingRunTimesTheMeasuredPartAndTheWhole) {
     test::TempDir dir;
-    Session session(dir.path(), 1e-4, false, false);
+    Session session(dir.path(), 1e-4, false);
     const auto cost = size_run(make_case("ints_out", "obuf"), session);
     ASSERT_TRUE(cost.has_value());
     EXPECT_GT(cost->measured, 0);

@@ -236,7 +236,7 @@ TEST(Workloads, AnOperationNotBuiltHereSkipsOnlyThePairsThatNeedIt) {
 
 TEST(Workloads, TrialsOutsideTheDeclarationAreRefused) {
     test::TempDir dir;
-    Session session(dir.path(), 1e-4, false, false);
+    Session session(dir.path(), 1e-4, false);
     EXPECT_THROW(find_workload("ints_out")->make_trial(*find_method("fscanf"), {}, session), std::invalid_argument);
     const Workload* binary_size = find_workload("binary_size");
     for (const Method& m : methods()) {
@@ -248,7 +248,7 @@ TEST(Workloads, TrialsOutsideTheDeclarationAreRefused) {
 
 TEST(Workloads, ASizedInputCountsTheInputSizeNotTheScale) {
     test::TempDir dir;
-    Session session(dir.path(), 0.5, false, false);
+    Session session(dir.path(), 0.5, false);
     const Workload* file_read = find_workload("file_read");
     const Workload* ints_out = find_workload("ints_out");
     EXPECT_TRUE(file_read->spec().sized_input);
