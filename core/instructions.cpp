@@ -9,6 +9,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <system_error>
@@ -232,6 +233,10 @@ namespace {
 
 volatile sig_atomic_t valgrind_child = 0;
 
+/// The signals iobench cleans up after (core/cleanup.hpp): while the run
+/// under valgrind goes on, they are passed on to it instead.
+constexpr int forwarded_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGALRM, SIGUSR1, SIGUSR2};
+
 /// Passes an interrupting signal on to the run under valgrind, which
 /// cleans up after itself and ends; this process then reports how.
 extern "C" void forward_signal(int signal) {
@@ -241,13 +246,25 @@ extern "C" void forward_signal(int signal) {
 }  // namespace
 #endif
 
-int rerun_under_valgrind(int argc, char** argv, const std::string& valgrind) {
+int rerun_under_valgrind(int argc, char** argv, const std::function<void()>& started, const std::string& valgrind) {
 #ifdef _WIN32
     (void)argc;
     (void)argv;
+    (void)started;
     (void)valgrind;
     throw std::runtime_error("valgrind does not run on Windows");
 #else
+    // The signals iobench cleans up after are held from here until the
+    // forwarder is in place, so none can leave the directory below or an
+    // orphaned run behind; the run under valgrind starts with none held.
+    sigset_t forwarded, previous;
+    sigemptyset(&forwarded);
+    for (int s : forwarded_signals) sigaddset(&forwarded, s);
+    sigprocmask(SIG_BLOCK, &forwarded, &previous);
+    struct Unblock {
+        const sigset_t* mask;
+        ~Unblock() { sigprocmask(SIG_SETMASK, mask, nullptr); }
+    } unblock{&previous};
     std::error_code ec;
     const fs::path self = fs::read_symlink("/proc/self/exe", ec);
     const std::string program = ec ? std::string(argv[0]) : self.string();
@@ -261,7 +278,6 @@ int rerun_under_valgrind(int argc, char** argv, const std::string& valgrind) {
     std::vector<std::string> args = {valgrind,
                                      "--tool=callgrind",
                                      "--instr-atstart=no",
-                                     "--dump-line=no",
                                      "--dump-instr=no",
                                      "--quiet",
                                      fmt::format("--callgrind-out-file={}/callgrind.out.%p", dir.string()),
@@ -279,8 +295,16 @@ int rerun_under_valgrind(int argc, char** argv, const std::string& valgrind) {
     for (std::string& e : env_strings) child_env.push_back(e.data());
     child_env.push_back(nullptr);
 
+    // The child: the signal mask this process had, and the default action for
+    // the signals this process handles (its own handlers are iobench's too).
+    posix_spawnattr_t attr;
+    posix_spawnattr_init(&attr);
+    posix_spawnattr_setsigmask(&attr, &previous);
+    posix_spawnattr_setsigdefault(&attr, &forwarded);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
     pid_t pid = 0;
-    const int spawn_error = posix_spawnp(&pid, valgrind.c_str(), nullptr, nullptr, child_argv.data(), child_env.data());
+    const int spawn_error = posix_spawnp(&pid, valgrind.c_str(), nullptr, &attr, child_argv.data(), child_env.data());
+    posix_spawnattr_destroy(&attr);
     if (spawn_error != 0) {
         fs::remove_all(dir, ec);
         throw std::runtime_error(fmt::format("{}: cannot start it: {}{}", valgrind, std::strerror(spawn_error),
@@ -290,7 +314,9 @@ int rerun_under_valgrind(int argc, char** argv, const std::string& valgrind) {
     struct sigaction forward {};
     forward.sa_handler = forward_signal;
     sigemptyset(&forward.sa_mask);
-    for (int s : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) sigaction(s, &forward, nullptr);
+    for (int s : forwarded_signals) sigaction(s, &forward, nullptr);
+    sigprocmask(SIG_SETMASK, &previous, nullptr);  // a signal held meanwhile is forwarded now
+    if (started) started();
     int status = 0;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }

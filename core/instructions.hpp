@@ -16,10 +16,12 @@
 //            (CALLGRIND_DUMP_STATS_AT). Deterministic; the code runs ~50x
 //            slower, so the times of such a run are not the figure.
 //
-// Not on Windows (neither source exists there), nor in a build with
-// AddressSanitizer (valgrind cannot run it): --instructions then exits 2.
+// Neither source exists on Windows, and valgrind cannot run a build with
+// AddressSanitizer (such a build counts with perf only): where neither can
+// count, --instructions exits 2 with the reason of each.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -82,8 +84,12 @@ std::string valgrind_unsupported();
 /// Runs this same command again under `valgrind --tool=callgrind` with its
 /// instrumentation off (`--instr-atstart=no`), its dumps in a private
 /// temporary directory removed afterwards, and returns its exit status (128
-/// + the signal number when a signal ended it). `valgrind` is the program
-/// (searched on PATH). Throws std::runtime_error when it cannot be started.
-int rerun_under_valgrind(int argc, char** argv, const std::string& valgrind = "valgrind");
+/// + the signal number when a signal ended it). `started` is called once
+/// the run has started. The signals iobench cleans up after (SIGINT, SIGTERM,
+/// SIGHUP, SIGQUIT, SIGPIPE, SIGALRM, SIGUSR1, SIGUSR2) are passed on to it
+/// meanwhile. `valgrind` is the program (searched on PATH). Throws
+/// std::runtime_error when it cannot be started.
+int rerun_under_valgrind(int argc, char** argv, const std::function<void()>& started = {},
+                         const std::string& valgrind = "valgrind");
 
 }  // namespace iobench

@@ -120,7 +120,8 @@ struct Options {
     std::optional<std::string> stdout_target;
     std::optional<std::string> file_size;
     bool no_interleave = false;
-    std::string instructions;  ///< --instructions: "auto", "perf" or "valgrind"; "" when not given
+    std::string instructions;  ///< --instructions: "perf", "valgrind" or "" (the best there is)
+    bool instructions_given = false;  ///< --instructions was given
     std::string plugin;  ///< loaded before parsing (load_plugins); here for --help and its checks
 };
 
@@ -300,11 +301,13 @@ void add_options(CLI::App& app, Options& opt) {
                    "plugin (loaded before anything else, so --list, suites and filters see them): docs/plugins.md")
         ->type_name("PATH")
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
-    app.add_flag("--instructions{auto}", opt.instructions,
-                 "count each row's user-space instructions per item of the measured calls, the same in every run: "
-                 "with the CPU's counter (perf_event_open) where the kernel gives one, else by running under "
-                 "valgrind's callgrind (~50x slower: times are then not the figure); --instructions=perf or "
-                 "=valgrind chooses; one repetition of one run unless --benchmark_* flags say otherwise")
+    app.add_option("--instructions", opt.instructions,
+                   "count each row's user-space instructions per item of the measured calls (reproducible to about "
+                   "5 significant digits): with the CPU's counter (perf_event_open) where the kernel gives one, else "
+                   "by running under valgrind's callgrind (~50x slower: times are then not the figure); "
+                   "--instructions=perf or =valgrind chooses; one repetition of one run, in the suite's order, "
+                   "unless --benchmark_* flags say otherwise")
+        ->expected(0, 1)
         ->type_name("[=perf|valgrind]");
     app.add_flag("--no-interleave", opt.no_interleave,
                  "run the repetitions of each benchmark back to back (default: interleaved in random order, "
@@ -353,6 +356,12 @@ std::optional<int> parse_command_line(int argc, char** argv, CommandLine& cl) {
                                std::pair{"--results-dir", &opt.results_dir}, std::pair{"--dir", &opt.dir}}) {
         if (app.count(name) > 0 && !*value) *value = "";
     }
+    // --instructions takes an optional value; "--instructions=" is a value left out by mistake.
+    opt.instructions_given = app.count("--instructions") > 0;
+    if (std::find(ours.begin(), ours.end(), "--instructions=") != ours.end())
+        throw usage_error("--instructions=: give perf or valgrind after '=', or no '=' for the best there is");
+    if (!opt.instructions.empty() && opt.instructions != "perf" && opt.instructions != "valgrind")
+        throw usage_error(fmt::format("--instructions={}: must be perf or valgrind", opt.instructions));
     if (opt.no_interleave && cl.harness.interleave)
         throw usage_error("give either --no-interleave or --benchmark_enable_random_interleaving, not both");
     if (opt.list_format && !opt.list) throw usage_error("--format goes with --list only");
@@ -422,12 +431,11 @@ std::optional<int> make_plan(const CommandLine& cl, Plan& plan) {
     // can count them, and its runs per repetition from a sizing run.
     plan.repetitions = harness.repetitions.value_or(suite.repetitions.value_or(1));
     plan.min_time = harness.min_time.value_or(suite.min_time.value_or(default_min_time));
-    if (!opt.instructions.empty()) {
-        if (opt.instructions == "auto") plan.instructions = iobench::InstructionSource::none;
+    if (opt.instructions_given) {
+        if (opt.instructions.empty()) plan.instructions = iobench::InstructionSource::none;
         else if (opt.instructions == "perf") plan.instructions = iobench::InstructionSource::perf;
-        else if (opt.instructions == "valgrind") plan.instructions = iobench::InstructionSource::valgrind;
-        else throw usage_error(fmt::format("--instructions={}: must be perf or valgrind", opt.instructions));
-        // The counts are the same in every run: one run of one repetition
+        else plan.instructions = iobench::InstructionSource::valgrind;  // checked when parsed
+        // The counts hardly vary from run to run: one run of one repetition
         // says it (under valgrind a run takes ~50 times as long).
         plan.repetitions = harness.repetitions.value_or(1);
         plan.min_time = harness.min_time.value_or(0);
@@ -584,14 +592,14 @@ std::optional<int> start_counting_instructions(iobench::InstructionSource wanted
         throw usage_error(fmt::format("--instructions: {}; and {}", iobench::perf_instructions_unavailable(),
                                       unsupported));
     }
-    if (wanted == iobench::InstructionSource::valgrind)
-        note("iobench: counting instructions under valgrind's callgrind; the run is ~50x slower\n");
-    else
-        note("iobench: counting instructions under valgrind's callgrind (no hardware counter: {}); the run is ~50x "
-             "slower\n",
-             iobench::perf_instructions_unavailable());
+    const std::string why_valgrind =
+        wanted == iobench::InstructionSource::valgrind
+            ? std::string()
+            : fmt::format(" (no hardware counter: {})", iobench::perf_instructions_unavailable());
     try {
-        return iobench::rerun_under_valgrind(argc, argv);
+        return iobench::rerun_under_valgrind(argc, argv, [&] {
+            note("iobench: counting instructions under valgrind's callgrind{}; the run is ~50x slower\n", why_valgrind);
+        });
     } catch (const std::runtime_error& e) {
         throw usage_error(fmt::format("--instructions: {}", e.what()));
     }

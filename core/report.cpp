@@ -443,7 +443,8 @@ void render_notes(std::ostream& out, const SummaryNotes& notes) {
                "included; its calls and CPU time are a child process's, not counted (-).\n";
     if (notes.any_instructions) {
         out << fmt::format("instr/item: user-space instructions per item of the measured calls, counted by {} "
-                           "(--instructions; the same in every run), - where the work runs in a child process.\n",
+                           "(--instructions; reproducible to about 5 significant digits), - where the work runs in a "
+                           "child process.\n",
                            notes.instructions_source);
         if (notes.instructions_source == "valgrind")
             out << "- under valgrind the code runs ~50x slower: the times of this run are not the figure, and the "

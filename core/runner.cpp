@@ -152,7 +152,7 @@ Outcome run_case(benchmark::State& state, const Case& c, Session& session) {
     // --instructions: counted around each measured call, in this process
     // (a call whose work runs in a child process is not counted).
     InstructionCounter& instructions = instruction_counter();
-    const bool count_instructions = instructions.source() != InstructionSource::none && !trial->work_in_child;
+    const bool count_instructions = instructions.source() != InstructionSource::none && !trial->runs_in_child;
     if (count_instructions) instructions.begin();
     for (auto _ : state) {
         state.PauseTiming();

@@ -77,6 +77,11 @@ public:
     /// the runner then reports only the machine-wide counters (machine_wide),
     /// since this process's calls and CPU time are not the work's.
     bool work_in_child = false;
+    /// True when the measured call's work runs in another process (the
+    /// console workloads' child, binary_size's programs): its instructions
+    /// are not this process's, so --instructions leaves the row without a
+    /// count (instructions_per_item).
+    bool runs_in_child = false;
     /// User-space buffer in bytes the run used (0 = unbuffered or unknown).
     std::size_t buffer_size = 0;
     /// Further per-run figures the runner reports as counters of the same

@@ -54,10 +54,12 @@ struct Ran {
 const CaseIndex no_cases;
 
 /// The console summary of `runs` (no outcomes recorded, no cases known).
-std::string summary_of(const std::vector<benchmark::BenchmarkReporter::Run>& runs) {
+std::string summary_of(const std::vector<benchmark::BenchmarkReporter::Run>& runs,
+                       const std::string& instructions_source = "") {
     std::ostringstream out;
     const Outcomes outcomes;
     SummaryConsoleReporter reporter(outcomes, no_cases, benchmark::ConsoleReporter::OO_None);
+    if (!instructions_source.empty()) reporter.set_instructions_source(instructions_source);
     reporter.SetOutputStream(&out);
     reporter.SetErrorStream(&out);
     reporter.ReportRuns(runs);
@@ -547,6 +549,35 @@ TEST(Report, TheSummaryFollowsTheRulesOfTheSpecification) {
         const std::string phrase = rule["summary"];
         EXPECT_NE(text.find(phrase), std::string::npos) << rule["name"] << ": \"" << phrase << "\" not in\n" << text;
     }
+}
+
+TEST(Report, InstructionsPerItemHaveAColumnAndSayWhereTheyCameFrom) {
+    // --instructions: a row with the count shows it; one without (a console
+    // row, whose work ran in a child) shows "-"; the notes name the source,
+    // and under valgrind say that the times are not the figure.
+    auto counted = single_run("hello/obuf", 0.5, 0);
+    counted.counters["instructions_per_item"] = 19.0017;
+    const auto uncounted = single_run("hello/fwrite", 1.5, 1);
+    const std::string valgrind = summary_of({counted, uncounted}, "valgrind");
+    EXPECT_NE(valgrind.find("  instr/item"), std::string::npos) << valgrind;
+    const auto obuf = valgrind.find("\n  obuf ");
+    const auto fwrite = valgrind.find("\n  fwrite ");
+    ASSERT_NE(obuf, std::string::npos) << valgrind;
+    ASSERT_NE(fwrite, std::string::npos) << valgrind;
+    EXPECT_NE(valgrind.substr(obuf, valgrind.find('\n', obuf + 1) - obuf).find("  19.0  "), std::string::npos)
+        << valgrind;
+    EXPECT_NE(valgrind.find("counted by valgrind (--instructions; reproducible to about 5 significant digits)"),
+              std::string::npos)
+        << valgrind;
+    EXPECT_NE(valgrind.find("- under valgrind the code runs ~50x slower: the times of this run are not the figure"),
+              std::string::npos)
+        << valgrind;
+    const std::string perf = summary_of({counted, uncounted}, "perf");
+    EXPECT_NE(perf.find("counted by perf"), std::string::npos) << perf;
+    EXPECT_EQ(perf.find("under valgrind"), std::string::npos) << perf;
+    // Without the counter, no column and no note.
+    const std::string plain = summary_of({single_run("hello/obuf", 0.5, 0)});
+    EXPECT_EQ(plain.find("instr/item"), std::string::npos) << plain;
 }
 
 TEST(Report, SummarySaysWhatTheOutcomesSay) {

@@ -143,8 +143,6 @@ TEST(TranscodeMethods, InvalidUtf8IsAParseErrorOrReplaced) {
     for (const Method& m : methods()) {
         if (!m.transcode || !m.unavailable.empty()) continue;
         const auto output = dir.path() / ("bad-" + m.name);
-        const std::string good =
-            std::string(emoji_encoded(Encoding::utf16le)) + std::string(emoji_encoded(Encoding::utf16le));
         try {
             m.transcode(Source{input.string(), 0}, Sink{output.string(), 0}, Encoding::utf16le);
         } catch (const parse_error&) {
@@ -159,8 +157,9 @@ TEST(TranscodeMethods, InvalidUtf8IsAParseErrorOrReplaced) {
         EXPECT_EQ(written.substr(0, emoji.size()), emoji) << m.name;
         EXPECT_EQ(written.substr(written.size() - emoji.size()), emoji) << m.name;
         const std::string middle = written.substr(emoji.size(), written.size() - 2 * emoji.size());
-        EXPECT_NE(middle.find("\xFD\xFF"), std::string::npos) << m.name << ": no U+FFFD between the emoji";
-        EXPECT_NE(written, good) << m.name;
+        bool replacement = false;  // U+FFFD as a UTF-16LE unit: FD FF at an even offset
+        for (std::size_t i = 0; i + 1 < middle.size(); i += 2) replacement |= middle.compare(i, 2, "\xFD\xFF") == 0;
+        EXPECT_TRUE(replacement) << m.name << ": no U+FFFD between the emoji";
         ++replaced;
     }
     EXPECT_GE(refused + replaced, 2) << "at least iconv (or MultiByteToWideChar) and codecvt ran";

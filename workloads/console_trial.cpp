@@ -223,6 +223,7 @@ public:
         items = count;
         bytes = expected_.size;
         buffer_size = p.buffer_size ? p.buffer_size : m.default_buffer_size;
+        runs_in_child = true;  // each call in a forked child
     }
     ~ConsoleTrial() override { close_all(); }
 

@@ -26,8 +26,9 @@ LIMIT_LEGEND = (f"{LIMIT_METHOD}: the workload's memory-bound limit (the same by
                 "or read in 1 MiB calls); a reference (ref), never counted as the fastest method.")
 
 INSTRUCTIONS_LEGEND = ("instr/item: user-space instructions per item of the measured calls (iobench --instructions; "
-                       "counted by {}), the same in every run: a difference is the code's, no test needed; "
-                       "under valgrind the times are ~50x the real ones and not the figure.")
+                       "counted by {}), reproducible to about 5 significant digits: a larger difference is the "
+                       "code's, no test needed.")
+VALGRIND_LEGEND = "Counted under valgrind: those files' times are ~50x the real ones and not the figure."
 
 STATUS_WORDS = {"failed": "FAILED", "skipped": "skipped", "invalid": "invalid"}
 
@@ -235,6 +236,8 @@ def legends(comparison: Comparison) -> list[str]:
                if f.context.get("instructions_source")]
     if counted:
         out.append(INSTRUCTIONS_LEGEND.format(", ".join(counted)))
+        if any(f.context.get("instructions_source") == "valgrind" for f in comparison.files):
+            out.append(VALGRIND_LEGEND)
     return out
 
 

@@ -512,6 +512,7 @@ class InstructionsTest(unittest.TestCase):
                                                              row["instructions_per_item"]) + " ", line + " ")
         self.assertIn("instr/item: user-space instructions per item of the measured calls (iobench --instructions; "
                       "counted by GNU 12.2.0 / Linux: valgrind)", out)
+        self.assertIn("Counted under valgrind: those files' times are ~50x the real ones", out)
         # Files without the counter: neither the column nor the legend.
         plain = run_ok(self, fixture("quick-gcc.json"))
         self.assertNotIn("instr/item", plain)

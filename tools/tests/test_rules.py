@@ -55,6 +55,11 @@ class RulesTest(unittest.TestCase):
         self.assertEqual(set(self.rules) - set(CONSTANTS), {"stopped_share", "stopped_min_seconds"},
                          "the rules iobench-compare does not apply are the summary's alone")
 
+    def test_the_fewest_repetitions_with_an_interval(self):
+        n = rules.MIN_REPETITIONS_FOR_INTERVAL
+        self.assertGreater(compare.median_interval_rank(n, rules.CONFIDENCE), 0)
+        self.assertEqual(compare.median_interval_rank(n - 1, rules.CONFIDENCE), 0)
+
     def test_the_tool_writes_the_phrases(self):
         # Results that trip the rules: flagged cvs, runs too short for a sys share (the console), too few
         # repetitions for an interval (the HTML report), a spread beside stolen time (the legend).
