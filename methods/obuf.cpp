@@ -37,9 +37,11 @@ const std::string obuf_description =
                                       "fixed notation)"
                                     : "; doubles with Dragonbox's digits (this build has no Żmij)");
 /// ibuf's description, naming the double parser this build uses.
-const std::string ibuf_description = std::string(ibuf_reader) +
-                                     ": get_uints(block) / get_doubles(block) until end of file, 1024 numbers per "
-                                     "call; doubles parsed with " + detail::double_parser_name;
+const std::string ibuf_description =
+    std::string(ibuf_reader) +
+    ": get_uints(block) / get_doubles(block) until end of file, 1024 numbers per call; integers classified 64 "
+    "bytes at a time with AVX2 where the CPU has it (chosen at run time), else 32 with SSE2 (x86-64); doubles "
+    "parsed with " + detail::double_parser_name;
 
 void obuf_ints(const Sink& sink, std::uint64_t count) {
     obuf_file file(sink.path, sink.buffer_size);
