@@ -17,6 +17,7 @@
 #include <cmath>
 #include <fstream>
 #include <limits>
+#include <ostream>
 #include <cstdint>
 #include <cstring>
 #include <random>
@@ -30,6 +31,11 @@
 #include "sample_values.hpp"
 
 namespace iobench {
+
+/// Names a parser in the tests' output ("avx2", not its bytes; found by
+/// argument-dependent lookup, so in uint_block_parser's own namespace).
+void PrintTo(uint_block_parser p, std::ostream* os) { *os << uint_block_parser_name(p); }
+
 namespace {
 
 /// A source device over a string that hands out at most `max_read` bytes per
