@@ -153,3 +153,6 @@ endif()
 
 # fast_io for the fast_io family: optional, pinned, header-only.
 include(IobenchFastIo)
+
+# Żmij for obuf's doubles: optional, pinned; Dragonbox where it is missing.
+include(IobenchZmij)

@@ -5,6 +5,7 @@
 #   P/include/iobench/core/*.hpp       the headers a method file includes (core/method.hpp,
 #   P/include/iobench/data/*.hpp         core/error.hpp and what they include)
 #   P/lib/libiobench_{core,workloads,methods,main}.a   the libraries, static
+#   P/lib/libiobench_zmij.a            Żmij, where it was built here (cmake/IobenchZmij.cmake)
 #   P/share/iobench/plugin_entry.cpp   compiled into every plugin
 #   P/lib/cmake/iobench/               iobenchConfig.cmake (+ version file, targets,
 #                                      iobench_add_executable and iobench_add_plugin)
@@ -65,6 +66,14 @@ if(TARGET Boost::iostreams AND "Boost::iostreams" IN_LIST IOBENCH_METHOD_LIBRARI
   target_link_libraries(iobench_methods_static INTERFACE Boost::iostreams)
   set(IOBENCH_PACKAGE_NEEDS_BOOST ON)
 endif()
+set(_iobench_zmij_target "")
+if(TARGET iobench_zmij)
+  # Żmij (obuf's doubles): the library built here is installed with iobench's
+  # (libiobench_zmij.a: its own name, next to any libzmij of the system).
+  target_link_libraries(iobench_methods_static INTERFACE iobench_zmij)
+  set_target_properties(iobench_zmij PROPERTIES OUTPUT_NAME iobench_zmij)
+  set(_iobench_zmij_target iobench_zmij)
+endif()
 if(LIBURING_FOUND)
   # pkg-config's imported target exists only in this build: the library itself.
   target_link_libraries(iobench_methods_static INTERFACE ${LIBURING_LINK_LIBRARIES})
@@ -72,7 +81,7 @@ endif()
 
 set(IOBENCH_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/iobench)
 install(TARGETS iobench iobench_headers iobench_core_static iobench_workloads_static iobench_methods_static
-                iobench_main_static
+                iobench_main_static ${_iobench_zmij_target}
   EXPORT iobenchTargets
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}

@@ -85,3 +85,9 @@ endfunction()
 # OFF lists it as skipped.
 set(IOBENCH_WITH_FAST_IO AUTO CACHE STRING "Build the fast_io method family: ON, OFF or AUTO")
 set_property(CACHE IOBENCH_WITH_FAST_IO PROPERTY STRINGS ON OFF AUTO)
+
+# Żmij for obuf's doubles (methods/format_double.hpp, cmake/IobenchZmij.cmake):
+# ON requires it, AUTO uses it when it can be had and compiles here, OFF
+# takes the digits from Dragonbox (as the dragonbox_obuf method always does).
+set(IOBENCH_WITH_ZMIJ AUTO CACHE STRING "Write obuf's doubles with Żmij: ON, OFF or AUTO")
+set_property(CACHE IOBENCH_WITH_ZMIJ PROPERTY STRINGS ON OFF AUTO)

@@ -3,7 +3,8 @@
 // `buf` bytes (obuf_buffer_size), flushed with one write(2); integers
 // formatted and parsed without locale or format strings, doubles written in
 // their shortest round-trip form straight into the buffer (format_double:
-// Dragonbox's digits). They show how close a method can get to the
+// Żmij where the build has it, else Dragonbox's digits; dragonbox_obuf always
+// takes Dragonbox's). They show how close a method can get to the
 // memory-bound limit. On Windows the same buffer runs over a Win32 file
 // HANDLE (methods/native_file.hpp), flushed with one WriteFile and refilled
 // with one ReadFile, under the same method names.
@@ -19,20 +20,28 @@ namespace iobench {
 namespace {
 
 #ifdef _WIN32
-constexpr const char* obuf_description =
+constexpr const char* obuf_writer =
     "iobench's buffered writer on a Win32 file HANDLE (flushed with WriteFile): put_uint(i), put('\\n') / "
     "write(line) / put_double(v), put('\\n')";
 constexpr const char* ibuf_reader = "iobench's buffered reader on a Win32 file HANDLE (refilled with ReadFile)";
 #else
-constexpr const char* obuf_description =
+constexpr const char* obuf_writer =
     "iobench's buffered writer on a file descriptor: put_uint(i), put('\\n') / write(line) / put_double(v), "
     "put('\\n')";
 constexpr const char* ibuf_reader = "iobench's buffered reader on a file descriptor";
 #endif
+/// obuf's description, naming where this build's doubles come from.
+const std::string obuf_description =
+    std::string(obuf_writer) + (default_double_digits == double_digits::zmij
+                                    ? "; doubles with Żmij (zmij::write, its digits where std::to_chars writes "
+                                      "fixed notation)"
+                                    : "; doubles with Dragonbox's digits (this build has no Żmij)");
 /// ibuf's description, naming the double parser this build uses.
-const std::string ibuf_description = std::string(ibuf_reader) +
-                                     ": get_uints(block) / get_doubles(block) until end of file, 1024 numbers per "
-                                     "call; doubles parsed with " + detail::double_parser_name;
+const std::string ibuf_description =
+    std::string(ibuf_reader) +
+    ": get_uints(block) / get_doubles(block) until end of file, 1024 numbers per call; integers classified 64 "
+    "bytes at a time with AVX2 where the CPU has it (chosen at run time), else 32 with SSE2 (x86-64); doubles "
+    "parsed with " + detail::double_parser_name;
 
 void obuf_ints(const Sink& sink, std::uint64_t count) {
     obuf_file file(sink.path, sink.buffer_size);
@@ -55,6 +64,13 @@ void obuf_lines(const Sink& sink, const NumberedLine& line, std::uint64_t count)
 void obuf_doubles(const Sink& sink, std::span<const double> values) {
     obuf_file file(sink.path, sink.buffer_size);
     write_double_lines(file.out(), values);
+    file.close();
+}
+
+/// The doubles of obuf with Dragonbox's digits whatever the build has.
+void dragonbox_obuf_doubles(const Sink& sink, std::span<const double> values) {
+    obuf_file file(sink.path, sink.buffer_size);
+    write_double_lines<double_digits::dragonbox>(file.out(), values);
     file.close();
 }
 
@@ -184,6 +200,12 @@ const MethodRegistrar registrar{{.family = "obuf"}, {
      .sizable_buffer = true,
      .put_ints = to_chars_obuf_ints,
      .put_doubles = to_chars_obuf_doubles},
+    {.name = "dragonbox_obuf",
+     .description = "obuf's put_double with Dragonbox's digits (jkj::dragonbox::to_decimal) in obuf's own writer: "
+                    "the same text, in place, from the other algorithm",
+     .default_buffer_size = obuf_buffer_size,
+     .sizable_buffer = true,
+     .put_doubles = dragonbox_obuf_doubles},
     {.name = "ibuf",
      .description = ibuf_description,
      .default_buffer_size = obuf_buffer_size,

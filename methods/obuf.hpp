@@ -1,5 +1,7 @@
-// obuf: our own buffered writer over any "sink device", plus fast formatters
-// of unsigned integers and (with Dragonbox's shortest digits) doubles.
+// obuf: our own buffered writer over any "sink device", which formats
+// unsigned integers (format_uint: methods/format_uint.hpp) and doubles
+// (format_double, with Żmij or Dragonbox: methods/format_double.hpp) straight
+// into its buffer.
 // Header-only and portable C++20 (no OS headers): the POSIX file-descriptor
 // device lives in fd_device.hpp, the Windows HANDLE device in
 // win32_device.hpp.
@@ -12,8 +14,6 @@
 // buffer) is in out-of-line slow paths.
 #pragma once
 
-#include <bit>
-#include <charconv>
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
@@ -22,11 +22,10 @@
 #include <string_view>
 #include <utility>
 
-#include <dragonbox/dragonbox.h>
-
 #include "methods/buffer_sizes.hpp"
+#include "methods/format_double.hpp"
+#include "methods/format_uint.hpp"
 #include "methods/hot_path.hpp"
-
 
 namespace iobench {
 
@@ -56,82 +55,7 @@ concept handoff_device = requires(D& d, char* full, std::size_t n) {
     d.finish();
 };
 
-/// Most bytes `format_uint` produces: the 20 digits of UINT64_MAX.
-inline constexpr std::size_t max_uint_digits = 20;
-
 namespace detail {
-
-inline constexpr std::uint64_t ascii_zeros = 0x3030303030303030ULL;
-
-/// The 10,000 four-digit groups "0000" .. "9999" as 4 ASCII bytes each, in
-/// the order a little-endian 32-bit load/store puts them in memory (first
-/// digit in the lowest byte). 40 KB.
-struct quad_table {
-    std::uint32_t v[10000];
-};
-
-/// Entry i of the four-digit table.
-constexpr std::uint32_t quad_entry(std::uint32_t i) noexcept {
-    return ('0' + i / 1000) | ('0' + i / 100 % 10) << 8 | ('0' + i / 10 % 10) << 16 |
-           ('0' + i % 10) << 24;
-}
-
-#if defined(_MSC_VER) && !defined(__clang__)
-// MSVC stops constexpr evaluation after 100,000 steps by default
-// (/constexpr:steps), too few for 10,000 entries: build the table at run time
-// on first use (a non-constexpr builder, so no constant evaluation is tried).
-inline quad_table build_quad_table() noexcept {
-    quad_table t{};
-    for (std::uint32_t i = 0; i < 10000; ++i) t.v[i] = quad_entry(i);
-    return t;
-}
-inline const std::uint32_t* quads() noexcept {
-    static const quad_table table = build_quad_table();
-    return table.v;
-}
-#else
-constexpr quad_table make_quad_table() noexcept {
-    quad_table t{};
-    for (std::uint32_t i = 0; i < 10000; ++i) t.v[i] = quad_entry(i);
-    return t;
-}
-inline constexpr quad_table quad_table_instance = make_quad_table();
-inline const std::uint32_t* quads() noexcept { return quad_table_instance.v; }
-#endif
-
-/// For n < 100,000,000: the 8 ASCII digits of n with leading zeros, first
-/// digit in the lowest byte. n is split into two 4-digit groups with a
-/// fixed-point reciprocal multiply (n / 10000 == (n * 109951163) >> 40 for all
-/// n < 10^8, checked exhaustively; the idea of James Anhalt's itoa and of
-/// compilers' division by constants), and each group is looked up in the
-/// four-digit table.
-inline std::uint64_t ascii8(std::uint32_t n) noexcept {
-    const std::uint64_t hi = (std::uint64_t{n} * 109951163) >> 40;
-    const std::uint64_t lo = n - hi * 10000;
-    const std::uint32_t* const q = quads();
-    return (std::uint64_t{q[lo]} << 32) | q[hi];
-}
-
-/// Writes n < 1e8 as exactly 8 digits (leading zeros kept). Stores 8 bytes.
-inline char* write8(char* out, std::uint32_t n) noexcept {
-    const std::uint64_t w = ascii8(n);
-    std::memcpy(out, &w, 8);
-    return out + 8;
-}
-
-/// Writes n < 1e8 without leading zeros ("0" for 0). Always stores 8 bytes at
-/// `out`; the bytes past the returned pointer are scratch.
-inline char* write_trimmed8(char* out, std::uint32_t n) noexcept {
-    const std::uint64_t a = ascii8(n);
-    // Leading '0' digits are the low bytes that are zero after XOR with '0's.
-    // Bit 63 is never set there (a digit XOR '0' is < 16), so OR-ing it in caps
-    // the count at byte 7 -- 0 prints as "0", the shift stays below 64 -- and
-    // countr_zero needs no zero check on CPUs without TZCNT.
-    const unsigned bits = static_cast<unsigned>(std::countr_zero((a ^ ascii_zeros) | (1ULL << 63))) & 56;
-    const std::uint64_t w = a >> bits;  // the vacated top bytes are scratch
-    std::memcpy(out, &w, 8);
-    return out + 8 - (bits >> 3);
-}
 
 /// Copies 1 to 32 bytes without a call to memcpy (which a runtime size would
 /// otherwise cost): two possibly overlapping loads and stores of the largest
@@ -179,177 +103,7 @@ IOBENCH_ALWAYS_INLINE bool copy_if_room(char*& cur, const char* end, const char*
     return true;
 }
 
-/// Portable fallback for big-endian targets: digits written backwards.
-inline char* format_uint_generic(char* out, std::uint64_t v) noexcept {
-    char tmp[max_uint_digits];
-    char* p = tmp + max_uint_digits;
-    do {
-        *--p = static_cast<char>('0' + v % 10);
-        v /= 10;
-    } while (v != 0);
-    const std::size_t n = static_cast<std::size_t>(tmp + max_uint_digits - p);
-    std::memcpy(out, p, n);
-    return out + n;
-}
-
 }  // namespace detail
-
-/// Writes `v` in decimal (no sign, no leading zeros, no locale) at `out` and
-/// returns one past the last digit (1 to 20 digits).
-///
-/// Buffer contract: `out` must have at least `max_uint_digits` (20) writable
-/// bytes. The formatter stores 8 bytes at a time, so for results shorter than
-/// 8 digits it overwrites up to 8 bytes at `out`: bytes between the returned
-/// pointer and out + 8 are scratch and hold garbage afterwards. Nothing at or
-/// past out + max(8, digit count) is touched.
-///
-/// Algorithm (little-endian targets): v is cut into 8-digit groups with
-/// divisions by the constant 10^8 (multiplies after compilation); each group
-/// into two 4-digit halves with a fixed-point reciprocal multiply (after the
-/// idea of James Anhalt's itoa); each half is one load from a 40 KB table of
-/// the four-digit strings "0000".."9999", and the leading zeros of the first
-/// group are dropped with one count-trailing-zeros and shift -- no loop and no
-/// branch for values below 10^8. Measured on the reference machine (g++ 12
-/// -O2): 0..9,999,999 each plus '\n' into memory in ~14 ms, ~1.4 ns per
-/// number (std::to_chars: 30-40 ms). Big-endian targets use a plain digit loop.
-inline char* format_uint(char* out, std::uint64_t v) noexcept {
-    if constexpr (std::endian::native != std::endian::little) {
-        return detail::format_uint_generic(out, v);
-    } else {
-        constexpr std::uint64_t e8 = 100000000;
-        if (v < e8) return detail::write_trimmed8(out, static_cast<std::uint32_t>(v));
-        const std::uint64_t hi = v / e8;
-        const auto lo = static_cast<std::uint32_t>(v - hi * e8);
-        if (hi < e8) {
-            out = detail::write_trimmed8(out, static_cast<std::uint32_t>(hi));
-        } else {
-            const std::uint64_t top = hi / e8;  // < 1,845
-            out = detail::write_trimmed8(out, static_cast<std::uint32_t>(top));
-            out = detail::write8(out, static_cast<std::uint32_t>(hi - top * e8));
-        }
-        return detail::write8(out, lo);
-    }
-}
-
-/// Most bytes `format_double` produces: "-2.2250738585072014e-308" (sign,
-/// 17 significant digits, point, 'e', exponent sign and 3 digits).
-inline constexpr std::size_t max_double_chars = 24;
-
-namespace detail {
-
-/// 10^0 .. 10^17.
-inline constexpr std::uint64_t powers_of_10[18] = {1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL,
-    1000000ULL, 10000000ULL, 100000000ULL, 1000000000ULL, 10000000000ULL, 100000000000ULL,
-    1000000000000ULL, 10000000000000ULL, 100000000000000ULL, 1000000000000000ULL, 10000000000000000ULL,
-    100000000000000000ULL};
-
-/// Decimal digits of 1 <= v < 10^17 (1 to 17), without a branch:
-/// bit_width(v) * 1233 >> 12 is floor(log10(2^bit_width(v))), the digit count
-/// or one less (Sean Eron Anderson's "Bit Twiddling Hacks", integer log 10).
-inline int decimal_length17(std::uint64_t v) noexcept {
-    const auto guess = static_cast<int>((static_cast<unsigned>(std::bit_width(v)) * 1233) >> 12);
-    return guess + 1 - static_cast<int>(v < powers_of_10[guess]);
-}
-
-}  // namespace detail
-
-/// Writes `v` at `out` as `std::to_chars(out, last, v)` does, byte for byte
-/// but for NaN (below), and returns one past the last character: the
-/// shortest round-trip form: the fewest significant digits that parse back
-/// to exactly `v`, in fixed notation when that is not longer than exponent
-/// notation: "0.1", "100", "1e+16", "5e-324", "-0", "inf", "-inf", "nan".
-/// No locale.
-///
-/// Buffer contract: `out` must have `max_double_chars` (24) writable bytes.
-/// Bytes between the returned pointer and out + 24 may be overwritten
-/// (scratch); nothing at or past out + 24 is touched.
-///
-/// Algorithm: the shortest digits and their exponent come from Dragonbox
-/// (Junekey Jeon, "Dragonbox: A New Floating-Point Binary-to-Decimal
-/// Conversion Algorithm", 2020; the library's documented
-/// `jkj::dragonbox::to_decimal`). Exponent notation, the common case, takes
-/// the same steps for every digit count n (no branch to mispredict between
-/// 16 and 17 digits): the digits scaled to 17, the first digit, the point and
-/// two groups of 8 (write8), of which the first n - 1 digits count. Fixed
-/// notation (about 1e-4 <= |v| < 1e22: rare in doubles_out) writes them with
-/// format_uint and moves them around the point; an integer with trailing
-/// zeros is printed exactly, as std::to_chars does ("123456789012345683968"
-/// rather than "123456789012345680000": of the texts of that length, the one
-/// closest to v). NaN is "nan" or "-nan" by its sign bit everywhere (MSVC's
-/// to_chars writes "-nan(ind)" for some).
-///
-/// Measured on the reference machine (g++ 12 -O2, the 10M doubles_out values
-/// each plus '\n' into a 64 KiB obuf whose device discards the bytes, CPU
-/// time, best of 7): 235 ms (Dragonbox's to_decimal alone 128 ms);
-/// std::to_chars into a local buffer, then obuf.write: 346 ms; {fmt} 9.1's
-/// `format_to(out, FMT_COMPILE("{}\n"), v)` into memory: 427 ms. Always
-/// inlined: GCC 12 left it a call, 4 % slower through a cursor (252 against
-/// 241 ms, best of 7, 1 MiB buffer).
-IOBENCH_ALWAYS_INLINE char* format_double(char* out, double v) noexcept {
-    const auto bits = std::bit_cast<std::uint64_t>(v);
-    if (bits >> 63) *out++ = '-';
-    constexpr std::uint64_t exponent_mask = 0x7ffULL << 52;
-    if ((bits & exponent_mask) == exponent_mask) [[unlikely]] {  // infinity or NaN
-        std::memcpy(out, (bits & ~(exponent_mask | 1ULL << 63)) == 0 ? "inf" : "nan", 3);
-        return out + 3;
-    }
-    if ((bits << 1) == 0) [[unlikely]] {  // +0 or -0
-        *out = '0';
-        return out + 1;
-    }
-    const auto dec = jkj::dragonbox::to_decimal(v, jkj::dragonbox::policy::sign::ignore);
-    const int n = detail::decimal_length17(dec.significand);
-    const int exp10 = dec.exponent + n - 1;  // of the first digit: |v| = d.ddd * 10^exp10
-    const int abs_exp10 = exp10 < 0 ? -exp10 : exp10;
-    const int exponent_length = n + (n > 1) + 2 + (abs_exp10 >= 100 ? 3 : 2);
-    const int fixed_length = dec.exponent >= 0 ? n + dec.exponent : exp10 >= 0 ? n + 1 : n + 1 - exp10;
-    if (fixed_length > exponent_length) [[likely]] {  // d[.ddd]e+XX
-        // The digits scaled to 17 (trailing zeros past the n-th are scratch):
-        // the first, the point, two groups of 8. The same steps for every n.
-        const std::uint64_t d17 = dec.significand * detail::powers_of_10[17 - n];
-        const std::uint64_t first = d17 / 10000000000000000ULL;
-        const std::uint64_t rest = d17 - first * 10000000000000000ULL;
-        const std::uint64_t high8 = rest / 100000000;
-        out[0] = static_cast<char>('0' + first);
-        out[1] = '.';
-        detail::write8(out + 2, static_cast<std::uint32_t>(high8));
-        detail::write8(out + 10, static_cast<std::uint32_t>(rest - high8 * 100000000));
-        char* end = n > 1 ? out + 1 + n : out + 1;
-        end[0] = 'e';
-        end[1] = exp10 < 0 ? '-' : '+';
-        end += 2;
-        if (abs_exp10 >= 100) {
-            end[0] = static_cast<char>('0' + abs_exp10 / 100);
-            const int two = abs_exp10 % 100;
-            end[1] = static_cast<char>('0' + two / 10);
-            end[2] = static_cast<char>('0' + two % 10);
-            return end + 3;
-        }
-        end[0] = static_cast<char>('0' + abs_exp10 / 10);
-        end[1] = static_cast<char>('0' + abs_exp10 % 10);
-        return end + 2;
-    }
-    if (dec.exponent > 0) {  // an integer with trailing zeros: std::to_chars prints it exactly
-        const double magnitude = v < 0 ? -v : v;
-        if (magnitude < 0x1p64) return format_uint(out, static_cast<std::uint64_t>(magnitude));
-        return std::to_chars(out, out + max_double_chars, magnitude).ptr;  // 2^64 <= |v| < 1e23: rare
-    }
-    // The n digits at out + 1, then moved into place.
-    char* const digits = out + 1;
-    char* const end = format_uint(digits, dec.significand);
-    if (exp10 >= 0) {  // ddd or dd.ddd: the integer digits one place left, then the point
-        std::memmove(out, digits, static_cast<std::size_t>(exp10 + 1));
-        if (dec.exponent == 0) return out + n;
-        out[exp10 + 1] = '.';
-        return end;
-    }
-    // 0.000ddd: the digits 1 - exp10 places right of out
-    std::memmove(out + 1 - exp10, digits, static_cast<std::size_t>(n));
-    out[0] = '0';
-    out[1] = '.';
-    std::memset(out + 2, '0', static_cast<std::size_t>(-exp10 - 1));
-    return out + fixed_length;
-}
 
 /// A buffered writer over a sink device.
 ///
@@ -427,14 +181,15 @@ public:
         }
     }
 
-    /// Appends `v` in its shortest round-trip form (see format_double),
-    /// formatted straight into the buffer when at least max_double_chars
-    /// bytes are free.
+    /// Appends `v` in its shortest round-trip form (see format_double; the
+    /// same text whatever `Digits` says), formatted straight into the buffer
+    /// when at least format_double_room bytes are free.
+    template <double_digits Digits = default_double_digits>
     IOBENCH_ALWAYS_INLINE void put_double(double v) {
-        if (static_cast<std::size_t>(end_ - cur_) >= max_double_chars) [[likely]] {
-            cur_ = format_double(cur_, v);
+        if (static_cast<std::size_t>(end_ - cur_) >= format_double_room) [[likely]] {
+            cur_ = format_double<Digits>(cur_, v);
         } else {
-            put_double_slow(v);
+            put_double_slow<Digits>(v);
         }
     }
 
@@ -489,11 +244,12 @@ public:
         }
 
         /// Appends `v` in its shortest round-trip form (see format_double).
+        template <double_digits Digits = default_double_digits>
         IOBENCH_ALWAYS_INLINE void put_double(double v) {
-            if (static_cast<std::size_t>(end_ - cur_) >= max_double_chars) [[likely]]
-                cur_ = format_double(cur_, v);
+            if (static_cast<std::size_t>(end_ - cur_) >= format_double_room) [[likely]]
+                cur_ = format_double<Digits>(cur_, v);
             else
-                slow([&](char* cur) { return out_.put_double_at(cur, v); });
+                slow([&](char* cur) { return out_.template put_double_at<Digits>(cur, v); });
         }
 
     private:
@@ -582,9 +338,10 @@ private:
         put_uint(v);
         return cur_;
     }
+    template <double_digits Digits>
     IOBENCH_NOINLINE char* put_double_at(char* cur, double v) {
         cur_ = cur;
-        put_double(v);
+        put_double<Digits>(v);
         return cur_;
     }
 
@@ -633,9 +390,10 @@ private:
         }
     }
 
+    template <double_digits Digits>
     IOBENCH_NOINLINE void put_double_slow(double v) {
-        char tmp[max_double_chars];
-        const auto n = static_cast<std::size_t>(format_double(tmp, v) - tmp);
+        char tmp[format_double_room];
+        const auto n = static_cast<std::size_t>(format_double<Digits>(tmp, v) - tmp);
         if (n <= static_cast<std::size_t>(end_ - cur_)) {
             std::memcpy(cur_, tmp, n);
             cur_ += n;

@@ -43,12 +43,13 @@ void write_numbered_lines(Obuf& out, const NumberedLine& line, std::uint64_t cou
     }
 }
 
-/// put_doubles: every value in its shortest round-trip form, one per line.
-template <class Obuf>
+/// put_doubles: every value in its shortest round-trip form, one per line,
+/// its digits from `Digits` (format_double).
+template <double_digits Digits = default_double_digits, class Obuf>
 void write_double_lines(Obuf& out, std::span<const double> values) {
     typename Obuf::cursor cur(out);
     for (double v : values) {
-        cur.put_double(v);
+        cur.template put_double<Digits>(v);
         cur.put('\n');
     }
 }

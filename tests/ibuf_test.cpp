@@ -1,21 +1,27 @@
-// Tests of ibuf's number parsing over an in-memory source (methods/ibuf.hpp),
-// on every platform: get_uints (the block parser, the short-number path and
-// the byte-by-byte path) against get_uint and std::from_chars, with buffers
-// of 1 byte to 64 KiB, sources that return fewer bytes than asked, numbers
-// split across refills, files without a final '\n', and malformed input,
-// which must be a parse_error naming the same offset and byte either way.
-// The SWAR and SSE2 pieces are checked against byte-by-byte references, and
-// get_doubles against get_double and its parser against std::from_chars.
+// Tests of ibuf's number parsing over an in-memory source (methods/ibuf.hpp,
+// methods/parse_uint.hpp), on every platform: get_uints (a block parser, the
+// short-number path and the byte-by-byte path) against get_uint and
+// std::from_chars, with buffers of 1 byte to 64 KiB, sources that return
+// fewer bytes than asked, numbers split across refills, files without a
+// final '\n', and malformed input, which must be a parse_error naming the
+// same offset and byte either way -- all of it once per block parser the CPU
+// runs (scalar, SSE2, AVX2: use_uint_block_parser), so that every path gives
+// the same values and the same errors. The SWAR, SSE2 and AVX2 pieces are
+// checked against byte-by-byte references, and get_doubles against
+// get_double and its parser against std::from_chars.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <bit>
 #include <charconv>
 #include <cmath>
+#include <fstream>
 #include <limits>
+#include <ostream>
 #include <cstdint>
 #include <cstring>
 #include <random>
+#include <sstream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -25,6 +31,11 @@
 #include "sample_values.hpp"
 
 namespace iobench {
+
+/// Names a parser in the tests' output ("avx2", not its bytes; found by
+/// argument-dependent lookup, so in uint_block_parser's own namespace).
+void PrintTo(uint_block_parser p, std::ostream* os) { *os << uint_block_parser_name(p); }
+
 namespace {
 
 /// A source device over a string that hands out at most `max_read` bytes per
@@ -178,9 +189,113 @@ TEST(IbufPieces, ByteClassesOfEveryByteAtEveryPosition) {
 #endif
 }
 
+#if IOBENCH_IBUF_SSE2
+TEST(IbufPieces, Avx2ByteClassesOfEveryByteAtEveryPosition) {
+    if (!cpu_runs(uint_block_parser::avx2)) GTEST_SKIP() << "this CPU has no AVX2 and BMI2";
+    char block[32];
+    for (unsigned c = 0; c < 256; ++c) {
+        for (unsigned pos = 0; pos < 32; ++pos) {
+            std::memset(block, pos % 2 ? '7' : ' ', sizeof block);
+            block[pos] = static_cast<char>(c);
+            const detail::byte_classes32 want = detail::classify32_bytes(block);
+            const detail::byte_classes32 got = detail::classify32_avx2(block);
+            ASSERT_EQ(got.space, want.space) << "byte " << c << " at " << pos;
+            ASSERT_EQ(got.digit, want.digit) << "byte " << c << " at " << pos;
+        }
+    }
+    const char mixed[] = " \t\n\v\f\r0123456789/:\x1f!\x80\xff\x0e\x08 99\n\n\r\n ";
+    EXPECT_EQ(detail::classify32_avx2(mixed).space, 0xF900003Fu);
+    EXPECT_EQ(detail::classify32_avx2(mixed).digit, 0x0600FFC0u);
+}
+
+TEST(IbufPieces, Avx2FourAtOnceAgreesWithDigitsAt) {
+    // Four numbers of 1 to 8 digits, each after a white-space byte and junk
+    // (digits too: only the run of digits right before the end counts).
+    if (!cpu_runs(uint_block_parser::avx2)) GTEST_SKIP() << "this CPU has no AVX2 and BMI2";
+    std::mt19937_64 rng(13);
+    const char separators[] = " \t\n\v\f\r";
+    for (int i = 0; i < 100000; ++i) {
+        char text[4][24];
+        std::uint64_t want[4];
+        for (int k = 0; k < 4; ++k) {
+            for (char& c : text[k]) c = static_cast<char>(rng());  // anything before the separator
+            if (i % 3 == 0) std::memset(text[k], '9', 16);          // or digits
+            const std::size_t len = 1 + rng() % 8;
+            want[k] = rng() % detail::pow10_small[len];
+            const std::string digits = std::string(len - decimal(want[k]).size(), '0') + decimal(want[k]);
+            char* const end = text[k] + 16;
+            std::memcpy(end - len, digits.data(), len);
+            end[-1 - static_cast<std::ptrdiff_t>(len)] = separators[rng() % 6];
+            *end = ' ';
+        }
+        std::uint64_t got[4];
+        detail::digits_before_x4(text[0] + 16, text[1] + 16, text[2] + 16, text[3] + 16, got);
+        for (int k = 0; k < 4; ++k) ASSERT_EQ(got[k], want[k]) << i << ' ' << k;
+    }
+}
+#endif
+
+#if defined(__linux__) && IOBENCH_IBUF_SSE2
+TEST(IbufPieces, Avx2DetectionAgreesWithTheKernel) {
+    // The flags the Linux kernel lists for the first CPU (/proc/cpuinfo),
+    // against cpuid as cpu_has_avx2_bmi2 reads it.
+    std::ifstream cpuinfo("/proc/cpuinfo");
+    std::string line;
+    while (std::getline(cpuinfo, line) && line.rfind("flags", 0) != 0) {
+    }
+    ASSERT_FALSE(line.empty()) << "no flags line in /proc/cpuinfo";
+    std::istringstream words(line.substr(line.find(':') + 1));
+    bool avx2 = false, bmi1 = false, bmi2 = false, popcnt = false;
+    for (std::string w; words >> w;) {
+        avx2 |= w == "avx2";
+        bmi1 |= w == "bmi1";
+        bmi2 |= w == "bmi2";
+        popcnt |= w == "popcnt";
+    }
+    EXPECT_EQ(cpu_has_avx2_bmi2(), avx2 && bmi1 && bmi2 && popcnt);
+    EXPECT_EQ(best_uint_block_parser(), cpu_has_avx2_bmi2() ? uint_block_parser::avx2 : uint_block_parser::sse2);
+}
+#endif
+
+TEST(IbufPieces, EveryParserTheCpuRunsCanBeChosen) {
+    const uint_block_parser before = uint_block_parser_in_use();
+    for (uint_block_parser p : {uint_block_parser::scalar, uint_block_parser::sse2, uint_block_parser::avx2}) {
+        EXPECT_EQ(use_uint_block_parser(p), cpu_runs(p)) << uint_block_parser_name(p);
+        if (cpu_runs(p)) {
+            EXPECT_EQ(uint_block_parser_in_use(), p);
+        }
+    }
+    EXPECT_TRUE(use_uint_block_parser(before));
+#if !IOBENCH_IBUF_SSE2
+    EXPECT_FALSE(use_uint_block_parser(uint_block_parser::sse2));
+    EXPECT_FALSE(use_uint_block_parser(uint_block_parser::avx2));
+#endif
+}
+
 // ------------------------------------------------------ numbers that parse
 
-TEST(IbufGetUints, SameNumbersAsFromCharsForEveryReader) {
+/// The get_uints tests, once per block parser (uint_block_parser): each runs
+/// with that parser chosen for the whole process, and is skipped where the
+/// CPU does not run it; the one in use before is chosen again afterwards.
+class IbufGetUints : public ::testing::TestWithParam<uint_block_parser> {
+protected:
+    void SetUp() override {
+        if (!use_uint_block_parser(GetParam()))
+            GTEST_SKIP() << "this CPU does not run the " << uint_block_parser_name(GetParam()) << " parser";
+    }
+    void TearDown() override { use_uint_block_parser(before_); }
+
+private:
+    uint_block_parser before_ = uint_block_parser_in_use();
+};
+
+INSTANTIATE_TEST_SUITE_P(Parser, IbufGetUints,
+                         ::testing::Values(uint_block_parser::scalar, uint_block_parser::sse2, uint_block_parser::avx2),
+                         [](const ::testing::TestParamInfo<uint_block_parser>& parser) {
+                             return std::string(uint_block_parser_name(parser.param));
+                         });
+
+TEST_P(IbufGetUints, SameNumbersAsFromCharsForEveryReader) {
     // Every sample value once per separator style: '\n', ' ', "\r\n", runs of
     // white space, and no separator at the end of the file.
     const std::vector<std::uint64_t> values = sample_values();
@@ -200,10 +315,34 @@ TEST(IbufGetUints, SameNumbersAsFromCharsForEveryReader) {
     }
 }
 
-TEST(IbufGetUints, NumbersSplitAcrossRefillsAtEveryOffset) {
+TEST_P(IbufGetUints, ShortNumbersAmongRunsOfWhiteSpaceAndLongNumbers) {
+    // Mostly numbers of 1 to 8 digits (the AVX2 parser's blocks of them go
+    // four at a time), one or more white-space bytes between, leading
+    // zeros, and now and then one of 9 to 20 digits (a block parser takes
+    // such a block one number at a time, or stops before it).
+    std::mt19937_64 rng(17);
+    const char* separators[] = {"\n", " ", "\r\n", "\t", "  \n\n", "\v\f"};
+    std::string text;
+    std::vector<std::uint64_t> want;
+    for (int i = 0; i < 20000; ++i) {
+        const bool long_one = rng() % 50 == 0;
+        const std::uint64_t v = long_one ? rng() >> (rng() % 30) : rng() % detail::pow10_small[1 + rng() % 8];
+        if (rng() % 20 == 0) text += "00";
+        text += decimal(v);
+        text += separators[rng() % 3 == 0 ? rng() % 6 : 0];
+        want.push_back(v);
+    }
+    for (const Reader& r : all_readers()) {
+        SCOPED_TRACE(describe(r));
+        ASSERT_EQ(parse(text, r), want);
+    }
+}
+
+TEST_P(IbufGetUints, NumbersSplitAcrossRefillsAtEveryOffset) {
     // Lines of 1 to 17 digits and one byte of white space: with buffers of 1
     // to 40 bytes, each number is cut by a refill at each of its positions
-    // somewhere in the file, and the 32-byte blocks start at every offset.
+    // somewhere in the file, and the 32-byte blocks start at every offset;
+    // 63 to 130 bytes do the same for the AVX2 parser's 64-byte blocks.
     std::string text;
     std::vector<std::uint64_t> want;
     std::uint64_t x = 1;
@@ -213,7 +352,10 @@ TEST(IbufGetUints, NumbersSplitAcrossRefillsAtEveryOffset) {
         want.push_back(v);
         text += decimal(v) + (i % 5 == 0 ? " " : "\n");
     }
-    for (std::size_t size = 1; size <= 40; ++size) {
+    std::vector<std::size_t> sizes;
+    for (std::size_t size = 1; size <= 40; ++size) sizes.push_back(size);
+    for (std::size_t size = 63; size <= 130; ++size) sizes.push_back(size);
+    for (std::size_t size : sizes) {
         for (std::size_t chunk : {0u, 1u, 7u, 1024u}) {
             const Reader r{size, chunk};
             SCOPED_TRACE(describe(r));
@@ -222,7 +364,7 @@ TEST(IbufGetUints, NumbersSplitAcrossRefillsAtEveryOffset) {
     }
 }
 
-TEST(IbufGetUints, WhiteSpaceLeadingZerosAndFileEnds) {
+TEST_P(IbufGetUints, WhiteSpaceLeadingZerosAndFileEnds) {
     for (const Reader& r : all_readers()) {
         SCOPED_TRACE(describe(r));
         EXPECT_EQ(parse("", r), std::vector<std::uint64_t>{});
@@ -251,7 +393,7 @@ TEST(IbufGetUints, WhiteSpaceLeadingZerosAndFileEnds) {
     }
 }
 
-TEST(IbufGetUints, AsManyAsAskedAndThenTheRest) {
+TEST_P(IbufGetUints, AsManyAsAskedAndThenTheRest) {
     // get_uints fills the span exactly, keeps its place between calls, and
     // answers 0 from then on at end of input; get_uint continues where it stopped.
     std::string text;
@@ -312,7 +454,7 @@ std::string lines(std::uint64_t count) {
     return text;
 }
 
-TEST(IbufGetUints, LetterInsideANumber) {
+TEST_P(IbufGetUints, LetterInsideANumber) {
     expect_parse_error("12\nx3\n", 3, "unexpected byte 'x' (0x78)");
     expect_parse_error("12 34a\n", 5, "unexpected byte 'a' (0x61)");
     expect_parse_error("1234b567\n", 4, "'b'");
@@ -326,7 +468,7 @@ TEST(IbufGetUints, LetterInsideANumber) {
     expect_parse_error(before + "1,000\n", before.size() + 1, "','");
 }
 
-TEST(IbufGetUints, SignsAndOtherBytes) {
+TEST_P(IbufGetUints, SignsAndOtherBytes) {
     expect_parse_error("1\n-5\n", 2, "unexpected byte '-' (0x2d)");
     expect_parse_error("-0", 0, "'-'");
     expect_parse_error("+5", 0, "'+'");
@@ -337,7 +479,7 @@ TEST(IbufGetUints, SignsAndOtherBytes) {
     expect_parse_error(before + "\xe2\x80\x83" "5\n", before.size(), "(0xe2)");  // U+2003 EM SPACE is not white space here
 }
 
-TEST(IbufGetUints, NumbersTooLargeForUint64) {
+TEST_P(IbufGetUints, NumbersTooLargeForUint64) {
     const std::string msg = "is greater than 18446744073709551615 (UINT64_MAX)";
     expect_parse_error("18446744073709551616", 0, msg);
     expect_parse_error("7 18446744073709551616\n", 2, msg);

@@ -394,7 +394,7 @@ TEST(Suite, SeedSuitesSelectTheirExperiments) {
     const auto own = names(load_suite("own-methods"));
     for (const char* n : {"ints_out/obuf", "ints_out/obuf_thread", "ints_out/fast_io_obuf_file", "ints_in/ibuf",
                           "ints_in/fast_io_ibuf_file", "hello/obuf", "hello/limit", "doubles_out/obuf",
-                          "doubles_in/ibuf", "doubles_in/limit"})
+                          "doubles_out/dragonbox_obuf", "doubles_in/ibuf", "doubles_in/limit"})
         EXPECT_TRUE(has(own, n)) << n;
 }
 
