@@ -128,10 +128,12 @@ inline bool fixed_is_shorter_or_equal(int n, int exp10, int exponent) noexcept {
     return fixed_length <= exponent_length;
 }
 
-/// An integer with trailing zeros in fixed notation (|v| < 1e23 at most):
-/// std::to_chars prints it exactly ("123456789012345683968" rather than
-/// "123456789012345680000": of the texts of that length, the one closest to v).
-inline char* write_exact_integer(char* out, double magnitude) noexcept {
+/// |v|, an integer with trailing zeros in fixed notation (|v| < 1e23 at
+/// most): std::to_chars prints it exactly ("123456789012345683968" rather
+/// than "123456789012345680000": of the texts of that length, the one closest
+/// to v).
+inline char* write_exact_integer(char* out, double v) noexcept {
+    const double magnitude = v < 0 ? -v : v;
     if (magnitude < 0x1p64) return format_uint(out, static_cast<std::uint64_t>(magnitude));
     return std::to_chars(out, out + max_double_chars, magnitude).ptr;  // 2^64 <= |v| < 1e23: rare
 }
@@ -141,13 +143,13 @@ inline char* write_exact_integer(char* out, double magnitude) noexcept {
 /// Exponent notation, the common case, writes the digits scaled to 17 with
 /// write_exponent_notation. Fixed notation (about 1e-4 <= |v| < 1e22) writes
 /// them with format_uint and moves them around the point.
-IOBENCH_ALWAYS_INLINE char* write_shortest(char* out, double magnitude, std::uint64_t significand,
+IOBENCH_ALWAYS_INLINE char* write_shortest(char* out, double v, std::uint64_t significand,
                                            int exponent) noexcept {
     const int n = decimal_length17(significand);
     const int exp10 = exponent + n - 1;  // of the first digit: |v| = d.ddd * 10^exp10
     if (!fixed_is_shorter_or_equal(n, exp10, exponent)) [[likely]]
         return write_exponent_notation(out, split_digits17(significand * powers_of_10[17 - n]), n, exp10);
-    if (exponent > 0) return write_exact_integer(out, magnitude);
+    if (exponent > 0) return write_exact_integer(out, v);
     const int fixed_length = exp10 >= 0 ? n + 1 : n + 1 - exp10;
     // The n digits at out + 1, then moved into place.
     char* const digits = out + 1;
@@ -183,8 +185,8 @@ inline bool zmij_writes_to_chars_text(std::uint64_t bits) noexcept {
 /// trailing zeros kept (0.1 is 10000000000000000 x 10^-17); scaled to 17 and
 /// written as ASCII (split_digits17), whose trailing '0' bytes give the count
 /// of significant digits without a division. At most 23 bytes stored.
-inline char* write_shortest_zmij(char* out, double magnitude) noexcept {
-    const zmij::dec_fp<> dec = zmij::to_decimal(magnitude);
+inline char* write_shortest_zmij(char* out, double v) noexcept {
+    const zmij::dec_fp<> dec = zmij::to_decimal(v);  // of |v|, and its sign apart
     const int n17 = decimal_length17(dec.sig);
     const digits17 d = split_digits17(dec.sig * powers_of_10[17 - n17]);
     const int exp10 = dec.exp + n17 - 1;
@@ -195,7 +197,7 @@ inline char* write_shortest_zmij(char* out, double magnitude) noexcept {
                               : 1;
     const int exponent = exp10 - n + 1;
     if (!fixed_is_shorter_or_equal(n, exp10, exponent)) return write_exponent_notation(out, d, n, exp10);
-    if (exponent > 0) return write_exact_integer(out, magnitude);
+    if (exponent > 0) return write_exact_integer(out, v);
     if (exp10 >= 0) {  // ddd or dd.ddd: the 17 digits, then the fraction one place right for the point
         out[0] = d.first;
         std::memcpy(out + 1, &d.high, 8);
@@ -254,7 +256,7 @@ IOBENCH_ALWAYS_INLINE char* format_double(char* out, double v) noexcept {
 #if defined(IOBENCH_HAVE_ZMIJ)
         if (detail::zmij_writes_to_chars_text(bits)) return zmij::write(out, zmij::double_buffer_size, v);
         if (bits >> 63) *out++ = '-';
-        return detail::write_shortest_zmij(out, v < 0 ? -v : v);
+        return detail::write_shortest_zmij(out, v);
 #else
         static_assert(Digits != double_digits::zmij, "this build has no Żmij (IOBENCH_HAVE_ZMIJ)");
         return out;
@@ -271,7 +273,7 @@ IOBENCH_ALWAYS_INLINE char* format_double(char* out, double v) noexcept {
             return out + 1;
         }
         const auto dec = jkj::dragonbox::to_decimal(v, jkj::dragonbox::policy::sign::ignore);
-        return detail::write_shortest(out, v < 0 ? -v : v, dec.significand, dec.exponent);
+        return detail::write_shortest(out, v, dec.significand, dec.exponent);
     }
 }
 

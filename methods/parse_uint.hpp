@@ -9,6 +9,7 @@
 // CPU has).
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <bit>
 #include <charconv>
@@ -336,20 +337,25 @@ IOBENCH_TARGET_AVX2 inline void digits_before_x4(const char* a, const char* b, c
     digits_before_x4(a, b, c, d, out, make_avx2_constants());
 }
 
-/// Which of 64 bytes are white space, digits, neither (bit i: byte i).
-struct byte_classes64 {
-    std::uint64_t space;
-    std::uint64_t digit;
-    std::uint64_t other;
-};
+/// The classes of the 32 bytes at `p` (see classify32_avx2) as a vector.
+IOBENCH_ALWAYS_INLINE IOBENCH_TARGET_AVX2 __m256i classes32_avx2(const char* p, const avx2_constants& k) noexcept {
+    const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+    const __m256i low = _mm256_shuffle_epi8(k.low_nibble_classes, _mm256_and_si256(x, k.nibble));
+    const __m256i high = _mm256_shuffle_epi8(k.high_nibble_classes, _mm256_and_si256(_mm256_srli_epi16(x, 4), k.nibble));
+    return _mm256_and_si256(low, high);
+}
 
-/// byte_classes64 of the 64 bytes at `p` (two classify32_avx2).
-IOBENCH_ALWAYS_INLINE IOBENCH_TARGET_AVX2 byte_classes64 classify64_avx2(const char* p,
-                                                                         const avx2_constants& k) noexcept {
-    std::uint32_t other_lo, other_hi;
-    const byte_classes32 lo = classify32_avx2(p, k, other_lo), hi = classify32_avx2(p + 32, k, other_hi);
-    return {std::uint64_t{hi.space} << 32 | lo.space, std::uint64_t{hi.digit} << 32 | lo.digit,
-            std::uint64_t{other_hi} << 32 | other_lo};
+/// The digit mask of the 64 bytes at `p` (bit i: byte i), or all ones when
+/// one of them is neither a digit nor white space (no block of only digits
+/// and white space has that mask: it would have no white space... nor be
+/// parsed as one: all digits is a run of 64).
+IOBENCH_ALWAYS_INLINE IOBENCH_TARGET_AVX2 std::uint64_t digits64_avx2(const char* p, const avx2_constants& k,
+                                                                      bool& clean) noexcept {
+    const __m256i lo = classes32_avx2(p, k), hi = classes32_avx2(p + 32, k);
+    const __m256i other = _mm256_or_si256(_mm256_cmpeq_epi8(lo, k.zero), _mm256_cmpeq_epi8(hi, k.zero));
+    clean = _mm256_testz_si256(other, other) != 0;
+    return std::uint64_t{static_cast<std::uint32_t>(_mm256_movemask_epi8(hi))} << 32 |
+           static_cast<std::uint32_t>(_mm256_movemask_epi8(lo));
 }
 
 /// The numbers of a 64-byte block that end in it, each with 1 to 8 digits,
@@ -359,27 +365,29 @@ IOBENCH_ALWAYS_INLINE IOBENCH_TARGET_AVX2 byte_classes64 classify64_avx2(const c
 IOBENCH_ALWAYS_INLINE IOBENCH_TARGET_AVX2 void parse_short_numbers_avx2(const char* block, std::uint64_t ends,
                                                                         std::uint64_t*& o,
                                                                         const avx2_constants& k) noexcept {
+    // BMI1's tzcnt and blsr as intrinsics: tzcnt of 0 is 64 by definition,
+    // so no branch guards it (std::countr_zero's would).
     std::uint64_t left = ends;
     auto count = static_cast<unsigned>(std::popcount(ends));
     for (; count >= 4; count -= 4) {
-        const char* const a = block + std::countr_zero(left);
-        left &= left - 1;
-        const char* const b = block + std::countr_zero(left);
-        left &= left - 1;
-        const char* const c = block + std::countr_zero(left);
-        left &= left - 1;
-        const char* const d = block + std::countr_zero(left);
-        left &= left - 1;
+        const char* const a = block + _tzcnt_u64(left);
+        left = _blsr_u64(left);
+        const char* const b = block + _tzcnt_u64(left);
+        left = _blsr_u64(left);
+        const char* const c = block + _tzcnt_u64(left);
+        left = _blsr_u64(left);
+        const char* const d = block + _tzcnt_u64(left);
+        left = _blsr_u64(left);
         digits_before_x4(a, b, c, d, o, k);
         o += 4;
     }
     if (count != 0) {
-        // countr_zero(0) is 64: the lanes past the last number read the block's last bytes.
-        const char* const a = block + std::countr_zero(left);
-        left &= left - 1;
-        const char* const b = block + std::countr_zero(left);
-        left &= left - 1;
-        const char* const c = block + std::countr_zero(left);
+        // The lanes past the last number read the block's last bytes (tzcnt of 0 is 64).
+        const char* const a = block + _tzcnt_u64(left);
+        left = _blsr_u64(left);
+        const char* const b = block + _tzcnt_u64(left);
+        left = _blsr_u64(left);
+        const char* const c = block + _tzcnt_u64(left);
         std::uint64_t values[4];
         digits_before_x4(a, b, c, c, values, k);
         for (unsigned i = 0; i < count; ++i) o[i] = values[i];
@@ -405,34 +413,41 @@ IOBENCH_TARGET_AVX2 inline const char* parse_uint_blocks_avx2(const char* start,
     const char* block = start;
     std::uint64_t* o = out;
     std::uint64_t previous_digits = 0;  // of the 64 bytes before `block`: none before `start` counts
-    byte_classes64 c = classify64_avx2(block, k);
-    std::uint64_t digit = c.digit, other = c.other;  // (apart from the rest of c: fewer registers)
-    while (other == 0) {
+    // The last block parsed four numbers at a time and its white-space mask:
+    // `start` is after that block's last white space (worked out only when
+    // needed: a count of leading zeros, without LZCNT, is a branch).
+    const char* parsed_block = nullptr;
+    std::uint64_t parsed_space = 0;
+    bool clean;
+    std::uint64_t digit = digits64_avx2(block, k, clean);
+    while (clean) {
         // Only digits and white space: the white space that ends a number is right after a digit.
         const std::uint64_t ends = ~digit & (digit << 1 | previous_digits >> 63);
         if (out_end - o < std::popcount(ends)) break;  // one value per end
         // The next block classified one step ahead, when there is one.
         const bool more = end - block >= 128;
-        std::uint64_t next_digit = 0, next_other = 1;
-        if (more) {
-            const byte_classes64 next = classify64_avx2(block + 64, k);
-            next_digit = next.digit;
-            next_other = next.other;
-        }
+        bool next_clean = false;
+        const std::uint64_t next_digit = more ? digits64_avx2(block + 64, k, next_clean) : 0;
         // Bit i: bytes i - 8 .. i are digits (a run of 9 or more ends there).
         std::uint64_t runs = digit & (digit << 1);
         runs &= runs << 2;
         runs &= runs << 4;
         runs &= digit << 8;
-        // A run that began in the block before: its digits there and here.
-        const int across = std::countl_one(previous_digits) + std::countr_one(digit);
-        if ((ends & runs << 1) == 0 && across < 9) [[likely]] {
+        // A run from the block before: with the block's first `leading`
+        // digits (0 to 8; more only where the whole run is in this block, or
+        // it does not end here), it has 9 or more when the block before ends
+        // in 9 - leading digits (in 1 digit when leading is 8 or more).
+        const std::uint64_t leading = std::min<std::uint64_t>(_tzcnt_u64(~digit), 8);
+        const bool long_across = (~previous_digits >> (55 + leading)) == 0;
+        if ((ends & runs << 1) == 0 && !long_across) [[likely]] {
             parse_short_numbers_avx2(block, ends, o, k);
-            // After the block's last white space: the next number's first
-            // digit, or the next block (this one has white space: it has no
-            // run of 9 digits).
-            start = block + 64 - std::countl_zero(~digit);
+            parsed_block = block;
+            parsed_space = ~digit;
         } else {
+            if (parsed_block != nullptr) {
+                start = parsed_block + 64 - std::countl_zero(parsed_space);
+                parsed_block = nullptr;
+            }
             for (int half = 0; half < 2; ++half) {
                 auto spaces = static_cast<std::uint32_t>(~digit >> (32 * half));
                 while (spaces != 0) {
@@ -446,8 +461,12 @@ IOBENCH_TARGET_AVX2 inline const char* parse_uint_blocks_avx2(const char* start,
         previous_digits = digit;
         block += 64;
         digit = next_digit;
-        other = next_other;
+        clean = next_clean;
     }
+    // After the last block parsed four at a time: after its last white space,
+    // the next number's first digit (or the block after it; an all-digit
+    // block there leaves `start` at its first byte, where its number began).
+    if (parsed_block != nullptr) start = parsed_block + 64 - std::countl_zero(parsed_space);
     out = o;
     return start;
 }
