@@ -11,7 +11,7 @@
 #include <cstring>
 #include <string>
 
-#include "core/options.hpp"
+#include "core/usage_error.hpp"
 
 #ifdef _WIN32
 #include <direct.h>

@@ -34,6 +34,7 @@
 #include "core/cleanup.hpp"
 #include "core/environment.hpp"
 #include "core/error.hpp"
+#include "core/instructions.hpp"
 #include "core/method_list.hpp"
 #include "core/options.hpp"
 #include "core/plugins.hpp"
@@ -119,6 +120,7 @@ struct Options {
     std::optional<std::string> stdout_target;
     std::optional<std::string> file_size;
     bool no_interleave = false;
+    std::string instructions;  ///< --instructions: "auto", "perf" or "valgrind"; "" when not given
     std::string plugin;  ///< loaded before parsing (load_plugins); here for --help and its checks
 };
 
@@ -298,17 +300,18 @@ void add_options(CLI::App& app, Options& opt) {
                    "plugin (loaded before anything else, so --list, suites and filters see them): docs/plugins.md")
         ->type_name("PATH")
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+    app.add_flag("--instructions{auto}", opt.instructions,
+                 "count each row's user-space instructions per item of the measured calls, the same in every run: "
+                 "with the CPU's counter (perf_event_open) where the kernel gives one, else by running under "
+                 "valgrind's callgrind (~50x slower: times are then not the figure); --instructions=perf or "
+                 "=valgrind chooses; one repetition of one run unless --benchmark_* flags say otherwise")
+        ->type_name("[=perf|valgrind]");
     app.add_flag("--no-interleave", opt.no_interleave,
                  "run the repetitions of each benchmark back to back (default: interleaved in random order, "
                  "--benchmark_enable_random_interleaving=true)");
-    app.footer(fmt::format(
-        "Google Benchmark flags pass through, checked: --benchmark_filter=REGEX, --benchmark_out=FILE (replaced\n"
-        "atomically; a failed run writes FILE.failed instead), --benchmark_out_format=json (the only\n"
-        "format), --benchmark_repetitions=N (1..{}), --benchmark_min_time=SECONDS,\n"
-        "--benchmark_enable_random_interleaving=true|false, --benchmark_display_aggregates_only=true|false.\n"
-        "Exit status: 0 all verified, 1 a benchmark failed or the results could not be written, 2 bad input,\n"
-        "128+N interrupted by signal N.",
-        iobench::max_repetitions));
+    app.footer(iobench::harness_flags_help() +
+               "Exit status: 0 all verified, 1 a benchmark failed or the results could not be written, 2 bad input,\n"
+               "128+N interrupted by signal N.");
 
 }
 
@@ -369,6 +372,8 @@ struct Plan {
     fs::path results_target;      ///< empty: no results file
     int repetitions = 1;
     double min_time = default_min_time;  ///< seconds
+    /// --instructions: the source asked for (none: the best there is); unset without it.
+    std::optional<iobench::InstructionSource> instructions;
 };
 
 /// Decides the run from `cl` into `plan`: the suite, the cases, every value
@@ -417,6 +422,19 @@ std::optional<int> make_plan(const CommandLine& cl, Plan& plan) {
     // can count them, and its runs per repetition from a sizing run.
     plan.repetitions = harness.repetitions.value_or(suite.repetitions.value_or(1));
     plan.min_time = harness.min_time.value_or(suite.min_time.value_or(default_min_time));
+    if (!opt.instructions.empty()) {
+        if (opt.instructions == "auto") plan.instructions = iobench::InstructionSource::none;
+        else if (opt.instructions == "perf") plan.instructions = iobench::InstructionSource::perf;
+        else if (opt.instructions == "valgrind") plan.instructions = iobench::InstructionSource::valgrind;
+        else throw usage_error(fmt::format("--instructions={}: must be perf or valgrind", opt.instructions));
+        // The counts are the same in every run: one run of one repetition
+        // says it (under valgrind a run takes ~50 times as long).
+        plan.repetitions = harness.repetitions.value_or(1);
+        plan.min_time = harness.min_time.value_or(0);
+        // In the suite's order: the counts then depend on nothing random
+        // (interleaved, what ran before changes a few hundred instructions).
+        plan.interleave = harness.interleave.value_or(false);
+    }
     return std::nullopt;
 }
 
@@ -493,7 +511,7 @@ int execute(const CommandLine& cl, const Plan& plan, const char* argv0) {
     }
 
     const fs::path dir = work->path();
-    iobench::Session session(dir, plan.scale, opt.keep_files, false);
+    iobench::Session session(dir, plan.scale, opt.keep_files);
     session.set_stdout_target(plan.stdout_target);
     if (plan.file_size != 0) session.set_input_size(plan.file_size);
 
@@ -504,6 +522,9 @@ int execute(const CommandLine& cl, const Plan& plan, const char* argv0) {
     benchmark::AddCustomContext("file_size", std::to_string(iobench::sized_input_bytes(session)));
     benchmark::AddCustomContext("skipped", iobench::skipped_context(plan.skipped));
     benchmark::AddCustomContext("interleaved", plan.interleave ? "true" : "false");
+    if (plan.instructions)
+        benchmark::AddCustomContext("instructions_source",
+                                    std::string(iobench::to_string(iobench::instruction_counter().source())));
     for (const iobench::LoadedPlugin& p : iobench::loaded_plugins())
         note("iobench: plugin {}: {} (sha256 {})\n", p.path, fmt::join(p.families, ", "), p.sha256.substr(0, 16));
     note("iobench: {} benchmark(s), scale {}, files in {} ({})\n", plan.cases.size(), plan.scale, dir.string(),
@@ -517,6 +538,8 @@ int execute(const CommandLine& cl, const Plan& plan, const char* argv0) {
         IOBENCH_ISATTY(1) ? benchmark::ConsoleReporter::OO_ColorTabular : benchmark::ConsoleReporter::OO_Tabular);
     display.set_skipped(plan.skipped);
     display.set_plugins(iobench::loaded_plugins());
+    if (plan.instructions)
+        display.set_instructions_source(std::string(iobench::to_string(iobench::instruction_counter().source())));
     // The summary is printed once the results file is safe: a reader of
     // standard output that goes away (| head) cannot cost the results.
     std::ostringstream summary;
@@ -545,6 +568,35 @@ void load_plugins(int argc, char** argv) {
     for (const std::string& path : iobench::plugin_arguments(args)) iobench::load_plugin(path);
 }
 
+/// --instructions: makes the process's instruction counter count with
+/// `wanted` (none: the best there is), or, where only valgrind can count,
+/// runs the whole command again under valgrind and returns its exit status.
+/// std::nullopt: counting here, go on. Throws usage_error when nothing can
+/// count (the reasons of both sources).
+std::optional<int> start_counting_instructions(iobench::InstructionSource wanted, int argc, char** argv) {
+    const std::string why = iobench::instruction_counter().enable(wanted);
+    if (why.empty()) return std::nullopt;
+    if (wanted == iobench::InstructionSource::perf || iobench::running_under_valgrind())
+        throw usage_error(fmt::format("--instructions: {}", why));
+    const std::string unsupported = iobench::valgrind_unsupported();
+    if (!unsupported.empty()) {
+        if (wanted == iobench::InstructionSource::valgrind) throw usage_error("--instructions=valgrind: " + unsupported);
+        throw usage_error(fmt::format("--instructions: {}; and {}", iobench::perf_instructions_unavailable(),
+                                      unsupported));
+    }
+    if (wanted == iobench::InstructionSource::valgrind)
+        note("iobench: counting instructions under valgrind's callgrind; the run is ~50x slower\n");
+    else
+        note("iobench: counting instructions under valgrind's callgrind (no hardware counter: {}); the run is ~50x "
+             "slower\n",
+             iobench::perf_instructions_unavailable());
+    try {
+        return iobench::rerun_under_valgrind(argc, argv);
+    } catch (const std::runtime_error& e) {
+        throw usage_error(fmt::format("--instructions: {}", e.what()));
+    }
+}
+
 /// The whole command: plugins, parse, plan, execute.
 int run(int argc, char** argv) {
     load_plugins(argc, argv);
@@ -552,6 +604,9 @@ int run(int argc, char** argv) {
     if (const auto done = parse_command_line(argc, argv, cl)) return *done;
     Plan plan;
     if (const auto done = make_plan(cl, plan)) return *done;
+    if (plan.instructions) {
+        if (const auto status = start_counting_instructions(*plan.instructions, argc, argv)) return *status;
+    }
     return execute(cl, plan, argv[0]);
 }
 

@@ -90,84 +90,165 @@ ListFormat parse_list_format(const std::string& text) {
                                   text));
 }
 
+namespace {
+
+/// A value a flag refuses: what it accepts, said after the argument.
+struct bad_value {
+    std::string accepted;
+};
+
+/// The value of a flag that needs one ("--flag=" and "--flag" refused).
+const std::string& required(const std::optional<std::string>& value, std::string_view name) {
+    if (!value || value->empty()) throw bad_value{fmt::format("needs a value ({}=...)", name)};
+    return *value;
+}
+
+/// A boolean flag's value: "--flag" alone means true, as in Google Benchmark.
+bool boolean(const std::optional<std::string>& value) {
+    if (!value) return true;
+    const auto b = parse_bool(*value);
+    if (!b) throw bad_value{"must be true or false"};
+    return *b;
+}
+
+/// Seconds > 0 (or >= 0 when `zero_allowed`), at most max_min_time.
+double seconds(const std::optional<std::string>& value, std::string_view name, bool zero_allowed) {
+    const auto t = parse_number(required(value, name));
+    if (!t || (zero_allowed ? *t < 0 : !(*t > 0)) || *t > max_min_time)
+        throw bad_value{fmt::format("must be a number of seconds {} and at most {} (e.g. 0.5)",
+                                    zero_allowed ? ">= 0" : "> 0", max_min_time)};
+    return *t;
+}
+
+using Value = std::optional<std::string>;
+
+/// Every --benchmark_* flag iobench accepts, once: how its value is
+/// checked and kept, whether Google Benchmark gets it, its --help line.
+constexpr HarnessFlagSpec harness_flag_table[] = {
+    {"--benchmark_filter", "REGEX", "run the benchmarks whose name matches (as Google Benchmark matches)",
+     [](const Value& v, HarnessFlags& f) {
+         f.filter = v.value_or("");
+         return false;  // iobench filters its own names
+     }},
+    {"--benchmark_out", "FILE", "write the JSON results to FILE (replaced atomically; a failed run writes "
+                                "FILE.failed instead)",
+     [](const Value& v, HarnessFlags& f) {
+         f.out_file = required(v, "--benchmark_out");
+         return false;  // iobench writes the file itself
+     }},
+    {"--benchmark_out_format", "json", "the only format of the results file",
+     [](const Value& v, HarnessFlags&) {
+         if (required(v, "--benchmark_out_format") != "json")
+             throw bad_value{"iobench writes results as Google Benchmark JSON only (--benchmark_out_format=json)"};
+         return false;
+     }},
+    {"--benchmark_repetitions", "N", "repetitions of every benchmark (1..{max_repetitions}; default: the suite's)",
+     [](const Value& v, HarnessFlags& f) {
+         const auto n = parse_integer(required(v, "--benchmark_repetitions"));
+         if (!n || *n < 1 || *n > max_repetitions)
+             throw bad_value{fmt::format("must be a whole number from 1 to {}", max_repetitions)};
+         f.repetitions = static_cast<int>(*n);
+         return true;
+     }},
+    {"--benchmark_min_time", "SECONDS", "measured time a repetition's runs add up to at least (default: the "
+                                        "suite's, else 0.5)",
+     [](const Value& v, HarnessFlags& f) {
+         f.min_time = seconds(v, "--benchmark_min_time", false);
+         return true;
+     }},
+    {"--benchmark_min_warmup_time", "SECONDS", "",
+     [](const Value& v, HarnessFlags&) {
+         seconds(v, "--benchmark_min_warmup_time", true);
+         return true;
+     }},
+    {"--benchmark_enable_random_interleaving", "true|false",
+     "repetitions of all benchmarks in random order (default true; or --no-interleave)",
+     [](const Value& v, HarnessFlags& f) {
+         f.interleave = boolean(v);
+         return true;
+     }},
+    {"--benchmark_display_aggregates_only", "true|false",
+     "the console gets the aggregates only (the results file keeps every run)",
+     [](const Value& v, HarnessFlags& f) {
+         // Applied by iobench's reporter: given to Google Benchmark, it would
+         // also take the single runs from the results file.
+         f.display_aggregates_only = boolean(v);
+         return false;
+     }},
+    {"--benchmark_report_aggregates_only", "true|false", "",
+     [](const Value& v, HarnessFlags&) {
+         boolean(v);
+         return true;
+     }},
+    {"--benchmark_counters_tabular", "true|false", "",
+     [](const Value& v, HarnessFlags&) {
+         boolean(v);
+         return true;
+     }},
+    {"--benchmark_format", "console", "",
+     [](const Value& v, HarnessFlags&) {
+         if (required(v, "--benchmark_format") != "console")
+             throw bad_value{"iobench prints its console table only; write JSON with --benchmark_out=FILE or "
+                             "--results-dir DIR"};
+         return true;
+     }},
+    {"--benchmark_time_unit", "ms", "",
+     [](const Value& v, HarnessFlags&) {
+         if (required(v, "--benchmark_time_unit") != "ms")
+             throw bad_value{"iobench reports every time in ms (the only accepted value is ms)"};
+         return true;
+     }},
+    {"--benchmark_color", "auto|true|false", "",
+     [](const Value& v, HarnessFlags&) {
+         if (v && *v != "auto" && !parse_bool(*v)) throw bad_value{"must be auto, true or false"};
+         return true;
+     }},
+    {"--benchmark_context", "KEY=VALUE[,KEY=VALUE...]", "",
+     [](const Value& v, HarnessFlags&) {
+         if (required(v, "--benchmark_context").find('=') == std::string::npos)
+             throw bad_value{"must be KEY=VALUE[,KEY=VALUE...]"};
+         return true;
+     }},
+    {"--benchmark_perf_counters", "NAMES", "",
+     [](const Value& v, HarnessFlags&) {
+         required(v, "--benchmark_perf_counters");
+         return true;
+     }},
+    {"--benchmark_list_tests", "", "",
+     [](const Value&, HarnessFlags&) -> bool { throw bad_value{"use --list (iobench's own names)"}; }},
+};
+
+}  // namespace
+
+std::span<const HarnessFlagSpec> harness_flag_specs() { return harness_flag_table; }
+
+std::string harness_flags_help() {
+    std::size_t width = 0;
+    for (const HarnessFlagSpec& f : harness_flag_table)
+        if (!f.help.empty()) width = std::max(width, f.name.size() + 1 + f.syntax.size());
+    std::string text = "Google Benchmark flags pass through, checked (a bad value is exit 2):\n";
+    for (const HarnessFlagSpec& f : harness_flag_table)
+        if (!f.help.empty())
+            text += fmt::format("  {:<{}}  {}\n", fmt::format("{}={}", f.name, f.syntax), width,
+                                fmt::format(fmt::runtime(f.help), fmt::arg("max_repetitions", max_repetitions)));
+    return text;
+}
+
 HarnessFlags check_harness_flags(const std::vector<std::string>& args) {
     HarnessFlags flags;
     for (const std::string& arg : args) {
         const auto eq = arg.find('=');
         const std::string name = arg.substr(0, eq);
-        const bool has_value = eq != std::string::npos;
-        const std::string value = has_value ? arg.substr(eq + 1) : "";
-        auto bad = [&](const std::string& accepted) {
-            return usage_error(fmt::format("{}: {}", arg, accepted));
-        };
-        auto need_value = [&] {
-            if (!has_value || value.empty()) throw bad("needs a value (" + name + "=...)");
-        };
-        auto boolean = [&]() -> bool {
-            if (!has_value) return true;  // "--flag" alone means true, as in Google Benchmark
-            const auto b = parse_bool(value);
-            if (!b) throw bad("must be true or false");
-            return *b;
-        };
-        if (name == "--benchmark_filter") {
-            flags.filter = value;
-            continue;  // iobench filters its own names
-        }
-        if (name == "--benchmark_out") {
-            need_value();
-            flags.out_file = value;
-            continue;  // iobench writes the file itself
-        }
-        if (name == "--benchmark_out_format") {
-            need_value();
-            if (value != "json")
-                throw bad("iobench writes results as Google Benchmark JSON only (--benchmark_out_format=json)");
-            continue;
-        }
-        if (name == "--benchmark_format") {
-            need_value();
-            if (value != "console")
-                throw bad("iobench prints its console table only; write JSON with --benchmark_out=FILE or "
-                          "--results-dir DIR");
-        } else if (name == "--benchmark_time_unit") {
-            need_value();
-            if (value != "ms") throw bad("iobench reports every time in ms (the only accepted value is ms)");
-        } else if (name == "--benchmark_repetitions") {
-            need_value();
-            const auto n = parse_integer(value);
-            if (!n || *n < 1 || *n > max_repetitions)
-                throw bad(fmt::format("must be a whole number from 1 to {}", max_repetitions));
-            flags.repetitions = static_cast<int>(*n);
-        } else if (name == "--benchmark_min_time" || name == "--benchmark_min_warmup_time") {
-            need_value();
-            const auto t = parse_number(value);
-            const bool warmup = name == "--benchmark_min_warmup_time";
-            if (!t || (warmup ? *t < 0 : !(*t > 0)) || *t > max_min_time)
-                throw bad(fmt::format("must be a number of seconds {} and at most {} (e.g. 0.5)",
-                                      warmup ? ">= 0" : "> 0", max_min_time));
-            if (!warmup) flags.min_time = *t;
-        } else if (name == "--benchmark_enable_random_interleaving") {
-            flags.interleave = boolean();
-        } else if (name == "--benchmark_display_aggregates_only") {
-            // Applied by iobench's reporter: given to Google Benchmark, it would
-            // also take the single runs from the results file.
-            flags.display_aggregates_only = boolean();
-            continue;
-        } else if (name == "--benchmark_report_aggregates_only" || name == "--benchmark_counters_tabular") {
-            boolean();
-        } else if (name == "--benchmark_color") {
-            if (has_value && value != "auto" && !parse_bool(value)) throw bad("must be auto, true or false");
-        } else if (name == "--benchmark_context") {
-            need_value();
-            if (value.find('=') == std::string::npos) throw bad("must be KEY=VALUE[,KEY=VALUE...]");
-        } else if (name == "--benchmark_perf_counters") {
-            need_value();
-        } else if (name == "--benchmark_list_tests") {
-            throw bad("use --list (iobench's own names)");
-        } else {
+        const Value value = eq == std::string::npos ? Value() : Value(arg.substr(eq + 1));
+        const auto spec = std::find_if(std::begin(harness_flag_table), std::end(harness_flag_table),
+                                       [&](const HarnessFlagSpec& f) { return f.name == name; });
+        if (spec == std::end(harness_flag_table))
             throw usage_error(fmt::format("unrecognized command-line flag: {}", arg));
+        try {
+            if (spec->apply(value, flags)) flags.pass.push_back(arg);
+        } catch (const bad_value& e) {
+            throw usage_error(fmt::format("{}: {}", arg, e.accepted));
         }
-        flags.pass.push_back(arg);
     }
     return flags;
 }

@@ -7,19 +7,15 @@
 
 #include <cstdint>
 #include <optional>
-#include <stdexcept>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/suite.hpp"
+#include "core/usage_error.hpp"
 
 namespace iobench {
-
-/// A bad command line or environment: printed as one line, exit status 2.
-class usage_error : public std::runtime_error {
-public:
-    using std::runtime_error::runtime_error;
-};
 
 /// Largest accepted number of repetitions (`--benchmark_repetitions`, a
 /// suite's "repetitions"): each one reruns every benchmark and Google
@@ -75,6 +71,25 @@ struct HarnessFlags {
     /// results file always has every run).
     bool display_aggregates_only = false;
 };
+
+/// One `--benchmark_*` flag iobench accepts (harness_flag_specs()): the
+/// one place its value's check, what iobench keeps of it and its --help line
+/// are written.
+struct HarnessFlagSpec {
+    std::string_view name;    ///< "--benchmark_repetitions"
+    std::string_view syntax;  ///< what follows "=" ("N", "SECONDS", "true|false"); "" when it takes nothing
+    std::string_view help;    ///< its --help line; "" for a flag accepted but not listed
+    /// Checks the value (std::nullopt: given without "="), keeps what iobench
+    /// uses in `flags`, returns true when Google Benchmark gets the flag too.
+    /// Throws (an internal type) with what the flag accepts.
+    bool (*apply)(const std::optional<std::string>& value, HarnessFlags& flags);
+};
+
+/// Every `--benchmark_*` flag iobench accepts, in --help's order.
+std::span<const HarnessFlagSpec> harness_flag_specs();
+
+/// The --help lines of the listed flags, generated from harness_flag_specs().
+std::string harness_flags_help();
 
 /// Checks every `--benchmark_*` argument: known flag, a value of the right
 /// type and range (repetitions 1..max_repetitions, min_time > 0 seconds,

@@ -10,7 +10,7 @@
 #include <system_error>
 
 #include "core/method.hpp"
-#include "core/options.hpp"
+#include "core/usage_error.hpp"
 
 #ifdef _WIN32
 // clang-format off

@@ -1,4 +1,5 @@
 #include "core/report.hpp"
+#include "core/report_rules.hpp"
 
 #include <fmt/format.h>
 
@@ -132,6 +133,7 @@ struct SummaryRow {
     std::optional<double> cv;          // coefficient of variation across repetitions
     std::optional<double> cold_warm;   // a cold row's time / the same method's warm time
     std::optional<double> binary_size; // bytes of the row's program (the binary_size workload)
+    std::optional<double> instructions_per_item;  // --instructions: user-space instructions per item
     std::vector<double> samples;       // wall time per run of each repetition, ms
     /// Per repetition (in the order reported): its index and the seconds per
     /// run spent neither on a CPU (user + system time) nor waiting for one
@@ -153,6 +155,7 @@ struct SummaryTable {
     bool has_limit = false;
     bool has_cold_warm = false;
     bool has_binary_size = false;  // every row with a time has a binary_size counter: ranked by it
+    bool has_instructions = false;  // some row has instructions_per_item (--instructions)
 };
 
 /// The rows of `runs` by table, tables in the suite's order (the lowest
@@ -180,6 +183,7 @@ std::vector<SummaryTable> build_tables(const std::vector<Run>& runs, const Outco
         row.cpu_wait = optional_counter(r, "cpu_wait");
         row.x_limit = optional_counter(r, "x_limit");
         row.binary_size = optional_counter(r, "binary_size");
+        row.instructions_per_item = optional_counter(r, "instructions_per_item");
         if (!r.report_label.empty()) row.label = r.report_label;
     };
     for (const Run& r : runs) {
@@ -269,6 +273,7 @@ std::vector<SummaryTable> build_tables(const std::vector<Run>& runs, const Outco
             writes += r.write_calls.value_or(0);
             t.has_limit = t.has_limit || r.structure.reference;
             t.has_cold_warm = t.has_cold_warm || r.cold_warm.has_value();
+            t.has_instructions = t.has_instructions || r.instructions_per_item.has_value();
         }
         t.input = reads > writes;
         t.any_calls = reads + writes > 0;
@@ -276,19 +281,26 @@ std::vector<SummaryTable> build_tables(const std::vector<Run>& runs, const Outco
     return tables;
 }
 
+namespace rules = report_rules;
+
 /// Measured time of a repetition's runs (ms) below which the summary gives
 /// no system-time share.
-constexpr double min_ms_for_cpu_share = 50;
+constexpr double min_ms_for_cpu_share = rules::min_seconds_for_cpu_share * 1e3;
+
+/// A fraction as a whole percentage, as the notes write a rule ("5%").
+std::string rule_percent(double fraction) { return fmt::format("{:.0f}%", 100 * fraction); }
 
 /// What the notes under the tables must explain, gathered while rendering.
 struct SummaryNotes {
-    bool unstable = false;     // a cv of 5 % or more
-    bool wide = false;         // an interval wider than ±5 %
-    bool no_interval = false;  // repetitions too few for a 95 % interval
+    bool unstable = false;     // a cv of rules::cv_flag or more
+    bool wide = false;         // an interval wider than ±rules::interval_flag
+    bool no_interval = false;  // repetitions too few for an interval (rules::min_repetitions_for_interval)
     bool any_limit = false;
     bool any_cold_warm = false;
     bool short_runs = false;   // a sys cell left out: the run was too short
     bool any_binary_size = false;  // a binary_size table: ranked by size, its counters the child's
+    bool any_instructions = false;  // an instr/item column (--instructions)
+    std::string instructions_source;  // "perf", "valgrind"
     std::vector<std::string> interfered;  // "name (n%)": spread with stolen time
     std::vector<std::string> contended;   // "name (n%)": spread with CPU pressure, no stolen time
     std::vector<std::string> stopped;     // "name, repetition k of n: ..." (stopped_repetitions)
@@ -307,7 +319,7 @@ void add_once(std::vector<T>& list, const T& item) {
 /// repetitions did (stopped by SIGSTOP or Ctrl-Z, a suspended machine, or
 /// blocked on I/O): more than half the median run's wall time, and more than
 /// 5 ms, above the repetitions' median time off a CPU. Their wall time is not
-/// the method's; the note names each (issue 28: 3 s of SIGSTOP showed only as
+/// the method's; the note names each (3 s of SIGSTOP in one repetition once showed only as
 /// a cv of 375 %).
 std::vector<std::string> stopped_repetitions(const SummaryRow& row) {
     std::vector<std::string> found;
@@ -317,7 +329,7 @@ std::vector<std::string> stopped_repetitions(const SummaryRow& row) {
     std::sort(off.begin(), off.end());
     const std::size_t n = off.size();
     const double median = n % 2 ? off[n / 2] : (off[n / 2 - 1] + off[n / 2]) / 2;
-    const double threshold = std::max(0.5 * row.ms / 1e3, 0.005);
+    const double threshold = std::max(rules::stopped_share * row.ms / 1e3, rules::stopped_min_seconds);
     for (const auto& [index, seconds] : row.off_cpu)
         if (seconds - median > threshold)
             found.push_back(fmt::format("{}, repetition {} of {}: {} per run off a CPU (the repetitions' median: {})",
@@ -332,7 +344,7 @@ std::string interval_text(const SummaryRow& row, SummaryNotes& notes) {
     std::vector<double> sorted = row.samples;
     std::sort(sorted.begin(), sorted.end());
     const int n = static_cast<int>(sorted.size());
-    const int k = median_interval_rank(n, 0.95);
+    const int k = median_interval_rank(n, rules::confidence);
     if (k == 0 || row.ms <= 0) {
         if (n > 1) notes.no_interval = true;
         return "-";
@@ -340,7 +352,7 @@ std::string interval_text(const SummaryRow& row, SummaryNotes& notes) {
     const double half = std::max(row.ms - sorted[static_cast<std::size_t>(k - 1)],
                                  sorted[static_cast<std::size_t>(n - k)] - row.ms);
     std::string text = fmt::format("±{:.1f}%", 100 * half / row.ms);
-    if (half / row.ms > 0.05) {
+    if (half / row.ms > rules::interval_flag) {
         text += "!";
         notes.wide = true;
     }
@@ -354,13 +366,17 @@ void render_table(std::ostream& out, const SummaryTable& t, SummaryNotes& notes)
     notes.any_cold_warm = notes.any_cold_warm || t.has_cold_warm;
     // Optional columns: x limit where the table has a limit row (the console
     // suite has none), cold/warm in a cold table whose methods also ran warm,
-    // the program's size in a binary_size table.
-    const auto optional_cells = [&](const std::string& limit, const std::string& cold_warm, const std::string& size) {
+    // the program's size in a binary_size table, instructions per item in a
+    // run with --instructions.
+    const auto optional_cells = [&](const std::string& limit, const std::string& cold_warm, const std::string& size,
+                                    const std::string& instructions) {
         return (t.has_limit ? fmt::format("  {:>7}", limit) : std::string()) +
                (t.has_cold_warm ? fmt::format("  {:>9}", cold_warm) : std::string()) +
-               (t.has_binary_size ? fmt::format("  {:>11}", size) : std::string());
+               (t.has_binary_size ? fmt::format("  {:>11}", size) : std::string()) +
+               (t.has_instructions ? fmt::format("  {:>10}", instructions) : std::string());
     };
     notes.any_binary_size = notes.any_binary_size || t.has_binary_size;
+    notes.any_instructions = notes.any_instructions || t.has_instructions;
     double fastest = 0;
     for (const SummaryRow& r : t.rows)
         if (r.outcome.ok() && !r.structure.reference && (fastest == 0 || r.ms < fastest)) fastest = r.ms;
@@ -370,8 +386,8 @@ void render_table(std::ostream& out, const SummaryTable& t, SummaryNotes& notes)
         if (t.has_binary_size && r.outcome.ok() && r.binary_size && (smallest == 0 || *r.binary_size < smallest))
             smallest = *r.binary_size;
     out << fmt::format("\n{}\n  {:<{}}  {:>9}  {:>7}  {:>11}  {:>9}{}  {:>11}  {:>10}  {:>6}  {:>6}\n", t.title,
-                       "method", width, "time", "95% CI", "throughput", t.has_binary_size ? "x smallest" : "x fastest",
-                       optional_cells("x limit", "cold/warm", "binary size"),
+                       "method", width, "time", rule_percent(rules::confidence) + " CI", "throughput", t.has_binary_size ? "x smallest" : "x fastest",
+                       optional_cells("x limit", "cold/warm", "binary size", "instr/item"),
                        t.input ? "read calls" : t.any_calls ? "write calls" : "calls", "bytes/call", "sys", "cv");
     for (const SummaryRow& r : t.rows) {
         const std::string label = r.structure.label();
@@ -385,17 +401,17 @@ void render_table(std::ostream& out, const SummaryTable& t, SummaryNotes& notes)
         }
         const std::string interval = interval_text(r, notes);
         std::string cv = r.cv ? format_percent(*r.cv) : "-";
-        if (r.cv && *r.cv >= 0.05) {
+        if (r.cv && *r.cv >= rules::cv_flag) {
             cv += "!";
             notes.unstable = true;
         }
         for (std::string& s : stopped_repetitions(r)) notes.stopped.push_back(std::move(s));
         // Stolen time of at least 1 % of the run's wall time beside a spread.
-        const bool spread = (r.cv && *r.cv >= 0.05) || interval.ends_with('!');
-        if (spread && r.steal_time && r.ms > 0 && *r.steal_time >= 0.01 * r.ms / 1e3)
+        const bool spread = (r.cv && *r.cv >= rules::cv_flag) || interval.ends_with('!');
+        if (spread && r.steal_time && r.ms > 0 && *r.steal_time >= rules::interference_share * r.ms / 1e3)
             notes.interfered.push_back(
                 fmt::format("{} ({:.0f}%)", r.structure.name, 100 * *r.steal_time / (r.ms / 1e3)));
-        else if (spread && r.cpu_wait && r.ms > 0 && *r.cpu_wait >= 0.01 * r.ms / 1e3)
+        else if (spread && r.cpu_wait && r.ms > 0 && *r.cpu_wait >= rules::interference_share * r.ms / 1e3)
             notes.contended.push_back(
                 fmt::format("{} ({:.0f}%)", r.structure.name, 100 * *r.cpu_wait / (r.ms / 1e3)));
         const std::string x_fastest =
@@ -417,15 +433,18 @@ void render_table(std::ostream& out, const SummaryTable& t, SummaryNotes& notes)
                            format_time(r.ms / 1e3), interval, format_throughput(r.bytes_ps), x_fastest,
                            optional_cells(r.x_limit ? format_ratio(*r.x_limit) : "-",
                                           r.cold_warm ? format_ratio(*r.cold_warm) : "-",
-                                          r.binary_size ? format_bytes(*r.binary_size) : "-"),
+                                          r.binary_size ? format_bytes(*r.binary_size) : "-",
+                                          r.instructions_per_item ? format_count(*r.instructions_per_item)
+                                                                  : "-"),
                            calls ? format_count(*calls) : "-",
                            r.bytes_per_call ? format_bytes(*r.bytes_per_call) : "-", sys, cv);
     }
 }
 
 void render_notes(std::ostream& out, const SummaryNotes& notes) {
-    out << "\ntime: median of the repetitions; 95% CI: half-width of the median's distribution-free interval;\n"
-           "cv: standard deviation / mean of the repetitions' times;\n";
+    out << fmt::format("\ntime: median of the repetitions; {} CI: half-width of the median's distribution-free "
+                       "interval;\ncv: standard deviation / mean of the repetitions' times;\n",
+                       rule_percent(rules::confidence));
     if (notes.any_limit)
         out << "x limit: time / the `limit` row's (the same bytes prepared in memory, 1 MiB system calls);\n";
     if (notes.any_cold_warm)
@@ -435,6 +454,14 @@ void render_notes(std::ostream& out, const SummaryNotes& notes) {
         out << "binary size: the size of the row's program file (static and stripped where the toolchain can), "
                "smallest first; x smallest: size / the smallest program's; time: one run of the program, start-up "
                "included; its calls and CPU time are a child process's, not counted (-).\n";
+    if (notes.any_instructions) {
+        out << fmt::format("instr/item: user-space instructions per item of the measured calls, counted by {} "
+                           "(--instructions; the same in every run), - where the work runs in a child process.\n",
+                           notes.instructions_source);
+        if (notes.instructions_source == "valgrind")
+            out << "- under valgrind the code runs ~50x slower: the times of this run are not the figure, and the "
+                   "calls columns are left out (valgrind's own system calls would be counted).\n";
+    }
     for (const auto& [reason, methods] : notes.calls_not_counted) {
         // A reason of the platform's (wine's) holds for every row: not a list of every method.
         if (methods.size() == notes.methods.size())
@@ -448,11 +475,14 @@ void render_notes(std::ostream& out, const SummaryNotes& notes) {
                            "for the kernel's split of CPU time into user and system (it samples scheduler ticks).\n",
                            min_ms_for_cpu_share);
     if (notes.no_interval)
-        out << "- in the 95% CI column: fewer than 6 repetitions, too few for a 95% interval of the median.\n";
+        out << fmt::format("- in the {0} CI column: fewer than {1} repetitions, too few for a {0} interval of the "
+                           "median.\n",
+                           rule_percent(rules::confidence), rules::min_repetitions_for_interval);
     if (notes.unstable || notes.wide)
-        out << "\n! cv >= 5% or an interval wider than ±5%: the repetitions disagree (a busy machine, page-cache "
-               "writeback), so close rankings are not to be trusted. Rerun with more --benchmark_repetitions, on "
-               "an idle machine or a tmpfs --dir.\n";
+        out << fmt::format("\n! cv >= {} or an interval wider than ±{}: the repetitions disagree (a busy machine, "
+                           "page-cache writeback), so close rankings are not to be trusted. Rerun with more "
+                           "--benchmark_repetitions, on an idle machine or a tmpfs --dir.\n",
+                           rule_percent(rules::cv_flag), rule_percent(rules::interval_flag));
     if (!notes.interfered.empty())
         out << fmt::format(
             "! host interference: the hypervisor took CPU time from this machine while {} ran (steal_time, as % of "
@@ -492,6 +522,7 @@ void SummaryConsoleReporter::Finalize() {
                              : fmt::format("verified runs only ({} benchmark(s) FAILED, below)", failed_rows))
         << "\n";
     SummaryNotes notes;
+    notes.instructions_source = instructions_source_;
     for (const SummaryTable& t : tables) render_table(out, t, notes);
     render_notes(out, notes);
     if (const int failed = outcomes_.failed(); failed > 0)

@@ -112,11 +112,15 @@ public:
     /// The plugins the run loaded, listed after the tables (families, path,
     /// the first 16 hex digits of the file's SHA-256).
     void set_plugins(std::vector<LoadedPlugin> plugins) { plugins_ = std::move(plugins); }
+    /// --instructions: where the instr/item column's counts come from
+    /// ("perf" or "valgrind"), said under the tables.
+    void set_instructions_source(std::string source) { instructions_source_ = std::move(source); }
 
 private:
     const Outcomes& outcomes_;
     const CaseIndex& index_;
     std::vector<LoadedPlugin> plugins_;
+    std::string instructions_source_;
     std::vector<Run> runs_;
     std::vector<Skipped> skipped_;
 };

@@ -87,7 +87,7 @@ public:
         fd_ = open(fresh.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
         if (fd_ < 0) throw_errno("open", fresh.string());
         remove_on_interrupt(fresh);
-        // The call that failed is the one named (issue 28: a failed flock
+        // The call that failed is the one named (a failed flock
         // was reported as a failed rename).
         const char* failed = flock(fd_, LOCK_EX | LOCK_NB) != 0             ? "flock"
                              : rename(fresh.c_str(), temp.c_str()) != 0 ? "rename"

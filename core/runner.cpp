@@ -10,9 +10,11 @@
 #include <exception>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "core/instructions.hpp"
 #include "core/os_counters.hpp"
 
 namespace iobench {
@@ -50,16 +52,10 @@ public:
         ++b.repetitions;
         ++started_;
         call_start_ = clock_type::now();
-        std::string line;
-        if (repetitions_ > 0) {
-            line = fmt::format("iobench: [{}/{}] {}", started_, benchmarks_ * static_cast<std::size_t>(repetitions_),
-                               name);
-            if (repetitions_ > 1) line += fmt::format(", repetition {}/{}", b.repetitions, repetitions_);
-            line += fmt::format("; about {} left", format_duration(seconds_left(index)));
-        } else {
-            line = fmt::format("iobench: [{}/{}] {}", index + 1, benchmarks_, name);
-            if (b.repetitions > 1) line += fmt::format(", repetition {}", b.repetitions);
-        }
+        std::string line =
+            fmt::format("iobench: [{}/{}] {}", started_, benchmarks_ * static_cast<std::size_t>(repetitions_), name);
+        if (repetitions_ > 1) line += fmt::format(", repetition {}/{}", b.repetitions, repetitions_);
+        line += fmt::format("; about {} left", format_duration(seconds_left(index)));
         std::fprintf(stderr, "%s\n", line.c_str());
         std::fflush(stderr);
     }
@@ -153,6 +149,11 @@ Outcome run_case(benchmark::State& state, const Case& c, Session& session) {
     }
     OsCounters os_total;  // summed over the iterations
     std::int64_t runs = 0;
+    // --instructions: counted around each measured call, in this process
+    // (a call whose work runs in a child process is not counted).
+    InstructionCounter& instructions = instruction_counter();
+    const bool count_instructions = instructions.source() != InstructionSource::none && !trial->work_in_child;
+    if (count_instructions) instructions.begin();
     for (auto _ : state) {
         state.PauseTiming();
         outcome = reset_trial(*trial);
@@ -163,9 +164,11 @@ Outcome run_case(benchmark::State& state, const Case& c, Session& session) {
         // from it; what they cost themselves is subtracted from the counts.
         const OsScope scope = c.method->process_counters ? OsScope::process : OsScope::thread;
         const OsCounters before = take_os_snapshot(scope);
+        if (count_instructions) instructions.start();
         const auto start = clock_type::now();
         clock_type::time_point stop;
         outcome = run_trial(*trial, stop);
+        if (count_instructions) instructions.stop();
         if (!outcome.ok()) break;
         const OsCounters after = take_os_snapshot(scope);
         const std::optional<double> own = trial->measured_seconds();
@@ -181,8 +184,13 @@ Outcome run_case(benchmark::State& state, const Case& c, Session& session) {
         state.ResumeTiming();
     }
     if (!outcome.ok()) state.SkipWithError(outcome.error_message().c_str());
+    const std::optional<double> instructions_counted =
+        count_instructions ? instructions.take(c.name) : std::optional<double>();
     trial->finish();
     if (!outcome.ok()) return outcome;
+    if (instructions_counted && trial->items > 0 && state.iterations() > 0)
+        state.counters["instructions_per_item"] =
+            *instructions_counted / (static_cast<double>(trial->items) * static_cast<double>(state.iterations()));
     state.SetBytesProcessed(static_cast<std::int64_t>(trial->bytes) * state.iterations());
     state.SetItemsProcessed(static_cast<std::int64_t>(trial->items) * state.iterations());
     state.counters["verified"] = 1;
@@ -248,6 +256,7 @@ void register_benchmarks(const std::vector<Case>& cases, Session& session, Outco
         return true;
     }();
     (void)context_added;
+    if (repetitions < 1) throw std::invalid_argument("register_benchmarks: repetitions must be at least 1");
     if (!cases.empty()) {
         std::fprintf(stderr, "iobench: one sizing run of each benchmark first (runs per repetition)\n");
         std::fflush(stderr);
@@ -271,8 +280,7 @@ void register_benchmarks(const std::vector<Case>& cases, Session& session, Outco
                 outcomes.record(c->name, run_case(state, *c, session));
                 progress->finished(i);
             });
-        b->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(runs[i]);
-        if (repetitions > 0) b->Repetitions(repetitions);
+        b->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(runs[i])->Repetitions(repetitions);
     }
 }
 

@@ -34,8 +34,8 @@ namespace iobench {
 /// at run time (`unavailable_error`), which is not a failure. A benchmark
 /// that did not end ok also carries Outcome::error_message() as Google
 /// Benchmark's error ("skipped: <reason>" for a skip).
-/// `repetitions` > 0 sets every benchmark's repetitions (and lets the progress
-/// lines count them); 0 leaves them to --benchmark_repetitions.
+/// `repetitions` (at least 1) is every benchmark's number of repetitions,
+/// which the progress lines count; less than 1 throws std::invalid_argument.
 /// Runs per repetition (Google Benchmark's iterations) are fixed per benchmark
 /// before the suite starts, from one sizing run of each (size_run,
 /// runs_per_repetition): enough runs for `min_time` seconds of measured time,

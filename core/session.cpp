@@ -65,10 +65,8 @@ void require_room(const std::filesystem::path& dir, const std::string& name, std
     if (room && bytes > *room) throw space_error(room_message(dir, name, std::to_string(bytes), *room));
 }
 
-Session::Session(std::filesystem::path dir, double scale, bool keep_files, bool owns_dir)
-    : dir_(std::move(dir)), scale_(scale), keep_files_(keep_files), owns_dir_(owns_dir) {
-    if (owns_dir_) remove_on_interrupt(dir_);
-}
+Session::Session(std::filesystem::path dir, double scale, bool keep_files)
+    : dir_(std::move(dir)), scale_(scale), keep_files_(keep_files) {}
 
 Session::~Session() {
     std::error_code ec;
@@ -77,10 +75,6 @@ Session::~Session() {
             std::filesystem::remove(path, ec);
             forget_on_interrupt(path);
         }
-    }
-    if (owns_dir_ && !keep_files_) {
-        std::filesystem::remove_all(dir_, ec);
-        forget_on_interrupt(dir_);
     }
 }
 

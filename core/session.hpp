@@ -55,13 +55,14 @@ std::uint64_t write_generated_file(const std::filesystem::path& path, const Gene
 /// the room is unknown.
 void require_room(const std::filesystem::path& dir, const std::string& name, std::uint64_t bytes);
 
-/// One iobench run's shared state. Removes what it generated when destroyed,
-/// unless `keep_files`; a temporary directory it created is removed as well.
+/// One iobench run's shared state. Removes the inputs it generated when
+/// destroyed, unless `keep_files`; the directory itself is its owner's
+/// (WorkDir, core/workdir.hpp, for a run of iobench).
 class Session {
 public:
     /// `dir` must exist and be writable (the CLI checks). `scale` > 0
     /// multiplies every workload's default count.
-    Session(std::filesystem::path dir, double scale, bool keep_files, bool owns_dir);
+    Session(std::filesystem::path dir, double scale, bool keep_files);
     ~Session();
     Session(const Session&) = delete;
     Session& operator=(const Session&) = delete;
@@ -114,7 +115,6 @@ private:
     std::filesystem::path dir_;
     double scale_;
     bool keep_files_;
-    bool owns_dir_;
     std::map<std::string, std::filesystem::path> inputs_;
     std::map<std::string, Digest> expected_;
     StdoutTarget stdout_target_ = StdoutTarget::devnull;

@@ -15,7 +15,7 @@
 #include <vector>
 #include <utility>
 
-#include "core/options.hpp"
+#include "core/usage_error.hpp"
 
 #ifndef _WIN32
 #include <fcntl.h>
@@ -32,7 +32,7 @@ namespace {
 
 /// Adds the case of `w` x `m` with `p` to `suite` (or to its skipped pairs);
 /// a case listed twice runs once. `taken`: the names of `suite.cases`, so
-/// that a suite of 200,000 entries is read in linear time (issue 28).
+/// that a suite of 200,000 entries is read in linear time.
 void add_case(Suite& suite, std::unordered_set<std::string>& taken, const Workload& w, const Method& m,
               const Params& p) {
     std::string name = case_name(w, m, p);
@@ -378,7 +378,7 @@ constexpr std::size_t max_filter_length = 1024;
 /// True when the extended regular expression `re` repeats, without bound, a
 /// group that itself holds a repetition ("(a*)*", "(x+y)+", "((a*)b){2,}"):
 /// std::regex backtracks through every way of splitting the text between
-/// the two, which takes time exponential in the nesting (issue 28: five
+/// the two, which takes time exponential in the nesting (five
 /// levels took 33 s on names of 30 characters).
 bool has_nested_repetition(std::string_view re) {
     std::vector<bool> repeats_inside;  // per open group: holds a repetition

@@ -83,7 +83,7 @@ Suite parse_suite(const std::string& text, const std::string& origin);
 /// is registered, so that the progress count is exact.
 class NameFilter {
 public:
-    /// Throws usage_error (core/options.hpp) when `spec` is not a valid regular expression.
+    /// Throws usage_error (core/usage_error.hpp) when `spec` is not a valid regular expression.
     explicit NameFilter(std::string spec);
     /// True when `name` is selected.
     bool selects(const std::string& name) const;

@@ -9,6 +9,12 @@
 
 namespace iobench {
 
+/// Bytes per system call of the `limit` reference (methods/limit.cpp), which
+/// writes or reads its bytes with nothing else to do: large enough that the
+/// per-call cost vanishes next to the copy into or out of the page cache;
+/// obuf's default buffer matches it. 1 MiB.
+inline constexpr std::size_t limit_call_size = 1024 * 1024;
+
 /// Default bytes per call of the methods that size their own read or
 /// conversion calls (read, pread, ReadFile, fread, io_uring, iconv, ...):
 /// 64 KiB.
@@ -22,7 +28,7 @@ inline constexpr std::size_t default_buffer_size = 64 * 1024;
 /// ints_in) on both, but for hello on ext4 (3 %, inside that row's spread);
 /// 64 KiB took 4-19 % longer on ext4 (each write(2) call costs ext4 about
 /// 3.7 us) and 14 % longer on ints_in on tmpfs.
-inline constexpr std::size_t obuf_buffer_size = 1024 * 1024;
+inline constexpr std::size_t obuf_buffer_size = limit_call_size;
 
 /// Default window in bytes of the methods that map a file one window at a
 /// time (the `mmap` output method, CreateFileMapping_window): 4 MiB.

@@ -18,9 +18,8 @@
 namespace iobench {
 namespace {
 
-/// Bytes per system call: large enough that the per-call cost vanishes next
-/// to the copy into or out of the page cache.
-constexpr std::size_t limit_chunk = std::size_t{1} << 20;
+/// Bytes per system call (methods/buffer_sizes.hpp).
+constexpr std::size_t limit_chunk = limit_call_size;
 
 void put_prepared(const Sink& sink, std::span<const char> bytes) {
     native_file file = create_native_file(sink.path);

@@ -1,4 +1,4 @@
-// Deliberately wrong output methods for the workloads of issue 3 (doubles,
+// Deliberately wrong output methods for the output workloads (doubles,
 // console), linked only into the tests: each is wrong in one way that
 // verification must catch.
 #include <charconv>

@@ -369,7 +369,7 @@ out_not_regular)
   nothing_left
   ;;
 planted_lock)
-  # Issue 28: what looks like a run's lock but is a FIFO (or a link) is never
+  # What looks like a run's lock but is a FIFO (or a link) is never
   # opened to block the cleanup, in --dir, in the temporary directory and in
   # the results file's directory; what a run killed before it locked its lock
   # (lock.new) or its results file (.new) left is removed once old enough.
@@ -397,7 +397,7 @@ planted_lock)
   [ -e "$work/dir/iobench-4-0123abcd/lock.new" ] || fail "a young lock.new (a live run's, maybe) was removed"
   ;;
 other_user)
-  # Issue 28: in a sticky directory everyone can write to (as /tmp), another
+  # In a sticky directory everyone can write to (as /tmp), another
   # user (uid 4242: no account needed) plants a FIFO as a lock and leaves a
   # dead run's directory and partial file. A run of ours, with that
   # directory as --dir, as TMPDIR and as the results file's directory, must
@@ -429,7 +429,7 @@ other_user)
   diff before after >&2 || fail "another user's entries changed"
   ;;
 suite_not_regular)
-  # Issue 28: --suite reads a regular file of at most 16 MiB: a FIFO named
+  # --suite reads a regular file of at most 16 MiB: a FIFO named
   # *.json (reading it waited for ever), a link to /dev/zero or /dev/urandom
   # (1 GB read, then std::bad_alloc) and a 17 MiB file are refused with one
   # line and exit 2, before anything is read.
@@ -447,7 +447,7 @@ suite_not_regular)
   [ -p "$work/fifo.json" ] || fail "the FIFO was replaced"
   ;;
 low_limits)
-  # Issue 28: ulimit -n 8 made Google Benchmark exit 1 with a message of its
+  # `ulimit -n 8` made Google Benchmark exit 1 with a message of its
   # own (no summary, the work directory left); ulimit -s 32 crashed the sizing
   # run. A soft limit is raised (the run succeeds); a hard one below what a
   # run needs is refused with one line and exit 2, before anything is created.
@@ -467,7 +467,7 @@ low_limits)
   nothing_left
   ;;
 shared_results_dir)
-  # Issue 28: a results directory that every user may write to and that is
+  # A results directory that every user may write to and that is
   # not sticky (0777), or that another user owns, was used without a word;
   # another user then replaced the results. Now a warning says so (the run
   # goes on); a sticky 1777 directory, as /tmp, and one's own get none.
@@ -490,7 +490,7 @@ shared_results_dir)
   nothing_left
   ;;
 work_dir_full)
-  # Issue 28, item 9: a --dir whose file system has no inode left for the
+  # A --dir whose file system has no inode left for the
   # run's lock said "No space left on device: No space left on device; give
   # --dir" although --dir was given. Now the system's message once, and no
   # advice to do what was done. (A tmpfs of 2 inodes, mounted here: root only.)
@@ -508,7 +508,7 @@ work_dir_full)
   nothing_left
   ;;
 results_dir_gone|results_dir_unusable)
-  # Issue 28: a complete run was lost when its results directory went away
+  # A complete run was lost when its results directory went away
   # during the run (exit 1, nothing kept). Now a directory that is gone is
   # made again and the results go there (exit 0); one that cannot be made
   # again (a file took its name) gives way to $HOME, said on stderr (exit 1).

@@ -43,7 +43,7 @@ struct Outcome {
 /// Runs `workload`/`method` once at `scale` (1e-2: 100 messages) with stdout on `target`.
 Outcome run_console(const char* workload, const char* method, StdoutTarget target, double scale = 1e-2) {
     test::TempDir dir;
-    Session session(dir.path(), scale, false, false);
+    Session session(dir.path(), scale, false);
     session.set_stdout_target(target);
     const Workload* w = find_workload(workload);
     const Method* m = find_method(method);

@@ -344,7 +344,7 @@ TEST(FileRead, ColdOnAFileSystemThatKeepsEveryPageIsSkippedNotReportedAsCold) {
     const std::filesystem::path dir = shm / ("iobench-test-cold-" + std::to_string(::getpid()));
     std::filesystem::create_directories(dir);
     {
-        Session session(dir, 1.0, false, false);
+        Session session(dir, 1.0, false);
         session.set_input_size(1u << 20);
         try {
             read_once(session, "fread", CacheState::cold);
@@ -360,7 +360,7 @@ TEST(FileRead, ColdOnAFileSystemThatKeepsEveryPageIsSkippedNotReportedAsCold) {
 
 TEST(FileRead, WrongReadersAreCaught) {
     test::TempDir dir;
-    Session session(dir.path(), 1.0, false, false);
+    Session session(dir.path(), 1.0, false);
     session.set_input_size(100'000);
     const std::string skipped = read_once(session, "broken_skips_block");
     EXPECT_NE(skipped.find("read 95904 bytes"), std::string::npos) << skipped;
@@ -373,7 +373,7 @@ TEST(FileRead, WrongReadersAreCaught) {
 
 TEST(DoublesIn, ValuesOffInTheirLowBitsAreCaught) {
     test::TempDir dir;
-    Session session(dir.path(), 1e-4, false, false);
+    Session session(dir.path(), 1e-4, false);
     const Method* m = find_method("broken_float_doubles");
     auto trial = find_workload("doubles_in")->make_trial(*m, {}, session);
     trial->reset();
@@ -410,7 +410,7 @@ TEST(FileRead, StreamingMethodsReadAFileFarLargerThanTheirBufferInBoundedMemory)
     if (!reset_peak_rss()) GTEST_SKIP() << "/proc/self/clear_refs cannot reset VmHWM here";
     constexpr std::uint64_t file_size = 32u << 20;
     test::TempDir dir;
-    Session session(dir.path(), 1.0, false, false);
+    Session session(dir.path(), 1.0, false);
     session.set_input_size(file_size);
     int streaming = 0;
     for (const Method& m : methods()) {
@@ -497,7 +497,7 @@ TEST(Unavailable, HugePagesAreMappedOrSkippedWithTheReason) {
     const Method* m = find_method("mmap_MADV_HUGEPAGE");
     ASSERT_NE(m, nullptr);
     test::TempDir dir;
-    Session session(dir.path(), 1.0, false, false);
+    Session session(dir.path(), 1.0, false);
     session.set_input_size(8u << 20);  // room for huge pages
     for (CacheState cache : {CacheState::cold, CacheState::warm}) {
         try {
@@ -518,7 +518,7 @@ TEST(BinarySize, ReportsTheProgramsFileSize) {
     const char* method = "write";
 #endif
     test::TempDir dir;
-    Session session(dir.path(), 1e-4, false, false);
+    Session session(dir.path(), 1e-4, false);
     auto trial = find_workload("binary_size")->make_trial(*find_method(method), {}, session);
     ASSERT_TRUE(trial->counters.count("binary_size"));
     EXPECT_GT(trial->counters.at("binary_size"), 1000);

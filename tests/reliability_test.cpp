@@ -1,4 +1,4 @@
-// Issue 11, below the command line: results files published atomically and
+// Below the command line: results files published atomically and
 // never replacing earlier ones, generated files that stop at the first failed
 // write and never outgrow the room they have, locked working directories and
 // the removal of what killed runs left. Real files, real limits, real
@@ -11,6 +11,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <system_error>
 #include <thread>
 #include <vector>
@@ -138,7 +139,7 @@ TEST(WriteGeneratedFile, NeverOutgrowsTheRoomItIsGiven) {
 
 TEST(Session, AnInputThatDoesNotFitIsRefusedBeforeItIsGenerated) {
     test::TempDir dir;
-    Session session(dir.path(), 1.0, false, false);
+    Session session(dir.path(), 1.0, false);
     bool made = false;
     const std::uint64_t absurd = std::uint64_t{1} << 62;  // 4 EiB: no disk has that
     try {
@@ -188,6 +189,27 @@ TEST(Options, HarnessFlagsAreCheckedAndNamed) {
     EXPECT_EQ(ok.pass, pass);
 }
 
+TEST(Options, EveryHarnessFlagIsDeclaredOnceAndTheHelpComesFromTheTable) {
+    std::set<std::string_view> names;
+    const std::string help = harness_flags_help();
+    for (const HarnessFlagSpec& f : harness_flag_specs()) {
+        EXPECT_TRUE(names.insert(f.name).second) << f.name << " declared twice";
+        EXPECT_EQ(f.name.rfind("--benchmark_", 0), 0u) << f.name;
+        // A listed flag is in --help with its syntax; an unlisted one is not.
+        const std::string usage = std::string(f.name) + "=" + std::string(f.syntax) + " ";
+        EXPECT_EQ(help.find(usage) != std::string::npos, !f.help.empty()) << f.name;
+        EXPECT_EQ(help.find("{"), std::string::npos) << "an unformatted placeholder in: " << help;
+        // Every flag the table has is accepted (or refused with a reason of its own, not as unknown).
+        try {
+            check_harness_flags({std::string(f.name)});
+        } catch (const usage_error& e) {
+            EXPECT_EQ(std::string(e.what()).find("unrecognized"), std::string::npos) << e.what();
+        }
+    }
+    EXPECT_NE(help.find("(1..1000;"), std::string::npos) << help;  // max_repetitions, formatted in
+    EXPECT_GE(names.size(), 7u);
+}
+
 #ifndef _WIN32
 
 /// Runs `body` in a child process with a file-size limit of `bytes` and
@@ -229,7 +251,7 @@ TEST(WriteGeneratedFile, StopsAtTheFirstFailedWrite) {
 TEST(Session, AnOutputThatDoesNotFitIsRefusedWithTheNumbers) {
     test::TempDir dir;
     const int status = with_file_size_limit(64 * 1024, [&] {
-        Session session(dir.path(), 1.0, false, false);
+        Session session(dir.path(), 1.0, false);
         int made = 0;
         try {
             session.expected("big", counted(1000, 4096, made));
@@ -362,7 +384,7 @@ void age(const fs::path& path, long seconds) {
 }
 
 TEST(WorkDir, APlantedFifoOrLinkNeitherBlocksNorIsFollowed) {
-    // Issue 28: a FIFO named like a lock hung every run sharing the directory.
+    // A FIFO named like a lock hung every run sharing the directory.
     test::TempDir base;
     const fs::path elsewhere = base.path() / "elsewhere";
     fs::create_directory(elsewhere);
@@ -385,7 +407,7 @@ TEST(WorkDir, APlantedFifoOrLinkNeitherBlocksNorIsFollowed) {
 }
 
 TEST(WorkDir, WhatAKilledRunLeftBeforeLockingIsRemovedOnceOld) {
-    // Issue 28: killed between creating lock.new (or a results file's .new
+    // Killed between creating lock.new (or a results file's .new
     // name) and locking it, a run left what no later run removed.
     test::TempDir base;
     const fs::path old_dir = base.path() / "iobench-11-0123abcd";
@@ -430,7 +452,7 @@ TEST(WorkDir, OnlyItsUserCanCreateFilesInIt) {
 }
 
 TEST(WorkDir, AnotherRunsProbeIsNotTakenForAStaleFile) {
-    // Issue 28: the --dir probe was named like a temporary results file
+    // The --dir probe was named like a temporary results file
     // (.partial) but not locked, so a run starting at that moment removed it
     // as a dead run's ("left by process N that no longer runs").
     test::TempDir base;

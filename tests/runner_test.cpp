@@ -3,11 +3,14 @@
 // error with the reason and no time.
 #include <benchmark/benchmark.h>
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <fstream>
+#include <map>
 #include <optional>
 #include <system_error>
 #include <sstream>
@@ -25,6 +28,7 @@
 #include "core/environment.hpp"
 #include "core/os_counters.hpp"
 #include "core/report.hpp"
+#include "core/report_rules.hpp"
 #include "core/runner.hpp"
 #include "methods/buffer_sizes.hpp"
 #include "core/session.hpp"
@@ -77,7 +81,41 @@ benchmark::BenchmarkReporter::Run single_run(const std::string& name, double sec
     return r;
 }
 
-Ran run_all(const std::vector<Case>& cases, double scale = 1e-4, int repetitions = 0) {
+/// Three repetitions of hello/limit (10 ms a run on a CPU; the third took
+/// 3.01 s of wall time: 3 s off a CPU that no cpu_wait or steal_time
+/// explains) and of hello/fwrite (as varied in wall time, but its CPU time,
+/// or its waiting for a CPU, accounts for it), with their median rows.
+std::vector<benchmark::BenchmarkReporter::Run> stopped_limit_and_busy_fwrite() {
+    using Run = benchmark::BenchmarkReporter::Run;
+    auto row = [](const std::string& name, Run::RunType type, const char* aggregate, double wall, double cpu,
+                  double wait, int index) {
+        Run r;
+        r.run_name.function_name = name;
+        r.run_type = type;
+        r.aggregate_name = aggregate;
+        r.iterations = 1;
+        r.repetitions = 3;
+        r.repetition_index = index;
+        r.time_unit = benchmark::kMillisecond;
+        r.real_accumulated_time = wall;
+        r.counters["user_time"] = cpu * 0.8;
+        r.counters["system_time"] = cpu * 0.2;
+        r.counters["cpu_wait"] = wait;
+        return r;
+    };
+    std::vector<Run> runs;
+    runs.push_back(row("hello/limit", Run::RT_Iteration, "", 0.010, 0.0095, 0, 0));
+    runs.push_back(row("hello/limit", Run::RT_Iteration, "", 0.011, 0.0100, 0, 1));
+    runs.push_back(row("hello/limit", Run::RT_Iteration, "", 3.010, 0.0098, 0, 2));
+    runs.push_back(row("hello/limit", Run::RT_Aggregate, "median", 0.011, 0.0098, 0, 0));
+    runs.push_back(row("hello/fwrite", Run::RT_Iteration, "", 0.020, 0.019, 0, 0));
+    runs.push_back(row("hello/fwrite", Run::RT_Iteration, "", 0.060, 0.059, 0, 1));  // more work on a CPU
+    runs.push_back(row("hello/fwrite", Run::RT_Iteration, "", 0.100, 0.020, 0.079, 2));  // waited for a CPU
+    runs.push_back(row("hello/fwrite", Run::RT_Aggregate, "median", 0.060, 0.020, 0.010, 0));  // last
+    return runs;
+}
+
+Ran run_all(const std::vector<Case>& cases, double scale = 1e-4, int repetitions = 1) {
     static const bool initialized = [] {
         // Short runs: these tests check what is reported, not how fast.
         static char arg0[] = "iobench_tests";
@@ -89,7 +127,7 @@ Ran run_all(const std::vector<Case>& cases, double scale = 1e-4, int repetitions
     }();
     (void)initialized;
     test::TempDir dir;
-    Session session(dir.path(), scale, false, false);
+    Session session(dir.path(), scale, false);
     benchmark::ClearRegisteredBenchmarks();
     Ran ran;
     ran.cases = cases;
@@ -486,43 +524,57 @@ TEST(Report, SpreadWithStolenTimeIsCalledHostInterference) {
 }
 
 TEST(Report, ARepetitionStoppedPartWayIsNamed) {
-    // Issue 28: 3 s of SIGSTOP in one repetition of hello/limit showed only as
-    // a large cv. Three repetitions of 10 ms a run on a CPU; the third took
-    // 3.01 s of wall time: 3 s off a CPU that no cpu_wait or steal_time
-    // explains. hello/fwrite varies as much in wall time, but its CPU time
-    // (or its waiting for a CPU) accounts for it: not stopped.
-    using Run = benchmark::BenchmarkReporter::Run;
-    auto row = [](const std::string& name, Run::RunType type, const char* aggregate, double wall, double cpu,
-                  double wait, int index) {
-        Run r;
-        r.run_name.function_name = name;
-        r.run_type = type;
-        r.aggregate_name = aggregate;
-        r.iterations = 1;
-        r.repetitions = 3;
-        r.repetition_index = index;
-        r.time_unit = benchmark::kMillisecond;
-        r.real_accumulated_time = wall;
-        r.counters["user_time"] = cpu * 0.8;
-        r.counters["system_time"] = cpu * 0.2;
-        r.counters["cpu_wait"] = wait;
-        return r;
-    };
-    std::vector<Run> runs;
-    runs.push_back(row("hello/limit", Run::RT_Iteration, "", 0.010, 0.0095, 0, 0));
-    runs.push_back(row("hello/limit", Run::RT_Iteration, "", 0.011, 0.0100, 0, 1));
-    runs.push_back(row("hello/limit", Run::RT_Iteration, "", 3.010, 0.0098, 0, 2));
-    runs.push_back(row("hello/limit", Run::RT_Aggregate, "median", 0.011, 0.0098, 0, 0));
-    runs.push_back(row("hello/fwrite", Run::RT_Iteration, "", 0.020, 0.019, 0, 0));
-    runs.push_back(row("hello/fwrite", Run::RT_Iteration, "", 0.060, 0.059, 0, 1));  // more work on a CPU
-    runs.push_back(row("hello/fwrite", Run::RT_Iteration, "", 0.100, 0.020, 0.079, 2));  // waited for a CPU
-    runs.push_back(row("hello/fwrite", Run::RT_Aggregate, "median", 0.060, 0.020, 0, 0));
-    const std::string text = summary_of(runs);
+    // 3 s of SIGSTOP in one repetition of hello/limit once showed only as a
+    // large cv: it is named; hello/fwrite, whose CPU time accounts for its
+    // spread, is not.
+    const std::string text = summary_of(stopped_limit_and_busy_fwrite());
     const auto note = text.find("! stopped or blocked: a repetition spent far longer neither on a CPU nor waiting for "
                                 "one than the others did (hello/limit, repetition 3 of 3: ");
     ASSERT_NE(note, std::string::npos) << text;
     EXPECT_NE(text.find("per run off a CPU (the repetitions' median: ", note), std::string::npos) << text;
     EXPECT_EQ(text.find("hello/fwrite, repetition"), std::string::npos) << text;
+}
+
+TEST(Report, TheSummaryFollowsTheRulesOfTheSpecification) {
+    // tests/data/report_rules.json: every rule's value is core/report_rules.hpp's, and
+    // the summary of rows that trip every rule writes each rule's phrase.
+    std::ifstream in(IOBENCH_TEST_DATA_DIR "/report_rules.json");
+    ASSERT_TRUE(in) << "cannot open " << IOBENCH_TEST_DATA_DIR "/report_rules.json";
+    const auto spec = nlohmann::json::parse(in);
+    const std::map<std::string, double> values = {
+        {"cv_flag", report_rules::cv_flag},
+        {"interval_flag", report_rules::interval_flag},
+        {"confidence", report_rules::confidence},
+        {"min_repetitions_for_interval", report_rules::min_repetitions_for_interval},
+        {"interference_share", report_rules::interference_share},
+        {"min_seconds_for_cpu_share", report_rules::min_seconds_for_cpu_share},
+        {"stopped_share", report_rules::stopped_share},
+        {"stopped_min_seconds", report_rules::stopped_min_seconds}};
+    ASSERT_EQ(spec["rules"].size(), values.size());
+    for (const auto& rule : spec["rules"]) {
+        const std::string name = rule["name"];
+        ASSERT_EQ(values.count(name), 1u) << name << " is not in core/report_rules.hpp";
+        EXPECT_EQ(rule["value"].get<double>(), values.at(name)) << name;
+    }
+    // The fewest repetitions with an interval: the order statistics say so.
+    EXPECT_GT(median_interval_rank(report_rules::min_repetitions_for_interval, report_rules::confidence), 0);
+    EXPECT_EQ(median_interval_rank(report_rules::min_repetitions_for_interval - 1, report_rules::confidence), 0);
+
+    // hello/limit: 3 repetitions (too few for an interval), 11 ms runs (too
+    // short for a sys share), one stopped for 3 s. hello/fwrite: cv 50 %, a
+    // wide spread with CPU pressure of 17 % of its runs' time.
+    using Run = benchmark::BenchmarkReporter::Run;
+    std::vector<Run> runs = stopped_limit_and_busy_fwrite();
+    Run cv = runs.back();  // hello/fwrite's median row
+    cv.aggregate_name = "cv";
+    cv.real_accumulated_time = 0.5;
+    runs.push_back(cv);
+    const std::string text = summary_of(runs);
+    for (const auto& rule : spec["rules"]) {
+        if (rule["summary"].is_null()) continue;
+        const std::string phrase = rule["summary"];
+        EXPECT_NE(text.find(phrase), std::string::npos) << rule["name"] << ": \"" << phrase << "\" not in\n" << text;
+    }
 }
 
 TEST(Report, SummarySaysWhatTheOutcomesSay) {
@@ -764,7 +816,7 @@ TEST(Runner, RunsPerRepetitionReachTheMinimumTimeWithinABoundedWallTime) {
 
 TEST(Runner, SizingRunTimesTheMeasuredPartAndTheWhole) {
     test::TempDir dir;
-    Session session(dir.path(), 1e-4, false, false);
+    Session session(dir.path(), 1e-4, false);
     const auto cost = size_run(make_case("ints_out", "obuf"), session);
     ASSERT_TRUE(cost.has_value());
     EXPECT_GT(cost->measured, 0);

@@ -139,18 +139,31 @@ TEST(TranscodeMethods, InvalidUtf8IsAParseErrorOrReplaced) {
         std::ofstream out(input, std::ios::binary);
         out << emoji_utf8 << "\xFF\xFE" << emoji_utf8;
     }
+    int refused = 0, replaced = 0;  // methods that threw parse_error, that substituted U+FFFD
     for (const Method& m : methods()) {
         if (!m.transcode || !m.unavailable.empty()) continue;
         const auto output = dir.path() / ("bad-" + m.name);
-        std::string good = std::string(emoji_encoded(Encoding::utf16le)) + std::string(emoji_encoded(Encoding::utf16le));
+        const std::string good =
+            std::string(emoji_encoded(Encoding::utf16le)) + std::string(emoji_encoded(Encoding::utf16le));
         try {
             m.transcode(Source{input.string(), 0}, Sink{output.string(), 0}, Encoding::utf16le);
-            // A method that substitutes U+FFFD (fast_io) must not write the good text.
-            EXPECT_NE(read_file(output), good) << m.name;
         } catch (const parse_error&) {
-            SUCCEED();
+            ++refused;
+            continue;
         }
+        // A method that substitutes U+FFFD (fast_io) keeps both emoji and puts
+        // at least one replacement character (FD FF in UTF-16LE) between them.
+        const std::string written = read_file(output);
+        const std::string emoji(emoji_encoded(Encoding::utf16le));
+        ASSERT_GE(written.size(), 2 * emoji.size() + 2) << m.name << " wrote " << written.size() << " bytes";
+        EXPECT_EQ(written.substr(0, emoji.size()), emoji) << m.name;
+        EXPECT_EQ(written.substr(written.size() - emoji.size()), emoji) << m.name;
+        const std::string middle = written.substr(emoji.size(), written.size() - 2 * emoji.size());
+        EXPECT_NE(middle.find("\xFD\xFF"), std::string::npos) << m.name << ": no U+FFFD between the emoji";
+        EXPECT_NE(written, good) << m.name;
+        ++replaced;
     }
+    EXPECT_GE(refused + replaced, 2) << "at least iconv (or MultiByteToWideChar) and codecvt ran";
 }
 
 }  // namespace

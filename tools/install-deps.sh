@@ -22,7 +22,7 @@ packages=(
   g++ clang cmake ninja-build git pkg-config
   libbenchmark-dev libbenchmark-tools libfmt-dev nlohmann-json3-dev libcli11-dev libxxhash-dev libdragonbox-dev
   libgtest-dev
-  libboost-iostreams-dev liburing-dev libfast-float-dev libssl-dev libspdlog-dev locales
+  libboost-iostreams-dev liburing-dev libfast-float-dev libssl-dev libspdlog-dev locales valgrind
   "${tools_python[@]}" python3-venv
 )
 browser=yes

@@ -3,8 +3,9 @@
 # the standalone ints_out/obuf program and iobench's ints_out/obuf, ROUNDS
 # times RUNS runs each, in one directory, and prints each side's median and
 # their ratio. Run it on an idle machine from a release build:
-#   cmake --preset linux-release && cmake --build --preset linux-release
+#   cmake --preset linux-release -DIOBENCH_BUILD_TESTS=ON && cmake --build --preset linux-release
 #   tests/harness/harness-overhead.sh build/linux-release /dev/shm [ROUNDS [RUNS]]
+# (the release preset alone builds no tests, and this program is one).
 # iobench runs one iteration per repetition (--benchmark_min_time=0.000001),
 # so both sides time single runs. Both run with address-space layout
 # randomization off (setarch -R, where there is one; IOBENCH_ASLR=1 keeps it
@@ -16,6 +17,10 @@ build=${1:?usage: $0 BUILD_DIR DIR [ROUNDS [RUNS]]}
 dir=${2:?usage: $0 BUILD_DIR DIR [ROUNDS [RUNS]]}
 rounds=${3:-3}
 runs=${4:-5}
+if [ ! -x "$build/tests/harness/iobench_standalone_ints_out" ]; then
+  echo "$0: no $build/tests/harness/iobench_standalone_ints_out: configure with -DIOBENCH_BUILD_TESTS=ON and build" >&2
+  exit 2
+fi
 work=$(mktemp -d "$dir/harness-check.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 fixed=()

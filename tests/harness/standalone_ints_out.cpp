@@ -6,7 +6,8 @@
 // run from the same state as iobench does (core/page_cache.cpp: the
 // previous output removed, the file system written back, memory for the output
 // made resident). Prints one time per run in milliseconds
-// and then the median. tests/harness/harness-overhead.sh alternates it with
+// and then the median, after checking the last run's output line by line
+// (exit 1 when it is wrong). tests/harness/harness-overhead.sh alternates it with
 // `iobench --benchmark_filter=^ints_out/obuf$`.
 //
 // Usage: iobench_standalone_ints_out DIR [RUNS [COUNT]]
@@ -51,6 +52,28 @@ std::uint64_t output_bytes(std::uint64_t count) {
     return total;
 }
 
+/// Empty when the file at `path` holds 0 .. count-1 in decimal, one per
+/// line (checked after the last run, outside the timed work), else what differs.
+std::string verify(const std::string& path, std::uint64_t count) {
+    std::FILE* in = std::fopen(path.c_str(), "rb");
+    if (in == nullptr) return "cannot open the output";
+    std::string expected;
+    std::string got;
+    char number[24];
+    std::uint64_t mismatch = count;
+    for (std::uint64_t i = 0; i < count && mismatch == count; ++i) {
+        expected.assign(number, static_cast<std::size_t>(std::snprintf(number, sizeof number, "%llu\n",
+                                                                      static_cast<unsigned long long>(i))));
+        got.resize(expected.size());
+        if (std::fread(got.data(), 1, got.size(), in) != got.size() || got != expected) mismatch = i;
+    }
+    const bool extra = std::fgetc(in) != EOF;
+    std::fclose(in);
+    if (mismatch != count) return "line " + std::to_string(mismatch + 1) + " differs";
+    if (extra) return "bytes after the last line";
+    return "";
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -81,7 +104,12 @@ int main(int argc, char** argv) {
         ::unlink(path.c_str());
         return 1;
     }
+    const std::string mismatch = verify(path, count);
     ::unlink(path.c_str());
+    if (!mismatch.empty()) {
+        std::fprintf(stderr, "%s: the output is wrong: %s\n", argv[0], mismatch.c_str());
+        return 1;
+    }
     std::sort(ms.begin(), ms.end());
     const std::size_t n = ms.size();
     std::printf("median %.3f ms over %zu runs\n", n % 2 ? ms[n / 2] : (ms[n / 2 - 1] + ms[n / 2]) / 2, n);

@@ -22,17 +22,17 @@ import numpy
 import scipy.stats
 
 from . import counters as counter_columns
+from . import rules
 from .number_format import format_count
 from .results import SKIPPED_PREFIX, Benchmark, InputError, ResultFile
 
 # Mann-Whitney U needs this many repetitions on each side before it is run at all.
 MIN_REPETITIONS = 3
 
-# A coefficient of variation at or above this is flagged (docs/methodology.md).
-CV_WARNING = 0.05
-
-# The confidence level of the interval of a median (the 95% CI column, the error bars).
-CI_LEVEL = 0.95
+# A coefficient of variation at or above this is flagged; the confidence level of the interval of a
+# median (the 95% CI column, the error bars): tests/data/report_rules.json.
+CV_WARNING = rules.CV_FLAG
+CI_LEVEL = rules.CONFIDENCE
 
 # Context keys that must agree for times to be comparable; a difference is noted.
 COMPARABLE_CONTEXT = ("suite", "scale", "file_size", "build_type", "build_flags", "target_filesystem")
@@ -632,8 +632,8 @@ def _summaries(workloads: list[Workload], files: list[ResultFile], baseline_file
 
 # A spread is put down to the host or to other work when the time the hypervisor took
 # (steal_time) or tasks spent waiting for a CPU (cpu_wait) is at least this share of
-# a run's wall time: as iobench's own summary says it (core/report.cpp).
-INTERFERENCE_SHARE = 0.01
+# a run's wall time: as iobench's own summary says it (core/report_rules.hpp).
+INTERFERENCE_SHARE = rules.INTERFERENCE_SHARE
 
 
 def _spread(cell: Cell) -> bool:
@@ -642,7 +642,7 @@ def _spread(cell: Cell) -> bool:
         return True
     if cell.ci is None or not cell.value:
         return False
-    return max(cell.value - cell.ci[0], cell.ci[1] - cell.value) / cell.value > CV_WARNING
+    return max(cell.value - cell.ci[0], cell.ci[1] - cell.value) / cell.value > rules.INTERVAL_FLAG
 
 
 def interference(comparison: Comparison) -> dict[str, list[str]]:

@@ -1,6 +1,6 @@
 """The counters a table can show, how each is named, derived and formatted.
 
-iobench writes every counter per run (issue 10): system calls, bytes per call,
+iobench writes every counter per run: system calls, bytes per call,
 user and system CPU seconds, page faults, context switches, storage traffic, and
 x_limit (time / the workload's memory-bound limit row). "sys" is derived: system
 time as a percentage of the wall time of a run.
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from . import rules
 from .number_format import format_bytes, format_count, format_percent, format_ratio, format_time
 
 # Counters every row has and that the tables show in their own columns (or never).
@@ -18,8 +19,8 @@ STANDARD = frozenset({"bytes_per_second", "items_per_second", "verified", "items
 
 # Below this much measured time per repetition the kernel's split of CPU time into
 # user and system (by scheduler ticks of 1-10 ms) is noise: the sys share is left
-# out, as iobench's own summary does (core/report.cpp, min_ms_for_cpu_share).
-MIN_SECONDS_FOR_CPU_SHARE = 0.05
+# out, as iobench's own summary does (core/report_rules.hpp).
+MIN_SECONDS_FOR_CPU_SHARE = rules.MIN_SECONDS_FOR_CPU_SHARE
 
 
 def cpu_split_too_short(cell) -> bool:
@@ -56,6 +57,9 @@ KNOWN = [
     Column("x_limit", "x limit", "ratio", "time / the workload's memory-bound limit (the limit row)", "x_limit"),
     Column("binary_size", "binary size", "bytes", "size of the row's program file (the binary_size workload)",
            "binary_size"),
+    Column("instructions_per_item", "instr/item", "count",
+           "user-space instructions per item of the measured calls (iobench --instructions): the same in every "
+           "run, so compared as they are, without a significance test", "instructions_per_item"),
     Column("user_time", "user", "seconds", "user CPU time per run", "user_time"),
     Column("system_time", "system", "seconds", "system CPU time per run", "system_time"),
     Column("page_faults", "page faults", "count", "page faults per run", "page_faults"),
@@ -67,7 +71,7 @@ BY_KEY = {c.key: c for c in KNOWN}
 
 # What the tables show unless --counters says otherwise (each only where a row carries it and
 # it is not 0 in every row of the table: see compare._columns).
-DEFAULT = ["write_calls", "read_calls", "bytes_per_call", "sys", "x_limit", "binary_size"]
+DEFAULT = ["write_calls", "read_calls", "bytes_per_call", "sys", "x_limit", "binary_size", "instructions_per_item"]
 
 
 def column(key: str) -> Column:

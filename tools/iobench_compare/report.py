@@ -12,10 +12,14 @@ from __future__ import annotations
 import html
 
 from . import __version__
+from . import rules
 from .compare import CV_WARNING, Comparison, Workload, reads_a_file
 from .plot import charts, svg
 from .render import (LIMIT_LEGEND, SUMMARY_TITLE, STATUS_WORDS, baseline_sentence, body, headers,
                      interference_sentences, problem, summary_lines, table_title)
+
+# The confidence level as the report writes it ("95%").
+_LEVEL = f"{rules.CONFIDENCE * 100:.0f}%"
 
 CSS = """
 :root { color-scheme: light; --fg: #1f2328; --muted: #59636e; --line: #d1d9e0; --head: #f6f8fa;
@@ -107,7 +111,7 @@ def _context_table(comparison: Comparison) -> str:
             elif key == "counters":
                 available = f.available_counters
                 values.append(_e(", ".join(available)) if available is not None else
-                              '<span class="muted">not recorded (iobench before issue 10)</span>')
+                              '<span class="muted">not recorded (iobench before it counted them)</span>')
             elif key == "plugins":
                 value = f.context.get(key)
                 values.append(_e(_plugins_text(value)) if value not in (None, "", []) else
@@ -177,7 +181,7 @@ def _cv_warning(comparison: Comparison) -> str:
     flagged = [c for c in results if c.cv is not None and c.cv >= CV_WARNING]
     if not flagged:
         return ""
-    return (f'<p class="note" id="cv-warning">cv &ge; 5% (marked !) in {len(flagged)} of {len(results)} results: '
+    return (f'<p class="note" id="cv-warning">cv &ge; {CV_WARNING * 100:.0f}% (marked !) in {len(flagged)} of {len(results)} results: '
             "their repetitions disagree (a busy machine, page-cache writeback), so close rankings are not to be "
             "trusted; rerun with more <code>--benchmark_repetitions</code>, on an idle machine or a tmpfs "
             "<code>--dir</code>."
@@ -217,7 +221,8 @@ def _intro(comparison: Comparison) -> str:
     if comparison.compares:
         return baseline_sentence(comparison)
     limit = any(r.is_limit for w in comparison.workloads for r in w.rows)
-    return ("One result file: per workload the median time of a run, its 95% interval, throughput, cv, x fastest "
+    return (f"One result file: per workload the median time of a run, its {_LEVEL} interval, throughput, cv, "
+            "x fastest "
             "(time / the fastest method's" + ("; the limit row is a reference, never the fastest" if limit else "") +
             ") and the counters each row carries.")
 
@@ -243,8 +248,9 @@ def to_html(comparison: Comparison) -> str:
     for k, workload in enumerate(comparison.workloads):
         out.append(_workload(comparison, workload, k))
     out += [f"<footer>Written by iobench-compare {_e(__version__)} from {_e(names)}. Times: median over the "
-            "repetitions; 95% CI: the distribution-free 95% interval of that median (order statistics, "
-            "binomial(n, 1/2)) as its larger distance from it, - below 6 repetitions; throughput in decimal units "
+            f"repetitions; {_LEVEL} CI: the distribution-free {_LEVEL} interval of that median (order statistics, "
+            "binomial(n, 1/2)) as its larger distance from it, - below "
+            f"{rules.MIN_REPETITIONS_FOR_INTERVAL} repetitions; throughput in decimal units "
             "(1 MB/s = 10<sup>6</sup> B/s); cv: standard deviation / mean of the repetitions' wall times; "
-            "the bars' error bars: the 95% interval of the median throughput.</footer>", "</body>", "</html>"]
+            f"the bars' error bars: the {_LEVEL} interval of the median throughput.</footer>", "</body>", "</html>"]
     return "\n".join(out) + "\n"

@@ -10,7 +10,7 @@ not a failure.
 
 Every numeric field of a row that Google Benchmark does not define itself is a
 counter: iobench's bytes_per_second, items_per_second, verified, buffer_size, and
-(issue 10) read_calls, write_calls, bytes_per_call, user_time, system_time,
+read_calls, write_calls, bytes_per_call, user_time, system_time,
 page_faults, context_switches, read_bytes, write_bytes and x_limit, each per run.
 A platform that does not provide a counter leaves it out.
 
@@ -43,7 +43,7 @@ _GB_FIELDS = frozenset({
     "aggregate_unit", "error_occurred", "error_message", "label", "big_o", "rms", "complexity_n",
 })
 
-# How iobench marks a benchmark the platform refused (core/runner.cpp).
+# How iobench marks a benchmark the platform refused (core/outcome.hpp: Outcome::error_message).
 SKIPPED_PREFIX = "skipped: "
 
 

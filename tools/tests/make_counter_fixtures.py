@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Regenerates the fixtures with counters (issue 10) and the bad-input fixtures derived from them.
+"""Regenerates the fixtures with counters and the bad-input fixtures derived from them.
 
     make_counter_fixtures.py --gcc BUILD_GCC/iobench --clang BUILD_CLANG/iobench
                              [--mingw BUILD_MINGW/iobench.exe] [--only NAME ...]
@@ -23,6 +23,10 @@ context key "counters", the limit rows and x_limit are iobench's own:
 - quick-structure.json: `iobench --suite quick --scale 0.001` (GCC): rows that
   carry their structure (workload, method, family, reference, params, item_unit,
   compared_per, items, bytes), beside the older fixtures, which do not.
+- instructions-valgrind.json: `iobench --instructions --suite quick --scale
+  0.001` (GCC, a build without sanitizers, valgrind on PATH where the CPU has no
+  counter for perf): every row with instructions_per_item, the context's
+  instructions_source.
 file-read-cache.json carries it too; the other fixtures were made before
 iobench wrote it and test that such files still load.
 - cold-gcc.json and cold-mingw-wine.json: COLD_SUITE below with `--file-size 2M`
@@ -141,6 +145,8 @@ def main():
             ("file-read-shm.json", [gcc], suite, args.dir, ("--file-size", "2M")),
             ("file-read-cache.json", [gcc], cache_suite, disk, ("--file-size", "2M")),
             ("quick-structure.json", [gcc], "quick", args.dir, ("--scale", "0.001")),
+            ("instructions-valgrind.json", [gcc], "quick", args.dir,
+             ("--scale", "0.001", "--instructions=valgrind")),
             ("cold-gcc.json", [gcc], cold_suite, disk, ("--file-size", "2M")),
             ("cold-mingw-wine.json", mingw, cold_suite, disk, ("--file-size", "2M")),
         ]

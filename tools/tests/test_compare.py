@@ -546,6 +546,33 @@ class RowNotesTest(unittest.TestCase):
         self.assertIn("\nnote: in the calls columns of fwrite: writes are requests in a ring\n", out)
 
 
+class InstructionsTest(unittest.TestCase):
+    """Files of `iobench --instructions`: instructions per item shown and exported as they are."""
+
+    def test_instructions_column_and_legend(self):
+        out = run_ok(self, fixture("instructions-valgrind.json"))
+        ints_out = out.split("ints_out: time per run\n", 1)[1].split("\n\n", 1)[0]
+        self.assertIn("instr/item", ints_out.splitlines()[0])
+        for bench in ("ints_out/obuf", "ints_out/fprintf", "ints_out/limit"):
+            (row,) = iteration_rows("instructions-valgrind.json", bench)
+            method = bench.split("/")[1]
+            line = [x for x in ints_out.splitlines() if x.split()[:1] == [method]][0]
+            # The summary's count format (tests/data/number_format.json): "639", "36.0", "0.0".
+            self.assertIn(" " + counter_columns.format_value(counter_columns.BY_KEY["instructions_per_item"],
+                                                             row["instructions_per_item"]) + " ", line + " ")
+        self.assertIn("instr/item: user-space instructions per item of the measured calls (iobench --instructions; "
+                      "counted by GNU 12.2.0 / Linux: valgrind)", out)
+        # Files without the counter: neither the column nor the legend.
+        plain = run_ok(self, fixture("quick-gcc.json"))
+        self.assertNotIn("instr/item", plain)
+
+    def test_csv_carries_the_count(self):
+        rows = csv_rows(self, fixture("instructions-valgrind.json"))
+        (row,) = iteration_rows("instructions-valgrind.json", "hello/obuf")
+        self.assertEqual(float(rows[("hello/obuf", "instructions-valgrind.json")]["instructions_per_item"]),
+                         row["instructions_per_item"])
+
+
 class ShortRunsAndInterferenceTest(unittest.TestCase):
     """The sys share left out where the runs were too short, and spreads put down to the host or the machine."""
 
@@ -1106,7 +1133,7 @@ class BadInputTest(unittest.TestCase):
             self.check([path], "list.json: contains no benchmark")
 
     def test_a_field_of_the_wrong_type_or_range(self):
-        # Issue 28: one changed field of a real results file gave a traceback (exit 1).
+        # One changed field of a real results file gave a traceback (exit 1).
         with open(fixture("quick-gcc.json"), encoding="utf-8") as f:
             text = f.read()
         first = '"name":"hello/obuf",'
@@ -1131,7 +1158,7 @@ class BadInputTest(unittest.TestCase):
                 self.check([path], f"changed.json: benchmark 'hello/obuf': {message}")
 
     def test_rows_without_run_type(self):
-        # Issue 28: without "run_type" the mean/median/stddev/cv rows were counted as
+        # Without "run_type" the mean/median/stddev/cv rows were counted as
         # repetitions (cv 16.0 % became 31.9 %). Other programs and older Google
         # Benchmark versions write no run_type, some no aggregate_name either.
         expected = run_ok(self, fixture("gcc.json"), "--format", "csv")

@@ -113,7 +113,7 @@ class ReportTest(unittest.TestCase):
             available = json.load(f)["context"]["counters"].split(",")  # what iobench measured on this platform
         self.assertIn("write_calls", available)
         self.assertIn(f"<td>{', '.join(available)}</td>", self.two)
-        self.assertIn("not recorded (iobench before issue 10)", self.problems)
+        self.assertIn("not recorded (iobench before it counted them)", self.problems)
 
     def test_plugins_in_the_context(self):
         # A run with iobench --plugin lists its plugins in the context: a row of the context
@@ -341,8 +341,8 @@ class EndToEndTest(unittest.TestCase):
                 text = f.read()
             self.assertIn('<section id="w-ints_out">', text)
             self.assertIn("<svg", text)
-            # Every default counter column is shown where a benchmark's median of it is not 0 (issue 10's
-            # counters), and left out where it is 0 in every benchmark (read calls of an output workload).
+            # Every default counter column is shown where a benchmark's median of it is not 0
+            # and left out where it is 0 in every benchmark (read calls of an output workload).
             with open(data, encoding="utf-8") as f:
                 rows = [r for r in json.load(f)["benchmarks"] if r["run_type"] == "iteration"]
             from iobench_compare import counters
