@@ -142,7 +142,10 @@ StandbyPurge purge_standby_list() {
     SetLastError(ERROR_SUCCESS);
     const BOOL adjusted = AdjustTokenPrivileges(token.h, FALSE, &wanted, sizeof previous, &previous, &previous_size);
     const DWORD adjust_err = GetLastError();  // ERROR_NOT_ALL_ASSIGNED: the token does not hold it
-    if (!adjusted || adjust_err == ERROR_NOT_ALL_ASSIGNED)
+    if (!adjusted)
+        return {false, "SeProfileSingleProcessPrivilege cannot be enabled (AdjustTokenPrivileges: " +
+                           message_of(adjust_err) + ")"};
+    if (adjust_err == ERROR_NOT_ALL_ASSIGNED)
         return {false, "SeProfileSingleProcessPrivilege not held (administrators hold it)"};
 
     StandbyPurge result;

@@ -310,7 +310,7 @@ std::string read_once(Session& session, const char* method, CacheState cache = C
 #ifdef _WIN32
 TEST(FileRead, ColdIsDroppedByANoBufferingOpenOrSkippedWithTheReason) {
     test::TempDir dir;
-    Session session(dir.path(), 1.0, false, false);
+    Session session(dir.path(), 1.0, false);
     session.set_input_size(1u << 20);
     std::string label;
     if (!wine_version().empty()) {
