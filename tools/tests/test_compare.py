@@ -16,7 +16,10 @@ rows) and quick-clang-tenth.json (the same built with Clang at scale 0.001: a
 tenth of the counts), file-read-shm.json
 (a file_read buffer sweep on tmpfs with a skipped method), invalid-times.json
 (gcc.json with a NaN, an infinite and a zero time), all-errors.json (every row an
-error), truncated.json (cut short), suite-not-result.json (a suite file).
+error), truncated.json (cut short), suite-not-result.json (a suite file),
+cold-gcc.json and cold-mingw-wine.json (file_read warm and cold and hello, 3
+repetitions, on Linux and under wine: cold rows that say how their pages were
+dropped, cold rows skipped and rows without call counts that say why).
 """
 
 import json
