@@ -83,6 +83,25 @@ std::string registry_string(const char* key, const char* value) {
 }
 #endif
 
+}  // namespace
+
+std::string wine_version() {
+#ifdef _WIN32
+    // wine's ntdll exports wine_get_version and wine_get_host_version; Windows' does not.
+    using wine_version_fn = const char*(__cdecl*)();
+    static const std::string version = [] {
+        const auto get = ntdll_function<wine_version_fn>("wine_get_version");
+        const char* v = get ? get() : nullptr;
+        return get == nullptr ? std::string() : v != nullptr && *v != '\0' ? std::string(v) : std::string("unknown");
+    }();
+    return version;
+#else
+    return "";
+#endif
+}
+
+namespace {
+
 /// Operating system, kernel release and machine; under wine, says so.
 std::pair<std::string, std::string> os_and_kernel() {
 #ifdef _WIN32
@@ -103,11 +122,9 @@ std::pair<std::string, std::string> os_and_kernel() {
                           : info.wProcessorArchitecture == PROCESSOR_ARCHITECTURE_INTEL ? "x86"
                                                                                         : "unknown";
     std::string os = fmt::format("Windows {}", machine);
-    // wine's ntdll exports wine_get_version and wine_get_host_version; Windows' does not.
-    using wine_version_fn = const char*(__cdecl*)();
     using wine_host_fn = void(__cdecl*)(const char**, const char**);
-    if (auto wine = ntdll_function<wine_version_fn>("wine_get_version")) {
-        os += fmt::format(" (wine {})", wine());
+    if (const std::string wine = wine_version(); !wine.empty()) {
+        os += fmt::format(" (wine {})", wine);
         if (auto host = ntdll_function<wine_host_fn>("wine_get_host_version")) {
             const char* sysname = nullptr;
             const char* release = nullptr;

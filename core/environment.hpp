@@ -16,6 +16,14 @@ namespace iobench {
 /// iobench version and git commit.
 std::vector<std::pair<std::string, std::string>> describe_environment(const std::filesystem::path& dir);
 
+/// The version of wine this Windows program runs under ("8.0"), from the
+/// `wine_get_version` export of wine's ntdll.dll, which Windows' own ntdll
+/// does not have; "" on Windows itself and on every other platform. Under
+/// wine some Windows calls succeed without doing what they do on Windows
+/// (the I/O counters stay 0, a standby-list purge is a stub): callers say so
+/// instead of reporting what did not happen.
+std::string wine_version();
+
 /// Short compiler name for result file names: "gcc", "clang", "msvc", "mingw-gcc", ...
 std::string compiler_short_name();
 

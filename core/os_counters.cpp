@@ -1,6 +1,10 @@
 #include "core/os_counters.hpp"
 
+#include <fmt/format.h>
+
 #include <cstring>
+
+#include "core/environment.hpp"
 
 #ifdef _WIN32
 #include <windows.h>
@@ -50,6 +54,10 @@ OsCounters raw_snapshot(OsScope scope) noexcept {
         set(s, OsCounter::page_faults, static_cast<double>(mem.PageFaultCount));
     return s;
 }
+
+/// Where the call counts come from and what the check calls, for calls_not_counted_here.
+constexpr std::string_view call_source(OsScope) { return "GetProcessIoCounters"; }
+constexpr std::string_view call_probe = "one WriteFile and one ReadFile";
 
 /// One real write and one real read (to and from the null device), for the
 /// check that the call counters move.
@@ -187,6 +195,12 @@ OsCounters raw_snapshot(OsScope scope) noexcept {
     return s;
 }
 
+/// Where the call counts come from and what the check calls, for calls_not_counted_here.
+constexpr std::string_view call_source(OsScope scope) {
+    return scope == OsScope::process ? "/proc/self/io" : "/proc/thread-self/io";
+}
+constexpr std::string_view call_probe = "one write(2) and one read(2)";
+
 /// One real write and one real read (to /dev/null and from /dev/zero), for
 /// the check that the call counters move.
 void one_write_one_read() noexcept {
@@ -220,6 +234,10 @@ OsCounters difference(const OsCounters& before, const OsCounters& after) {
 struct Calibration {
     std::uint32_t usable = 0;
     OsCounters cost;
+    // What the check of the call counts found, for calls_not_counted_here.
+    bool calls_readable = false;  ///< both call counts could be read
+    double probe_writes = 0;      ///< how far write_calls moved for one write (1 when usable)
+    double probe_reads = 0;       ///< how far read_calls moved for one read
 };
 
 Calibration calibrate(OsScope scope) noexcept {
@@ -236,6 +254,9 @@ Calibration calibrate(OsScope scope) noexcept {
     // Only the call counts have a fixed cost; times and faults are what they are.
     for (OsCounter call : {OsCounter::read_calls, OsCounter::write_calls})
         if (cal.usable & bit(call)) set(cal.cost, call, idle[call]);
+    cal.calls_readable = idle.has(OsCounter::read_calls) && idle.has(OsCounter::write_calls);
+    cal.probe_writes = busy[OsCounter::write_calls] - idle[OsCounter::write_calls];
+    cal.probe_reads = busy[OsCounter::read_calls] - idle[OsCounter::read_calls];
     return cal;
 }
 
@@ -294,6 +315,24 @@ std::string available_os_counters() {
         names += os_counter_name(static_cast<OsCounter>(i));
     }
     return names;
+}
+
+std::string calls_not_counted_here(OsScope scope) {
+    const Calibration& cal = calibration(scope);
+    return calls_not_counted_reason(call_source(scope), call_probe, cal.calls_readable, cal.probe_writes,
+                                    cal.probe_reads, wine_version());
+}
+
+std::string calls_not_counted_reason(std::string_view source, std::string_view probe, bool readable, double writes,
+                                     double reads, std::string_view wine) {
+    if (readable && writes == 1 && reads == 1) return "";
+    const std::string head = wine.empty() ? "not counted" : "not counted under wine";
+    if (!readable) return fmt::format("{}: {} cannot be read", head, source);
+    const auto calls = [](double n, const char* what) {
+        return fmt::format("{:g} {}{}", n, what, n == 1 ? "" : "s");
+    };
+    return fmt::format("{}: {} counted {} and {} for {}", head, source, calls(writes, "write"), calls(reads, "read"),
+                       probe);
 }
 
 OsCounters machine_wide(OsCounters counters) noexcept {

@@ -5,7 +5,7 @@
 // threads of its own (OsScope; rule 7 of docs/design.md: every number is
 // explained).
 //
-//  counter           Linux: thread (process)                Windows
+//  counter           Linux: thread (process)                Windows (process for the I/O counts)
 //  read_calls        syscr of /proc/thread-self/io (self)   ReadOperationCount (GetProcessIoCounters)
 //  write_calls       syscw of /proc/thread-self/io (self)   WriteOperationCount (GetProcessIoCounters)
 //  user_time         ru_utime, getrusage(RUSAGE_THREAD      user time of GetThreadTimes
@@ -25,9 +25,20 @@
 // Non-zero values beside a run's spread say the host, not the method, moved
 // the time.
 //
+// Windows counts I/O calls per process only (no per-thread count exists:
+// GetProcessIoCounters, i.e. NtQueryInformationProcess(ProcessIoCounters), is
+// the only source outside event tracing). ReadOperationCount and
+// WriteOperationCount count ReadFile/WriteFile (NtReadFile/NtWriteFile) calls
+// on any handle; OtherOperationCount (DeviceIoControl, the console's
+// WriteConsole, ...) and the Transfer counts (bytes through those calls, not
+// storage traffic) are not reported.
+//
 // A counter the platform does not provide, or that did not move when the
 // first snapshot checked it against a real call, is unknown: it is left out
-// of a row, never reported as 0.
+// of a row, never reported as 0, and calls_not_counted_here says why for the
+// call counts (under wine: "not counted under wine: GetProcessIoCounters
+// counted 0 writes and 0 reads for one WriteFile and one ReadFile": wine 8.0
+// returns zeros for every count).
 #pragma once
 
 #include <array>
@@ -104,5 +115,24 @@ OsCounters machine_wide(OsCounters counters) noexcept;
 /// for the JSON context; checked once against real calls (a counter that did
 /// not move when it should have is not listed).
 std::string available_os_counters();
+
+/// Why snapshots of `scope` carry no read_calls or write_calls here, from the
+/// check of available_os_counters (one real write and one real read must move
+/// them by exactly one each): "" when they carry both. Otherwise "not
+/// counted: <what the check found>", or "not counted under wine: ..." under
+/// wine (wine_version, core/environment.hpp), e.g. "not counted under wine:
+/// GetProcessIoCounters counted 0 writes and 0 reads for one WriteFile and
+/// one ReadFile". The reason of every row whose method gives none of its own
+/// (RowStructure::calls_not_counted, core/report.hpp).
+std::string calls_not_counted_here(OsScope scope = OsScope::thread);
+
+/// The wording of calls_not_counted_here, from what the check found:
+/// `source` the counters read ("GetProcessIoCounters", "/proc/thread-self/io"),
+/// `probe` the calls made ("one WriteFile and one ReadFile"), `readable`
+/// whether the counters could be read at all, `writes` and `reads` how far
+/// they moved for the probe, `wine` wine_version(). "" when both moved by
+/// exactly one.
+std::string calls_not_counted_reason(std::string_view source, std::string_view probe, bool readable, double writes,
+                                     double reads, std::string_view wine);
 
 }  // namespace iobench

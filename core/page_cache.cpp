@@ -1,5 +1,7 @@
 #include "core/page_cache.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -8,9 +10,12 @@
 #include <system_error>
 #include <vector>
 
+#include "core/environment.hpp"
 #include "core/error.hpp"
 
-#ifndef _WIN32
+#ifdef _WIN32
+#include <windows.h>
+#else
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -56,20 +61,134 @@ std::optional<double> resident_fraction(const std::filesystem::path& path) {
     return static_cast<double>(resident) / static_cast<double>(pages.size());
 }
 
-void drop_from_page_cache(const std::filesystem::path& path) {
+std::string drop_from_page_cache(const std::filesystem::path& path) {
     const std::string p = path.string();
     ReadFd file(p);
     if (::fdatasync(file.fd) != 0) throw_errno("fdatasync", p);
     if (const int rc = ::posix_fadvise(file.fd, 0, 0, POSIX_FADV_DONTNEED); rc != 0)
         throw io_error("posix_fadvise(POSIX_FADV_DONTNEED)", p, std::error_code(rc, std::generic_category()));
+    return "fdatasync + posix_fadvise(POSIX_FADV_DONTNEED)";
 }
 
 #else  // _WIN32
 
+namespace {
+
+/// A handle that closes itself.
+struct Handle {
+    HANDLE h = nullptr;
+    Handle() = default;
+    explicit Handle(HANDLE handle) : h(handle) {}
+    ~Handle() {
+        if (h != nullptr && h != INVALID_HANDLE_VALUE) CloseHandle(h);
+    }
+    Handle(const Handle&) = delete;
+    Handle& operator=(const Handle&) = delete;
+};
+
+/// The system's message for a Win32 error code.
+std::string message_of(DWORD err) { return std::system_category().message(static_cast<int>(err)); }
+
+/// The NTSTATUS NtSetSystemInformation returns when the caller's token lacks
+/// the privilege (ntstatus.h; not included: it clashes with windows.h).
+constexpr LONG status_privilege_not_held = static_cast<LONG>(0xC0000061);
+
+/// File systems whose non-cached open purges a file's cached pages (purge_cached_pages).
+bool purges_on_uncached_open(const std::string& fs) { return fs == "NTFS" || fs == "FAT" || fs == "FAT32"; }
+
+}  // namespace
+
 std::optional<double> resident_fraction(const std::filesystem::path&) { return std::nullopt; }
 
-void drop_from_page_cache(const std::filesystem::path&) {
-    throw unavailable_error("a cold page cache is not implemented on Windows yet");
+std::string purge_cached_pages(const std::filesystem::path& path) {
+    Handle file(CreateFileW(path.c_str(), GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, nullptr,
+                            OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL | FILE_FLAG_NO_BUFFERING, nullptr));
+    if (file.h == INVALID_HANDLE_VALUE) {
+        const DWORD err = GetLastError();
+        if (err == ERROR_INVALID_PARAMETER || err == ERROR_NOT_SUPPORTED)
+            throw unavailable_error("no cold page cache here: the volume refuses FILE_FLAG_NO_BUFFERING (CreateFileW: " +
+                                    message_of(err) + ")");
+        throw io_error("CreateFileW(FILE_FLAG_NO_BUFFERING)", path.string(),
+                       std::error_code(static_cast<int>(err), std::system_category()));
+    }
+    wchar_t name[MAX_PATH + 1] = {};
+    std::string fs;
+    if (GetVolumeInformationByHandleW(file.h, nullptr, 0, nullptr, nullptr, nullptr, name, MAX_PATH + 1))
+        for (const wchar_t* c = name; *c != L'\0'; ++c) fs += static_cast<char>(*c < 128 ? *c : '?');
+    return fs;
+}
+
+StandbyPurge purge_standby_list() {
+    // The token the kernel checks: the thread's when it impersonates, else the process's.
+    Handle token;
+    if (!OpenThreadToken(GetCurrentThread(), TOKEN_ADJUST_PRIVILEGES | TOKEN_QUERY, TRUE, &token.h)) {
+        token.h = nullptr;
+        const DWORD err = GetLastError();
+        if (err != ERROR_NO_TOKEN)
+            return {false, "the thread's token cannot be opened (OpenThreadToken: " + message_of(err) + ")"};
+        if (!OpenProcessToken(GetCurrentProcess(), TOKEN_ADJUST_PRIVILEGES | TOKEN_QUERY, &token.h)) {
+            token.h = nullptr;
+            return {false, "the process's token cannot be opened (OpenProcessToken: " + message_of(GetLastError()) + ")"};
+        }
+    }
+    TOKEN_PRIVILEGES wanted{};
+    wanted.PrivilegeCount = 1;
+    wanted.Privileges[0].Attributes = SE_PRIVILEGE_ENABLED;
+    if (!LookupPrivilegeValueW(nullptr, L"SeProfileSingleProcessPrivilege", &wanted.Privileges[0].Luid))
+        return {false, "SeProfileSingleProcessPrivilege is unknown here (LookupPrivilegeValueW: " +
+                           message_of(GetLastError()) + ")"};
+    TOKEN_PRIVILEGES previous{};
+    DWORD previous_size = 0;
+    SetLastError(ERROR_SUCCESS);
+    const BOOL adjusted = AdjustTokenPrivileges(token.h, FALSE, &wanted, sizeof previous, &previous, &previous_size);
+    const DWORD adjust_err = GetLastError();  // ERROR_NOT_ALL_ASSIGNED: the token does not hold it
+    if (!adjusted)
+        return {false, "SeProfileSingleProcessPrivilege cannot be enabled (AdjustTokenPrivileges: " +
+                           message_of(adjust_err) + ")"};
+    if (adjust_err == ERROR_NOT_ALL_ASSIGNED)
+        return {false, "SeProfileSingleProcessPrivilege not held (administrators hold it)"};
+
+    StandbyPurge result;
+    using set_information_fn = LONG(NTAPI*)(ULONG, PVOID, ULONG);
+    const HMODULE ntdll = GetModuleHandleW(L"ntdll.dll");
+    const auto set_information = ntdll ? reinterpret_cast<set_information_fn>(reinterpret_cast<void*>(
+                                             GetProcAddress(ntdll, "NtSetSystemInformation")))
+                                       : nullptr;
+    constexpr ULONG system_memory_list_information = 80;
+    ULONG command = 4;  // MemoryPurgeStandbyList
+    if (set_information == nullptr) {
+        result.why_not = "ntdll.dll has no NtSetSystemInformation";
+    } else if (set_information(system_memory_list_information, &command, 0) == 0) {
+        // A request of the wrong size must be refused: a call that accepts it is a stub.
+        result.why_not = "NtSetSystemInformation accepts a request of the wrong size here: a stub (wine's is), "
+                         "which purges nothing";
+    } else if (const LONG status = set_information(system_memory_list_information, &command, sizeof command);
+               status == 0) {
+        result.purged = true;
+    } else if (status == status_privilege_not_held) {
+        result.why_not = "SeProfileSingleProcessPrivilege not held (NtSetSystemInformation: STATUS_PRIVILEGE_NOT_HELD)";
+    } else {
+        result.why_not = fmt::format("NtSetSystemInformation(SystemMemoryListInformation) failed: NTSTATUS 0x{:08X}",
+                                     static_cast<unsigned long>(status));
+    }
+    // The token as it was: the privilege disabled again if it was.
+    if (previous.PrivilegeCount > 0) AdjustTokenPrivileges(token.h, FALSE, &previous, 0, nullptr, nullptr);
+    return result;
+}
+
+std::string drop_from_page_cache(const std::filesystem::path& path) {
+    if (const std::string wine = wine_version(); !wine.empty())
+        throw unavailable_error("no cold page cache under wine " + wine +
+                                ": opening the file with FILE_FLAG_NO_BUFFERING drops none of its pages from Linux's "
+                                "page cache there, and the standby-list purge (NtSetSystemInformation) is a stub");
+    const std::string fs = purge_cached_pages(path);
+    if (!purges_on_uncached_open(fs))
+        throw unavailable_error("no cold page cache here: " + (fs.empty() ? std::string("this file system") : fs) +
+                                " is not known to purge a file's cached pages when it is opened with "
+                                "FILE_FLAG_NO_BUFFERING (NTFS and FAT do)");
+    const StandbyPurge standby = purge_standby_list();
+    if (standby.purged) return "FILE_FLAG_NO_BUFFERING open + standby list purge";
+    return "FILE_FLAG_NO_BUFFERING open; standby list not purged: " + standby.why_not;
 }
 
 #endif

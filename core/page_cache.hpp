@@ -12,16 +12,64 @@ namespace iobench {
 /// Fraction (0 to 1) of the pages of the file at `path` that are in the page
 /// cache: mincore(2) on a read-only mapping of the whole file, which is
 /// unmapped again (mapping touches no page). std::nullopt where it cannot be
-/// told: an empty file, or a platform without mincore (Windows).
+/// told: an empty file, or a platform without mincore (Windows, which has no
+/// call that says whether a file's pages are cached).
 std::optional<double> resident_fraction(const std::filesystem::path& path);
 
-/// Asks the kernel to drop the file's pages from the page cache: fdatasync(2)
-/// first (a dirty page cannot be dropped), then
-/// posix_fadvise(POSIX_FADV_DONTNEED) over the whole file. The kernel may keep
-/// pages anyway (tmpfs keeps all of them: they are the file; pages mapped by
-/// another process stay): measure with resident_fraction. Throws `io_error`;
-/// `unavailable_error` where the platform has no such call (Windows).
-void drop_from_page_cache(const std::filesystem::path& path);
+/// Drops the file's pages from the page cache before a cold read, and says
+/// how, for the row's label (Trial::label). Throws `io_error` when a call
+/// fails; `unavailable_error` where the file's pages cannot be dropped here.
+///
+/// Linux: fdatasync(2) first (a dirty page cannot be dropped), then
+/// posix_fadvise(POSIX_FADV_DONTNEED) over the whole file; returns
+/// "fdatasync + posix_fadvise(POSIX_FADV_DONTNEED)". The kernel may keep pages
+/// anyway (tmpfs keeps all of them: they are the file; pages mapped by
+/// another process stay): measure with resident_fraction.
+///
+/// Windows: purge_cached_pages (the file opened with FILE_FLAG_NO_BUFFERING
+/// and closed), on NTFS and FAT only (other file systems: unavailable_error),
+/// then purge_standby_list where the process may; returns
+/// "FILE_FLAG_NO_BUFFERING open + standby list purge", or
+/// "FILE_FLAG_NO_BUFFERING open; standby list not purged: <why>". Windows has
+/// no mincore: the state is what these calls leave, not measured. Under wine
+/// (wine_version, core/environment.hpp) `unavailable_error`: both calls
+/// succeed there and neither drops a page of Linux's page cache (measured
+/// with fincore(1), docs/windows.md).
+std::string drop_from_page_cache(const std::filesystem::path& path);
+
+#ifdef _WIN32
+/// Opens the file at `path` with FILE_FLAG_NO_BUFFERING and closes it. When
+/// no cached handle of the file is open, a non-cached open makes the file
+/// system write the file's dirty pages back and purge its pages from the
+/// cache, so that cached and uncached I/O cannot disagree (FatCommonCreate in
+/// the FAT driver Microsoft publishes, Windows-driver-samples
+/// filesys/fastfat/create.c; NTFS, whose source is not public, is reported to
+/// do the same: not verifiable without a Windows machine). Pages of a view
+/// another process has mapped stay. Returns the volume's file system name
+/// (GetVolumeInformationByHandleW: "NTFS", "FAT32", ...; "" when it cannot be
+/// told). Throws `unavailable_error` where the volume refuses the flag
+/// (ERROR_INVALID_PARAMETER, ERROR_NOT_SUPPORTED), `io_error` when the file
+/// cannot be opened.
+std::string purge_cached_pages(const std::filesystem::path& path);
+
+/// What purge_standby_list did.
+struct StandbyPurge {
+    bool purged = false;  ///< the standby list was purged
+    std::string why_not;  ///< why not, when it was not ("" when purged)
+};
+
+/// Purges the standby list, the pages Windows keeps of files (and of
+/// processes) no one uses any more, machine-wide, as RAMMap's "Empty Standby
+/// List" does: NtSetSystemInformation(SystemMemoryListInformation (80),
+/// MemoryPurgeStandbyList (4)) (the values of phnt's ntexapi.h), after
+/// enabling SeProfileSingleProcessPrivilege on the calling thread's token
+/// (its impersonation token, else the process's; administrators hold the
+/// privilege, other users do not: why_not says so), which is then set back
+/// as it was. First checks that NtSetSystemInformation refuses a request of
+/// the wrong size: wine's is a stub that accepts everything and does nothing
+/// (why_not says so). Never throws.
+StandbyPurge purge_standby_list();
+#endif
 
 /// Removes the output file at `path` (if it exists) and writes back whatever
 /// its file system still holds dirty (syncfs(2) on the directory): the state

@@ -13,6 +13,7 @@
 
 #include "core/method.hpp"
 #include "core/number_format.hpp"
+#include "core/os_counters.hpp"
 #include "core/workload.hpp"
 
 namespace iobench {
@@ -68,8 +69,11 @@ RowStructure row_structure(const Case& c) {
     if (c.workload->spec().axes.cache_state) s.cache = c.params.cache;
     s.item_unit = std::string(c.workload->item_unit());
     s.compared_per_byte = c.workload->compared_per_byte();
-    s.calls_not_counted = c.method->calls_not_counted;
     s.process_counters = c.method->process_counters;
+    // The method's own reason, else the platform's (wine counts no call).
+    s.calls_not_counted = !c.method->calls_not_counted.empty()
+                              ? c.method->calls_not_counted
+                              : calls_not_counted_here(s.process_counters ? OsScope::process : OsScope::thread);
     return s;
 }
 
@@ -137,6 +141,7 @@ struct SummaryRow {
     /// CPU times are not counted.
     std::vector<std::pair<std::int64_t, double>> off_cpu;
     std::int64_t runs = 1;             // runs per repetition (Google Benchmark's iterations)
+    std::string label;                 // the rows' label (Trial::label): how a cold row's pages were dropped
     Outcome outcome;
 };
 
@@ -179,6 +184,7 @@ std::vector<SummaryTable> build_tables(const std::vector<Run>& runs, const Outco
         row.x_limit = optional_counter(r, "x_limit");
         row.binary_size = optional_counter(r, "binary_size");
         row.instructions_per_item = optional_counter(r, "instructions_per_item");
+        if (!r.report_label.empty()) row.label = r.report_label;
     };
     for (const Run& r : runs) {
         SummaryRow& row = rows[r.run_name.str()];
@@ -299,7 +305,15 @@ struct SummaryNotes {
     std::vector<std::string> contended;   // "name (n%)": spread with CPU pressure, no stolen time
     std::vector<std::string> stopped;     // "name, repetition k of n: ..." (stopped_repetitions)
     std::map<std::string, std::vector<std::string>> calls_not_counted;  // reason -> methods whose calls are "-"
+    std::vector<std::string> methods;  // every method with a row that ran
+    std::vector<std::pair<std::string, std::string>> labels;  // (table title, label) of rows that ran, each once
 };
+
+/// Adds `item` to `list` unless it is there already.
+template <class T>
+void add_once(std::vector<T>& list, const T& item) {
+    if (std::find(list.begin(), list.end(), item) == list.end()) list.push_back(item);
+}
 
 /// The repetitions of `row` that spent far longer off a CPU than its other
 /// repetitions did (stopped by SIGSTOP or Ctrl-Z, a suspended machine, or
@@ -405,11 +419,10 @@ void render_table(std::ostream& out, const SummaryTable& t, SummaryNotes& notes)
             : t.has_binary_size   ? format_ratio(smallest > 0 && r.binary_size ? *r.binary_size / smallest : 0.0)
                                   : format_ratio(fastest > 0 ? r.ms / fastest : 0.0);
         const std::optional<double>& calls = t.input ? r.read_calls : r.write_calls;
-        if (!r.structure.calls_not_counted.empty()) {
-            auto& methods = notes.calls_not_counted[r.structure.calls_not_counted];
-            if (std::find(methods.begin(), methods.end(), r.structure.method) == methods.end())
-                methods.push_back(r.structure.method);
-        }
+        add_once(notes.methods, r.structure.method);
+        if (!r.structure.calls_not_counted.empty())
+            add_once(notes.calls_not_counted[r.structure.calls_not_counted], r.structure.method);
+        if (!r.label.empty()) add_once(notes.labels, {t.title, r.label});
         // CPU time is split into user and system by scheduler ticks (1-10 ms):
         // over a repetition's runs shorter than that in all, the split is
         // noise (it once read 718%).
@@ -450,8 +463,14 @@ void render_notes(std::ostream& out, const SummaryNotes& notes) {
             out << "- under valgrind the code runs ~50x slower: the times of this run are not the figure, and the "
                    "calls columns are left out (valgrind's own system calls would be counted).\n";
     }
-    for (const auto& [reason, methods] : notes.calls_not_counted)
-        out << fmt::format("- in the calls columns of {}: {}.\n", fmt::join(methods, ", "), reason);
+    for (const auto& [reason, methods] : notes.calls_not_counted) {
+        // A reason of the platform's (wine's) holds for every row: not a list of every method.
+        if (methods.size() == notes.methods.size())
+            out << fmt::format("- in the calls columns of every row: {}.\n", reason);
+        else
+            out << fmt::format("- in the calls columns of {}: {}.\n", fmt::join(methods, ", "), reason);
+    }
+    for (const auto& [title, label] : notes.labels) out << fmt::format("- {}: {}.\n", title, label);
     if (notes.short_runs)
         out << fmt::format("- in the sys column: the runs of a repetition took less than {:.0f} ms in all, too short "
                            "for the kernel's split of CPU time into user and system (it samples scheduler ticks).\n",

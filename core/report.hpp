@@ -33,7 +33,9 @@ struct RowStructure {
     std::optional<CacheState> cache;
     std::string item_unit;  ///< Workload::item_unit() ("integer", "line", ...)
     bool compared_per_byte = false;  ///< Workload::compared_per_byte()
-    /// Method::calls_not_counted: why the row has no read or write calls ("" when it has them).
+    /// Why the row has no read or write calls ("" when it has them):
+    /// Method::calls_not_counted, else the platform's reason
+    /// (calls_not_counted_here, core/os_counters.hpp: "not counted under wine: ...").
     std::string calls_not_counted;
     /// Method::process_counters: the row's counters are the whole process's.
     bool process_counters = false;
@@ -82,8 +84,11 @@ void add_x_limit(std::vector<benchmark::BenchmarkReporter::Run>& runs, const Cas
 /// time per run, a 95 % confidence interval of the median (order statistics,
 /// distribution-free; needs 6 repetitions or more), throughput, ratio to the
 /// fastest method and to the table's `limit` reference row, the read or
-/// write system calls per run and bytes per call, system CPU time as a share
-/// of wall time, the coefficient of variation across repetitions; a row that
+/// write system calls per run and bytes per call (where they are not counted,
+/// a note under the tables gives the reason: RowStructure::calls_not_counted),
+/// system CPU time as a share of wall time, the coefficient of variation
+/// across repetitions; the rows' labels (Trial::label: how a cold table's
+/// pages were dropped) in a note per table; a row that
 /// failed or was skipped at run time says so with the reason, from the
 /// benchmark's Outcome (a row without a recorded outcome that reports an
 /// error counts as failed); then the number of failed benchmarks
@@ -129,7 +134,8 @@ std::string skipped_context(const std::vector<Skipped>& skipped);
 /// `workload`, `method`, `family`, `reference`, `params` (`buffer_size` in
 /// bytes and `cache`, as far as the name has them), `item_unit` and
 /// `compared_per` ("item" or "byte"), `calls_not_counted` (the reason, where
-/// the method's I/O is no system call), `counters_scope` ("process", where the
+/// the method's I/O is no system call or the platform counts no call:
+/// RowStructure::calls_not_counted), `counters_scope` ("process", where the
 /// counters are the whole process's: Method::process_counters), and
 /// `x_limit` (add_x_limit). It holds
 /// every row until Finalize, then writes the whole document to `out`.

@@ -202,6 +202,7 @@ Outcome run_case(benchmark::State& state, const Case& c, Session& session) {
     if (trial->buffer_size != 0) state.counters["buffer_size"] = static_cast<double>(trial->buffer_size);
     for (const auto& [name, value] : trial->counters)
         if (value != 0) state.counters[name] = value;
+    if (!trial->label.empty()) state.SetLabel(trial->label);
     report_os_counters(state, *c.method, *trial, os_total);
     return outcome;
 }

@@ -26,7 +26,9 @@ class Session;
 /// (`/cache:<state>` in the name, for workloads with the cache axis: Axes::cache_state).
 enum class CacheState {
     warm,  ///< the file was read once before measuring, as the seeds did: a read from memory
-    cold,  ///< written back and dropped (fdatasync + posix_fadvise(DONTNEED)) before every run
+    /// dropped before every run (drop_from_page_cache, core/page_cache.hpp: fdatasync +
+    /// posix_fadvise(DONTNEED) on Linux, a FILE_FLAG_NO_BUFFERING open on Windows)
+    cold,
 };
 
 /// "warm" or "cold".
@@ -88,6 +90,11 @@ public:
     /// name, from the last verified run (the console workloads: "write_calls",
     /// the write system calls one run made). Values must be non-zero.
     std::map<std::string, double> counters;
+    /// What the runs did that the benchmark's name does not say, as the
+    /// row's `label` (Google Benchmark's; in the JSON and under the summary);
+    /// "" for none. file_read's cold runs: how the file's pages were dropped
+    /// (drop_from_page_cache).
+    std::string label;
 };
 
 /// Makes `values` hold room for `count` elements with every page of that

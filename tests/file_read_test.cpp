@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "core/environment.hpp"
 #include "core/error.hpp"
 #include "core/page_cache.hpp"
 #include "core/session.hpp"
@@ -24,6 +25,9 @@
 #include "methods/ibuf.hpp"
 #include "test_dir.hpp"
 
+#ifdef _WIN32
+#include <windows.h>
+#endif
 #ifdef __linux__
 #include <linux/filter.h>
 #include <linux/seccomp.h>
@@ -185,7 +189,7 @@ TEST(PageCache, ColdDropsTheFilesPagesWhereTheFileSystemAllows) {
     read_through(path);
     ASSERT_TRUE(resident_fraction(path));
     EXPECT_GT(*resident_fraction(path), 0.9);
-    drop_from_page_cache(path);
+    EXPECT_EQ(drop_from_page_cache(path), "fdatasync + posix_fadvise(POSIX_FADV_DONTNEED)");  // the row's label
     const double after = *resident_fraction(path);
     if (filesystem_type(dir.path()) == "tmpfs") {
         EXPECT_GT(after, 0.9) << "tmpfs keeps its pages: they are the file";
@@ -195,11 +199,103 @@ TEST(PageCache, ColdDropsTheFilesPagesWhereTheFileSystemAllows) {
 }
 #endif
 
+#ifdef _WIN32
+/// Writes `bytes` bytes of text to `path`.
+void write_file(const std::filesystem::path& path, std::size_t bytes) {
+    std::ofstream out(path, std::ios::binary);
+    out << std::string(bytes, 'x');
+}
+
+/// Whether SeProfileSingleProcessPrivilege is enabled in `token`.
+bool profile_privilege_enabled(HANDLE token) {
+    LUID luid{};
+    if (!LookupPrivilegeValueW(nullptr, L"SeProfileSingleProcessPrivilege", &luid)) return false;
+    DWORD size = 0;
+    GetTokenInformation(token, TokenPrivileges, nullptr, 0, &size);
+    std::vector<unsigned char> buf(size);
+    if (size == 0 || !GetTokenInformation(token, TokenPrivileges, buf.data(), size, &size)) return false;
+    const auto* privileges = reinterpret_cast<const TOKEN_PRIVILEGES*>(buf.data());
+    for (DWORD i = 0; i < privileges->PrivilegeCount; ++i) {
+        const LUID_AND_ATTRIBUTES& p = privileges->Privileges[i];
+        if (p.Luid.LowPart == luid.LowPart && p.Luid.HighPart == luid.HighPart)
+            return (p.Attributes & SE_PRIVILEGE_ENABLED) != 0;
+    }
+    return false;
+}
+
+TEST(PageCache, TheNoBufferingOpenIsMadeOnTheFileAndClosed) {
+    test::TempDir dir;
+    const auto path = dir.path() / "f";
+    write_file(path, 1 << 20);
+    const std::string fs = purge_cached_pages(path);
+    EXPECT_EQ(fs, filesystem_type(dir.path()));  // the file's volume: NTFS on Windows (and under wine)
+    // The handle is closed again: nothing keeps an exclusive open out.
+    const HANDLE exclusive = CreateFileW(path.c_str(), GENERIC_READ | GENERIC_WRITE, 0, nullptr, OPEN_EXISTING,
+                                         FILE_ATTRIBUTE_NORMAL, nullptr);
+    ASSERT_NE(exclusive, INVALID_HANDLE_VALUE) << GetLastError();
+    CloseHandle(exclusive);
+    EXPECT_EQ(std::filesystem::file_size(path), 1u << 20);  // and the file is as it was
+}
+
+TEST(PageCache, ANoBufferingOpenThatFailsIsAnErrorNamingTheCallAndTheFile) {
+    test::TempDir dir;
+    try {
+        purge_cached_pages(dir.path() / "missing");
+        FAIL() << "a missing file was opened";
+    } catch (const io_error& e) {
+        const std::string what = e.what();
+        EXPECT_NE(what.find("CreateFileW(FILE_FLAG_NO_BUFFERING)("), std::string::npos) << what;
+        EXPECT_NE(what.find("missing"), std::string::npos) << what;
+        EXPECT_EQ(e.code().value(), ERROR_FILE_NOT_FOUND) << what;
+    }
+}
+
+TEST(PageCache, TheStandbyListIsPurgedOrWhyNotIsSaidAndThePrivilegeSetBack) {
+    HANDLE token = nullptr;
+    ASSERT_TRUE(OpenProcessToken(GetCurrentProcess(), TOKEN_QUERY, &token));
+    const bool enabled_before = profile_privilege_enabled(token);
+    const StandbyPurge purge = purge_standby_list();
+    EXPECT_EQ(profile_privilege_enabled(token), enabled_before);  // the token as it was
+    CloseHandle(token);
+    EXPECT_EQ(purge.purged, purge.why_not.empty()) << purge.why_not;
+    if (!wine_version().empty()) {
+        // Wine grants the privilege; its NtSetSystemInformation is a stub that
+        // returns success for anything (even a request of the wrong size), and
+        // is not taken for a purge.
+        EXPECT_FALSE(purge.purged);
+        EXPECT_NE(purge.why_not.find("a stub"), std::string::npos) << purge.why_not;
+    } else if (!purge.purged) {
+        // Windows without administrator rights.
+        EXPECT_NE(purge.why_not.find("SeProfileSingleProcessPrivilege not held"), std::string::npos) << purge.why_not;
+    }
+}
+
+TEST(PageCache, TheStandbyListIsNotPurgedWithoutThePrivilege) {
+    // The refusal a user without administrator rights meets: the calling
+    // thread impersonates a copy of the process's token without
+    // SeProfileSingleProcessPrivilege, and AdjustTokenPrivileges says
+    // ERROR_NOT_ALL_ASSIGNED (under wine as on Windows).
+    HANDLE process = nullptr, restricted = nullptr, impersonation = nullptr;
+    ASSERT_TRUE(OpenProcessToken(GetCurrentProcess(), TOKEN_ALL_ACCESS, &process));
+    LUID_AND_ATTRIBUTES removed{};
+    ASSERT_TRUE(LookupPrivilegeValueW(nullptr, L"SeProfileSingleProcessPrivilege", &removed.Luid));
+    ASSERT_TRUE(CreateRestrictedToken(process, 0, 0, nullptr, 1, &removed, 0, nullptr, &restricted)) << GetLastError();
+    ASSERT_TRUE(DuplicateToken(restricted, SecurityImpersonation, &impersonation)) << GetLastError();
+    ASSERT_TRUE(SetThreadToken(nullptr, impersonation)) << GetLastError();
+    const StandbyPurge purge = purge_standby_list();
+    RevertToSelf();
+    for (HANDLE h : {impersonation, restricted, process}) CloseHandle(h);
+    EXPECT_FALSE(purge.purged);
+    EXPECT_EQ(purge.why_not, "SeProfileSingleProcessPrivilege not held (administrators hold it)");
+}
+#endif
+
 // --- file_read through the workload ------------------------------------------
 
 /// Runs `method` on file_read once in `session` and returns verify()'s verdict.
+/// `label`, when given, receives the trial's label (how a cold run's pages were dropped).
 std::string read_once(Session& session, const char* method, CacheState cache = CacheState::warm,
-                      std::size_t buffer_size = 0) {
+                      std::size_t buffer_size = 0, std::string* label = nullptr) {
     const Workload* w = find_workload("file_read");
     const Method* m = find_method(method);
     auto trial = w->make_trial(*m, Params{buffer_size, cache}, session);
@@ -207,8 +303,36 @@ std::string read_once(Session& session, const char* method, CacheState cache = C
     trial->run();
     std::string verdict = trial->verify();
     trial->finish();
+    if (label) *label = trial->label;
     return verdict;
 }
+
+#ifdef _WIN32
+TEST(FileRead, ColdIsDroppedByANoBufferingOpenOrSkippedWithTheReason) {
+    test::TempDir dir;
+    Session session(dir.path(), 1.0, false);
+    session.set_input_size(1u << 20);
+    std::string label;
+    if (!wine_version().empty()) {
+        // Under wine neither call drops a page of Linux's page cache (fincore
+        // says the file stays resident): the row would be warm, so it is skipped.
+        try {
+            read_once(session, "ReadFile", CacheState::cold, 0, &label);
+            ADD_FAILURE() << "a cold read under wine ran as if the cache had been dropped: " << label;
+        } catch (const unavailable_error& e) {
+            EXPECT_EQ(std::string(e.what()).rfind("no cold page cache under wine " + wine_version() + ": ", 0), 0u)
+                << e.what();
+        }
+    } else if (const std::string fs = filesystem_type(dir.path()); fs == "NTFS" || fs == "FAT" || fs == "FAT32") {
+        EXPECT_EQ(read_once(session, "ReadFile", CacheState::cold, 0, &label), "");
+        EXPECT_EQ(label.rfind("cache dropped: FILE_FLAG_NO_BUFFERING open", 0), 0u) << label;
+    } else {
+        EXPECT_THROW(read_once(session, "ReadFile", CacheState::cold), unavailable_error) << fs;
+    }
+    EXPECT_EQ(read_once(session, "ReadFile", CacheState::warm, 0, &label), "");  // warm still runs
+    EXPECT_EQ(label, "");
+}
+#endif
 
 #ifdef __linux__
 TEST(FileRead, ColdOnAFileSystemThatKeepsEveryPageIsSkippedNotReportedAsCold) {

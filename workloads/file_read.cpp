@@ -8,9 +8,16 @@
 // and shared by every method; every byte a method reads is folded
 // (data/byte_fold.hpp) and the fold compared with the generator's.
 //
+// A cold row's label says how the pages were dropped ("cache dropped: fdatasync
+// + posix_fadvise(POSIX_FADV_DONTNEED)" on Linux, "cache dropped:
+// FILE_FLAG_NO_BUFFERING open + standby list purge" on Windows as
+// administrator: drop_from_page_cache); where they cannot be (wine, a file
+// system not known to purge) the row is skipped with the reason.
+//
 // Counters: `resident_at_start`, the fraction of the file's pages in the page
 // cache when a measured read began (mincore; the mean over the run's
-// iterations; absent when 0, i.e. every page had been dropped). Where more
+// iterations; absent when 0, i.e. every page had been dropped, and on Windows,
+// which has no call that tells). Where more
 // than half the file stays in memory after the drop (tmpfs keeps every page:
 // the pages are the file) a cold row is skipped with that reason: it would be
 // a warm run.
@@ -75,7 +82,7 @@ public:
 
     void reset() override {
         if (cache_ == CacheState::cold) {
-            drop_from_page_cache(path_);
+            label = "cache dropped: " + drop_from_page_cache(path_);
             // A file system whose pages are the file (tmpfs, ramfs) keeps
             // them: such a "cold" run is a warm one, and is not reported as cold.
             if (const auto resident = resident_fraction(path_); resident && *resident > 0.5)
@@ -130,10 +137,6 @@ public:
 
 protected:
     std::unique_ptr<Trial> make_method_trial(const Method& m, const Params& p, Session& s) const override {
-#ifdef _WIN32
-        if (p.cache == CacheState::cold)
-            throw unavailable_error("a cold page cache is not implemented on Windows yet");
-#endif
         return std::make_unique<FileReadTrial>(s, m, p, count(s));
     }
 };

@@ -524,6 +524,40 @@ def _context_notes(files: list[ResultFile]) -> list[str]:
     return notes
 
 
+def _row_notes(files: list[ResultFile]) -> list[str]:
+    """What the rows of each file say beside their numbers, as iobench's own summary says it (core/report.cpp):
+    why a row has no call counts (its calls_not_counted: a method whose I/O is no system call, or a platform
+    that counts none, as wine), once for every row when it holds for all; and the rows' labels (how a cold
+    row's pages were dropped), once per table."""
+    notes = []
+    for f in files:
+        where = f" of {f.label}" if len(files) > 1 else ""
+        methods, reasons, labels = [], {}, {}
+        for name, bench in f.benchmarks.items():
+            if bench.error is not None:
+                continue
+            structure = describe(name, bench)
+            if structure.method not in methods:
+                methods.append(structure.method)
+            reason = (bench.structure or {}).get("calls_not_counted")
+            if isinstance(reason, str) and reason:
+                listed = reasons.setdefault(reason, [])
+                if structure.method not in listed:
+                    listed.append(structure.method)
+            if bench.label:
+                cache = dict(structure.params).get(CACHE_PARAM)
+                title = f"{structure.workload}, {CACHE_PARAM}:{cache}" if cache else structure.workload
+                listed = labels.setdefault(title, [])
+                if bench.label not in listed:
+                    listed.append(bench.label)
+        for reason, listed in reasons.items():
+            rows = "every row" if len(listed) == len(methods) else ", ".join(listed)
+            notes.append(f"in the calls columns of {rows}{where}: {reason}")
+        for title, listed in labels.items():
+            notes.append(f"{title}{where}: {'; '.join(listed)}")
+    return notes
+
+
 def _no_common_benchmark(files: list[ResultFile]) -> InputError:
     names = [f.name for f in files]
     listed = " and ".join([", ".join(names[:-1]), names[-1]])
@@ -710,7 +744,7 @@ def compare(files: list[ResultFile], baseline_file: int = 0, baseline_methods: l
                          f"(methods: {', '.join(methods)})")
     summaries = _summaries(workloads, files, baseline_file) if not baseline_methods and len(files) > 1 else []
     return Comparison(files, workloads, None if baseline_methods else baseline_file, baseline_methods, alpha,
-                      _context_notes(files), summaries, counter_keys)
+                      _context_notes(files) + _row_notes(files), summaries, counter_keys)
 
 
 def sweeps(workload: Workload) -> dict[str, list[Row]]:

@@ -70,7 +70,10 @@ class Benchmark:
     median: dict[str, float] | None = None  # the "median" aggregate row: real_time, cpu_time (s), counters
     cv: float | None = None  # the "cv" aggregate row's real_time (a fraction)
     structure: dict | None = None  # what the rows say the benchmark is (workload, method, family, reference,
-    #                                 params, item_unit, compared_per), or None in files from before they did
+    #                                 params, item_unit, compared_per, calls_not_counted), or None in files from
+    #                                 before they did
+    label: str | None = None  # the rows' "label": what the runs did that the name does not say (a cold row:
+    #                           how the file's pages were dropped)
     error: str | None = None  # the first error_message of a failed or skipped repetition
     invalid: str | None = None  # why the times cannot be used (NaN, infinite, zero or negative)
 
@@ -160,8 +163,10 @@ def _registration(row: dict) -> tuple[int, int] | None:
     return None
 
 
-# The fields iobench writes on every row (iteration, aggregate, failed or skipped) about what it measured.
-STRUCTURE_FIELDS = ("workload", "method", "family", "reference", "params", "item_unit", "compared_per")
+# The fields iobench writes on every row (iteration, aggregate, failed or skipped) about what it measured;
+# calls_not_counted only where the row has no read or write calls, with the reason.
+STRUCTURE_FIELDS = ("workload", "method", "family", "reference", "params", "item_unit", "compared_per",
+                    "calls_not_counted")
 
 
 def _structure(row: dict) -> dict | None:
@@ -319,6 +324,8 @@ def parse(path: str, data) -> ResultFile:
         registered.setdefault(key, _registration(row))
         if bench.structure is None:
             bench.structure = _structure(row)
+        if bench.label is None and row.get("label"):
+            bench.label = str(row["label"])
         if _is_number(row.get("repetitions")):
             bench.repetitions = max(bench.repetitions, int(row["repetitions"]))
         if row.get("error_occurred") is True:

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Regenerates the fixtures with counters and the bad-input fixtures derived from them.
 
-    make_counter_fixtures.py --gcc BUILD_GCC/iobench --clang BUILD_CLANG/iobench [--only NAME ...]
+    make_counter_fixtures.py --gcc BUILD_GCC/iobench --clang BUILD_CLANG/iobench
+                             [--mingw BUILD_MINGW/iobench.exe] [--only NAME ...]
 
 Real runs, made small like make_fixtures.py does (shrink()); every counter, the
 context key "counters", the limit rows and x_limit are iobench's own:
@@ -28,6 +29,13 @@ context key "counters", the limit rows and x_limit are iobench's own:
   instructions_source.
 file-read-cache.json carries it too; the other fixtures were made before
 iobench wrote it and test that such files still load.
+- cold-gcc.json and cold-mingw-wine.json: COLD_SUITE below with `--file-size 2M`
+  in a directory on a disk file system, built with GCC and run on Linux, and
+  built with MinGW-w64 and run under wine (--mingw; `wine` from PATH, with the
+  caller's WINEPREFIX): the Linux cold rows say how their pages were dropped
+  (their `label`), the wine ones are skipped (no Windows call drops Linux's page
+  cache), and every wine row says why it has no call counts
+  (`calls_not_counted`: wine's GetProcessIoCounters returns zeros).
 
 Derived, not run: all-errors.json (failed.json's hello rows only: every row an
 error) and invalid-times.json (gcc.json with a NaN, an infinite and a zero
@@ -69,6 +77,19 @@ FILE_READ_CACHE_SUITE = {
 }
 
 
+COLD_SUITE = {
+    "name": "cold",
+    "description": "file_read warm and cold and a write workload, for the notes on how a row was measured",
+    "repetitions": 3,
+    "min_time": 0.02,
+    "scale": 0.001,
+    "benchmarks": [
+        {"workload": "file_read", "methods": ["fread"], "buffer_sizes": [65536], "cache": ["warm", "cold"]},
+        {"workload": "hello", "methods": ["fwrite", "limit"]},
+    ],
+}
+
+
 def derive_bad_inputs():
     """all-errors.json and invalid-times.json from the committed fixtures."""
     with open(os.path.join(FIXTURES, "failed.json"), encoding="utf-8") as f:
@@ -99,6 +120,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--gcc", required=True, help="iobench built with GCC")
     parser.add_argument("--clang", required=True, help="iobench built with Clang")
+    parser.add_argument("--mingw", help="iobench.exe built with MinGW-w64, run under wine (cold-mingw-wine.json)")
     parser.add_argument("--dir", default="/dev/shm", help="where the runs write (default /dev/shm)")
     parser.add_argument("--disk-dir", default=".",
                         help="a directory on a disk file system, for the cold-cache run (default: the current one; "
@@ -106,6 +128,7 @@ def main():
     parser.add_argument("--only", action="append", metavar="NAME", help="make only this fixture (repeatable)")
     args = parser.parse_args()
     gcc, clang = os.path.abspath(args.gcc), os.path.abspath(args.clang)
+    mingw = ["wine", os.path.abspath(args.mingw)] if args.mingw else None
     with tempfile.TemporaryDirectory() as tmp, tempfile.TemporaryDirectory(dir=args.disk_dir) as disk:
         suite = os.path.join(tmp, "file-read-fixture.json")
         with open(suite, "w", encoding="utf-8") as f:
@@ -113,20 +136,27 @@ def main():
         cache_suite = os.path.join(tmp, "file-read-cache.json")
         with open(cache_suite, "w", encoding="utf-8") as f:
             json.dump(FILE_READ_CACHE_SUITE, f)
+        cold_suite = os.path.join(tmp, "cold.json")
+        with open(cold_suite, "w", encoding="utf-8") as f:
+            json.dump(COLD_SUITE, f)
         runs = [
-            ("quick-gcc.json", gcc, "quick", args.dir, ()),
-            ("quick-clang-tenth.json", clang, "quick", args.dir, ("--scale", "0.001")),
-            ("file-read-shm.json", gcc, suite, args.dir, ("--file-size", "2M")),
-            ("file-read-cache.json", gcc, cache_suite, disk, ("--file-size", "2M")),
-            ("quick-structure.json", gcc, "quick", args.dir, ("--scale", "0.001")),
-            ("instructions-valgrind.json", gcc, "quick", args.dir,
+            ("quick-gcc.json", [gcc], "quick", args.dir, ()),
+            ("quick-clang-tenth.json", [clang], "quick", args.dir, ("--scale", "0.001")),
+            ("file-read-shm.json", [gcc], suite, args.dir, ("--file-size", "2M")),
+            ("file-read-cache.json", [gcc], cache_suite, disk, ("--file-size", "2M")),
+            ("quick-structure.json", [gcc], "quick", args.dir, ("--scale", "0.001")),
+            ("instructions-valgrind.json", [gcc], "quick", args.dir,
              ("--scale", "0.001", "--instructions=valgrind")),
+            ("cold-gcc.json", [gcc], cold_suite, disk, ("--file-size", "2M")),
+            ("cold-mingw-wine.json", mingw, cold_suite, disk, ("--file-size", "2M")),
         ]
         for name, binary, suite, directory, extra in runs:
             if args.only and name not in args.only:
                 continue
+            if binary is None:
+                sys.exit(f"make_counter_fixtures: {name}: give --mingw")
             out = os.path.join(tmp, name)
-            cmd = [binary, "--suite", suite, "--dir", directory, "--benchmark_out=" + out, *extra]
+            cmd = [*binary, "--suite", suite, "--dir", directory, "--benchmark_out=" + out, *extra]
             print("+", " ".join(cmd), file=sys.stderr)
             status = subprocess.run(cmd, cwd=tmp, stdout=subprocess.DEVNULL, check=False).returncode
             if status != 0:

@@ -16,7 +16,10 @@ rows) and quick-clang-tenth.json (the same built with Clang at scale 0.001: a
 tenth of the counts), file-read-shm.json
 (a file_read buffer sweep on tmpfs with a skipped method), invalid-times.json
 (gcc.json with a NaN, an infinite and a zero time), all-errors.json (every row an
-error), truncated.json (cut short), suite-not-result.json (a suite file).
+error), truncated.json (cut short), suite-not-result.json (a suite file),
+cold-gcc.json and cold-mingw-wine.json (file_read warm and cold and hello, 3
+repetitions, on Linux and under wine: cold rows that say how their pages were
+dropped, cold rows skipped and rows without call counts that say why).
 """
 
 import json
@@ -494,6 +497,56 @@ class CountersTest(unittest.TestCase):
         self.assertEqual((status, out), (2, ""))
         self.assertIn("--counters write_calls,nosuch: no counter nosuch in these files (counters: write_calls, "
                       "read_calls", err)
+
+
+WINE_CALLS = ("not counted under wine: GetProcessIoCounters counted 0 writes and 0 reads for one WriteFile and one "
+              "ReadFile")
+LINUX_DROP = "cache dropped: fdatasync + posix_fadvise(POSIX_FADV_DONTNEED)"
+
+
+class RowNotesTest(unittest.TestCase):
+    """What the rows say beside their numbers, as iobench's summary says it: why a row has no call counts
+    (calls_not_counted) and how a cold row's pages were dropped (label); cold-gcc.json and
+    cold-mingw-wine.json are the same suite on Linux and under wine."""
+
+    def test_wine_rows_say_why_they_have_no_calls_and_cold_rows_are_skipped(self):
+        out = run_ok(self, fixture("cold-mingw-wine.json"))
+        self.assertIn(f"\nnote: in the calls columns of every row: {WINE_CALLS}\n", out)
+        self.assertNotIn("write calls", out)  # no row carries them
+        cold = out.split("file_read, cache:cold: time per run\n", 1)[1].split("\n\n", 1)[0]
+        self.assertIn("skipped: no cold page cache under wine 8.0: opening the file with FILE_FLAG_NO_BUFFERING",
+                      cold)
+        self.assertNotIn("cache dropped", out)  # no cold row ran
+
+    def test_linux_cold_rows_say_how_their_pages_were_dropped(self):
+        out = run_ok(self, fixture("cold-gcc.json"))
+        self.assertIn(f"\nnote: file_read, cache:cold: {LINUX_DROP}\n", out)
+        self.assertEqual(out.count(LINUX_DROP), 1)  # once for the table, not per row or repetition
+        self.assertNotIn("in the calls columns", out)  # Linux counts every call
+        self.assertIn("write calls", out)
+        self.assertTrue(all(r.get("label") == LINUX_DROP for r in rows_of("cold-gcc.json")
+                            if r["name"].endswith("/cache:cold")))
+
+    def test_with_several_files_a_note_names_its_file(self):
+        files = [results.load(fixture("cold-gcc.json")), results.load(fixture("cold-mingw-wine.json"))]
+        for f in files:
+            f.label = results.default_label(f.context, f.path)
+        notes = cmp.compare(files).notes
+        self.assertIn(f"in the calls columns of every row of {files[1].label}: {WINE_CALLS}", notes)
+        self.assertIn(f"file_read, cache:cold of {files[0].label}: {LINUX_DROP}", notes)
+        markdown = run_ok(self, fixture("cold-gcc.json"), fixture("cold-mingw-wine.json"), "--format", "md")
+        self.assertIn(f"- note: in the calls columns of every row of {files[1].label}: {WINE_CALLS}\n", markdown)
+
+    def test_a_reason_of_some_methods_names_them(self):
+        # The io_uring methods' reason (Method::calls_not_counted) holds for their rows only: given here to
+        # hello/fwrite of the Linux file, whose other rows (fread, limit) keep their counts.
+        data = load_json("cold-gcc.json")
+        for row in data["benchmarks"]:
+            if row["name"] == "hello/fwrite":
+                row["calls_not_counted"] = "writes are requests in a ring"
+        with tempfile.TemporaryDirectory() as tmp:
+            out = run_ok(self, write_json(tmp, "ring.json", data))
+        self.assertIn("\nnote: in the calls columns of fwrite: writes are requests in a ring\n", out)
 
 
 class InstructionsTest(unittest.TestCase):
