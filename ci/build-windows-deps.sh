@@ -18,11 +18,12 @@
 #     their headers and CMake package files from the installed -dev packages,
 #     so the cross compiler never sees the build machine's /usr/include.
 # Needs cmake, ninja, dpkg-dev, the toolchain and nlohmann-json3-dev,
-# libcli11-dev, libxxhash-dev, libdragonbox-dev, libboost-iostreams-dev
-# (ci/mingw.sh, ci/msvc.sh install them).
+# libcli11-dev, libxxhash-dev, libdragonbox-dev and libboost-dev, Boost's
+# headers, which libboost-iostreams-dev installs too (ci/mingw.sh, ci/msvc.sh
+# install them).
 # Adds a deb-src entry for the distribution's own archive when there is none.
 # Idempotent: skips the build when the prefix was made by this same script
-# with the same toolchain.
+# with the same toolchain and the same Boost package.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -51,11 +52,12 @@ stamp=$prefix/.built-by-build-windows-deps
 me="build-windows-deps ($kind)"
 
 # Boost: the package that installed the headers the Linux build compiles
-# with (libboost-iostreams-dev depends on it), and its source package and
-# version (boost1.74=1.74.0+ds1-21 on Debian 12).
+# with (libboost1.74-dev on Debian 12, which libboost-dev and
+# libboost-iostreams-dev depend on), and its source package and version
+# (boost1.74=1.74.0+ds1-21).
 boost_header=/usr/include/boost/iostreams/device/file_descriptor.hpp
 boost_dev=$(dpkg -S "$boost_header" 2>/dev/null | head -1 | cut -d: -f1 || true)
-[ -n "$boost_dev" ] || { echo "$me: no $boost_header (install libboost-iostreams-dev)" >&2; exit 1; }
+[ -n "$boost_dev" ] || { echo "$me: no $boost_header (install libboost-dev)" >&2; exit 1; }
 boost_source=$(dpkg-query -W -f='${source:Package}=${source:Version}' "$boost_dev")
 
 # What the prefix depends on: this script, the Boost.Iostreams build, the
