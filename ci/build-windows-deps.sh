@@ -9,15 +9,21 @@
 #     from the distribution's source packages (apt-get source benchmark
 #     googletest fmtlib: the versions the Linux build uses, and no download
 #     from anywhere else);
+#   - Boost.Iostreams: its compiled part (file_descriptor.cpp, mapped_file.cpp;
+#     no compression filters) built with that toolchain from the source
+#     package of the installed Boost headers (ci/boost-iostreams/), and
+#     those headers, copied: the Windows builds compile with the same Boost
+#     headers as the Linux build;
 #   - nlohmann_json, CLI11, xxHash and Dragonbox (header-only): copies of just
 #     their headers and CMake package files from the installed -dev packages,
 #     so the cross compiler never sees the build machine's /usr/include.
 # Needs cmake, ninja, dpkg-dev, the toolchain and nlohmann-json3-dev,
-# libcli11-dev, libxxhash-dev, libdragonbox-dev (ci/mingw.sh, ci/msvc.sh
+# libcli11-dev, libxxhash-dev, libdragonbox-dev and libboost-dev, Boost's
+# headers, which libboost-iostreams-dev installs too (ci/mingw.sh, ci/msvc.sh
 # install them).
 # Adds a deb-src entry for the distribution's own archive when there is none.
 # Idempotent: skips the build when the prefix was made by this same script
-# with the same toolchain.
+# with the same toolchain and the same Boost package.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -45,8 +51,18 @@ work=$root/build/deps/src-$kind
 stamp=$prefix/.built-by-build-windows-deps
 me="build-windows-deps ($kind)"
 
-# What the prefix depends on: this script, the toolchain file and the compiler.
-want=$(cat "$0" "$toolchain"; printf '%s' "$compiler")
+# Boost: the package that installed the headers the Linux build compiles
+# with (libboost1.74-dev on Debian 12, which libboost-dev and
+# libboost-iostreams-dev depend on), and its source package and version
+# (boost1.74=1.74.0+ds1-21).
+boost_header=/usr/include/boost/iostreams/device/file_descriptor.hpp
+boost_dev=$(dpkg -S "$boost_header" 2>/dev/null | head -1 | cut -d: -f1 || true)
+[ -n "$boost_dev" ] || { echo "$me: no $boost_header (install libboost-dev)" >&2; exit 1; }
+boost_source=$(dpkg-query -W -f='${source:Package}=${source:Version}' "$boost_dev")
+
+# What the prefix depends on: this script, the Boost.Iostreams build, the
+# toolchain file, the compiler and the Boost package whose headers are copied.
+want=$(cat "$0" ci/boost-iostreams/* "$toolchain"; printf '%s\n' "$compiler" "$boost_source")
 want=$(printf '%s' "$want" | sha256sum | cut -d' ' -f1)
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
   echo "$me: $prefix is up to date"
@@ -114,6 +130,51 @@ build "$work/googletest" -DBUILD_GMOCK=OFF -DINSTALL_GTEST=ON
 version=$(fetch fmtlib)
 echo "$me: fmt $version"
 build "$work/fmtlib" -DFMT_DOC=OFF -DFMT_TEST=OFF -DFMT_FUZZ=OFF -DFMT_INSTALL=ON
+
+# Boost.Iostreams. Its sources come from the Boost source package, which is
+# large (61 MB on Debian 12): it is downloaded once into build/deps/downloads
+# and kept there (apt-get source checks the files it finds there against the
+# package's hashes, and downloads only what is missing or differs), and only
+# what the build needs is unpacked from it: libs/iostreams/src/{file_descriptor,
+# mapped_file}.cpp and the license. No Debian patch is applied: the script
+# stops if one changes libs/iostreams/src (none does in 1.74.0+ds1-21; those
+# that change headers are in the installed headers already).
+# The headers are the installed ones, /usr/include/boost, copied whole (162 MB):
+# the very files the Linux build compiles with, which Debian installed from
+# the same source package with its patches applied.
+boost_version=$(printf '%s' "${boost_source#*=}" | sed 's/^[0-9]*://; s/[-+~].*//')
+echo "$me: Boost.Iostreams $boost_version ($boost_source)"
+downloads=$root/build/deps/downloads
+mkdir -p "$downloads"
+chmod 777 "$downloads"
+(cd "$downloads" && apt-get source -qq --download-only "$boost_source" >/dev/null 2>&1) ||
+  (cd "$downloads" && apt-get source --download-only "$boost_source" >&2)
+boost_files=$downloads/${boost_source%%=*}_$(printf '%s' "${boost_source#*=}" | sed 's/^[0-9]*://')
+boost_upstream=${boost_files%-*}
+boost_src=$work/boost
+mkdir -p "$boost_src/debian"
+debian_tars=("$boost_files".debian.tar.*)
+tar -xf "${debian_tars[0]}" -C "$boost_src" debian/patches
+if [ -f "$boost_src/debian/patches/series" ]; then
+  while read -r patch _; do
+    case $patch in '' | '#'*) continue ;; esac
+    if grep -Eq '^\+\+\+ [^ ]*/libs/iostreams/src/' "$boost_src/debian/patches/$patch"; then
+      echo "$me: Debian's patch $patch changes libs/iostreams/src: apply it before building" >&2
+      exit 1
+    fi
+  done < "$boost_src/debian/patches/series"
+fi
+orig_tars=("$boost_upstream".orig.tar.*)
+tar -xf "${orig_tars[0]}" -C "$boost_src" --strip-components=1 --wildcards --no-wildcards-match-slash \
+  '*/libs/iostreams/src/file_descriptor.cpp' '*/libs/iostreams/src/mapped_file.cpp' '*/LICENSE_1_0.txt'
+mkdir -p "$prefix/include"
+cp -r /usr/include/boost "$prefix/include/"
+cmake -S "$root/ci/boost-iostreams" -B "$boost_src/build-$kind" -G Ninja --toolchain "$toolchain" \
+  -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX="$prefix" \
+  -DBOOST_IOSTREAMS_SOURCE_DIR="$boost_src/libs/iostreams/src" -DBOOST_INCLUDE_DIR="$prefix/include" \
+  -DBOOST_LICENSE_FILE="$boost_src/LICENSE_1_0.txt" -DBOOST_VERSION="$boost_version" >/dev/null
+cmake --build "$boost_src/build-$kind"
+cmake --install "$boost_src/build-$kind" >/dev/null
 
 # Header-only libraries: their headers and (relocatable) CMake package files.
 echo "$me: staging nlohmann_json, CLI11, xxHash and Dragonbox headers"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The MinGW CI job, on Debian/Ubuntu: installs the MinGW-w64 cross compiler,
-# wine and the header-only dependencies, builds Google Benchmark and
-# GoogleTest for MinGW (ci/build-windows-deps.sh mingw), then cross-builds iobench and
+# wine and the header-only dependencies (Boost's headers among them), builds
+# Google Benchmark, GoogleTest, {fmt} and Boost.Iostreams for MinGW
+# (ci/build-windows-deps.sh mingw), then cross-builds iobench and
 # runs every test as a Windows program under wine:
 #   cmake --workflow --preset mingw
 set -euo pipefail
@@ -10,7 +11,7 @@ cd "$(dirname "$0")/.."
 packages=(
   g++-mingw-w64-x86-64-posix wine64 wine
   cmake ninja-build git dpkg-dev
-  nlohmann-json3-dev libcli11-dev libxxhash-dev libdragonbox-dev
+  nlohmann-json3-dev libcli11-dev libxxhash-dev libdragonbox-dev libboost-dev
 )
 bash ci/apt-install.sh mingw "${packages[@]}"
 

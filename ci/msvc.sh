@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The MSVC CI job, on Debian/Ubuntu: Microsoft's cl.exe 19.44 (toolset 14.44,
 # Windows SDK 10.0.26100) run under wine. Installs wine, LLVM's llvm-mt and
-# the header-only dependencies, unpacks the toolset from PyPI
-# (ci/install-msvc.sh), builds Google Benchmark, GoogleTest and {fmt} with it
+# the header-only dependencies (Boost's headers among them), unpacks the toolset
+# from PyPI (ci/install-msvc.sh), builds Google Benchmark, GoogleTest, {fmt} and
+# Boost.Iostreams with it
 # (ci/build-windows-deps.sh msvc), then builds iobench and runs every test as
 # a Windows program under wine:
 #   cmake --workflow --preset msvc-wine
@@ -12,7 +13,7 @@ cd "$(dirname "$0")/.."
 packages=(
   wine64 wine llvm unzip
   cmake ninja-build git dpkg-dev
-  nlohmann-json3-dev libcli11-dev libxxhash-dev libdragonbox-dev
+  nlohmann-json3-dev libcli11-dev libxxhash-dev libdragonbox-dev libboost-dev
 )
 # pip: Debian's, unless python3 has one already (pyenv, a venv).
 python3 -m pip --version >/dev/null 2>&1 || packages+=(python3-pip)
