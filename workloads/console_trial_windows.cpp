@@ -44,6 +44,7 @@
 #include <fmt/format.h>
 
 #include <charconv>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <iostream>
@@ -351,6 +352,28 @@ std::string ended_without_report(DWORD code) {
                        what);
 }
 
+/// Waits until no process has the file `path` open any more (an open that
+/// shares nothing succeeds), for at most 10 s. Wine signals a process's end
+/// before the Linux process behind it has exited, and that process holds
+/// the file as its descriptor 1 (wine gives a child its standard output so)
+/// until then: some milliseconds in which the file can be neither removed
+/// nor created again for the next run (a sharing violation). On Windows the
+/// first try succeeds. Throws std::runtime_error when the file stays open.
+void wait_until_closed(const std::filesystem::path& path) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (std::chrono::steady_clock::now() < deadline) {
+        const HANDLE h = CreateFileW(path.wstring().c_str(), GENERIC_READ, 0, nullptr, OPEN_EXISTING, 0, nullptr);
+        if (h != INVALID_HANDLE_VALUE) {
+            CloseHandle(h);
+            return;
+        }
+        if (GetLastError() != ERROR_SHARING_VIOLATION) return;
+        Sleep(1);
+    }
+    throw std::runtime_error(fmt::format("{} is still open 10 s after the child process running the method ended",
+                                         path.string()));
+}
+
 /// The attribute list of CreateProcessW naming the only handles the child inherits.
 class InheritedHandles {
 public:
@@ -447,6 +470,7 @@ public:
         WaitForSingleObject(process.get(), INFINITE);
         DWORD code = 0;
         if (!GetExitCodeProcess(process.get(), &code)) code = 0;
+        if (target_kind_ == StdoutTarget::file) wait_until_closed(path_);
         if (got != sizeof report_) {
             report_ = {};
             throw std::runtime_error(ended_without_report(code));
