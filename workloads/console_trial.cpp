@@ -258,7 +258,7 @@ void write_fully(int fd, const void* data, std::size_t size) {
     // read of its own: done here, before any byte is counted.
     (void)take_os_snapshot();
     if (::dup2(target, STDOUT_FILENO) < 0) {
-        set_report_error(r, fmt::format("dup2(target, 1): {}", std::strerror(errno)));
+        std::snprintf(r.error, sizeof r.error, "dup2(target, 1): %s", std::strerror(errno));
     } else {
         // The state a program whose stdout is this target starts with, as
         // glibc sets it up on first output: line buffering for a terminal,
