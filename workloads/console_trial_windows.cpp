@@ -186,7 +186,7 @@ std::wstring command_line_argument(std::wstring_view arg) {
     std::wstring out = L"\"";
     for (std::size_t i = 0;; ++i) {
         std::size_t backslashes = 0;
-        while (i < arg.size() && arg[i] == L'\\') ++i, ++backslashes;
+        for (; i < arg.size() && arg[i] == L'\\'; ++i) ++backslashes;
         if (i == arg.size()) {
             out.append(backslashes * 2, L'\\');
             break;
