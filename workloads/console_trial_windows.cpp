@@ -71,6 +71,15 @@ namespace {
 /// The hidden first argument of the child mode.
 constexpr std::string_view child_flag = "--iobench-console-child";
 
+/// True in a build with Microsoft's static C runtime (/MT, /MTd): every
+/// module, a plugin too, then has a C runtime of its own, with its own stdout
+/// (its own descriptor 1, translation mode and buffer).
+#if defined(_MSC_VER) && !defined(_DLL)
+constexpr bool static_runtime = true;
+#else
+constexpr bool static_runtime = false;
+#endif
+
 /// The C runtime's own stdout buffer size (_INTERNAL_BUFSIZ of the UCRT and of msvcrt.dll).
 constexpr std::size_t runtime_buffer_size = 4096;
 
@@ -568,6 +577,15 @@ const std::string& null_device_unverifiable() {
 
 std::unique_ptr<Trial> make_console_trial(Session& s, const Method& m, const Params& p, std::string_view workload,
                                           const ConsoleMessage& msg, std::uint64_t count) {
+    if (static_runtime)
+        for (const LoadedPlugin& plugin : loaded_plugins())
+            for (const std::string& name : plugin.methods)
+                if (name == m.name)
+                    throw unavailable_error(
+                        "a plugin's console method, and this iobench is built with the static C runtime (/MT): "
+                        "the plugin has a C runtime and a stdout of its own, which the console child can neither "
+                        "point at NUL for the warm-up nor put in binary mode; build iobench and the plugin with "
+                        "the DLL runtime (/MD)");
     return std::make_unique<ConsoleTrial>(s, m, p, workload, msg, count);
 }
 
