@@ -289,11 +289,14 @@ TEST(Console, AChildThatEndsWithoutAReportFails) {
     EXPECT_EQ(exits.outcome.reason, "the child process running the method exited with status 7 without a report");
     const Result aborts = run_console("console_short", "broken_aborts", StdoutTarget::pipe);
     EXPECT_EQ(aborts.outcome.status, Status::failed);
-#ifdef _WIN32
-    // abort(): the C runtime's exit status 3, or its fail-fast exception.
-    EXPECT_TRUE(aborts.outcome.reason == "the child process running the method exited with status 3 without a report" ||
-                aborts.outcome.reason.find("exception 0xC0000409") != std::string::npos)
-        << aborts.outcome.reason;
+#if defined(_MSC_VER)
+    // Microsoft's UCRT ends abort() with __fastfail: STATUS_STACK_BUFFER_OVERRUN.
+    EXPECT_EQ(aborts.outcome.reason,
+              "the child process running the method ended with exception 0xC0000409 (fail fast: abort(), or an "
+              "invalid parameter to the C runtime) without a report");
+#elif defined(_WIN32)
+    // msvcrt.dll (MinGW) ends abort() with exit status 3.
+    EXPECT_EQ(aborts.outcome.reason, "the child process running the method exited with status 3 without a report");
 #else
     EXPECT_EQ(aborts.outcome.reason, "the child process running the method died of signal 6");
 #endif
