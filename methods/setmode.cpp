@@ -49,7 +49,9 @@ void set_stdout_mode() {
 std::wstring wide(std::string_view text) {
     if (text.empty()) return {};
     const int n = MultiByteToWideChar(CP_UTF8, 0, text.data(), static_cast<int>(text.size()), nullptr, 0);
-    if (n <= 0) throw io_error("MultiByteToWideChar", "stdout", std::error_code(static_cast<int>(GetLastError()), std::system_category()));
+    if (n <= 0)
+        throw io_error("MultiByteToWideChar", "stdout",
+                       std::error_code(static_cast<int>(GetLastError()), std::system_category()));
     std::wstring out(static_cast<std::size_t>(n), L'\0');
     MultiByteToWideChar(CP_UTF8, 0, text.data(), static_cast<int>(text.size()), out.data(), n);
     return out;

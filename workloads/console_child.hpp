@@ -23,10 +23,11 @@ namespace iobench {
 /// `as_is`. Windows: the C runtime's translation mode of fd 1 when the call
 /// returned (`_setmode` says it); the child starts fd 1 in _O_BINARY, and the
 /// methods named after a text mode (printf_O_TEXT, wprintf_O_U8TEXT) set theirs.
+/// Any text mode counts as `crlf` (wine's msvcrt.dll reports _O_U8TEXT as
+/// _O_WTEXT): a method writing UTF-16 would fail the check, as it should.
 enum class LineEnds : int {
-    as_is = 0,       ///< _O_BINARY: '\n' written as it is
-    crlf = 1,        ///< _O_TEXT or _O_U8TEXT: every '\n' written as "\r\n" (the messages are ASCII: the same bytes in both)
-    unexpected = 2,  ///< another mode (_O_U16TEXT, _O_WTEXT: UTF-16), which no method asks for
+    as_is = 0,  ///< _O_BINARY: '\n' written as it is
+    crlf = 1,   ///< a text mode: every '\n' written as "\r\n" (_O_TEXT and _O_U8TEXT: the same bytes for ASCII)
 };
 
 /// What a child sends back: a fixed-size record, trivially copyable.

@@ -237,7 +237,8 @@ std::string parse_request(int argc, char** argv, ChildRequest& req) {
     const auto report = number<std::uintptr_t>(argv[2]);
     if (!report) return fmt::format("REPORT {}: not a handle value", argv[2]);
     req.report = reinterpret_cast<HANDLE>(*report);
-    if (GetFileType(req.report) != FILE_TYPE_PIPE) return fmt::format("REPORT {}: not a pipe this process inherited", argv[2]);
+    if (GetFileType(req.report) != FILE_TYPE_PIPE)
+        return fmt::format("REPORT {}: not a pipe this process inherited", argv[2]);
     req.method = argv[3];
     const std::string_view kind = argv[4];
     if (kind != "put" && kind != "print") return fmt::format("{}: neither put nor print", kind);
