@@ -46,6 +46,7 @@
 #include "core/suite.hpp"
 #include "core/workdir.hpp"
 #include "iobench/build_info.hpp"
+#include "workloads/console_trial.hpp"
 
 #ifdef _WIN32
 #include <io.h>
@@ -621,6 +622,9 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    // A console workload's child process, before anything else (Windows:
+    // iobench starts itself again for each measured call of a console workload).
+    if (const auto status = iobench::console_child_main(argc, argv)) return *status;
     // Before anything is opened: a closed descriptor 0-2 would otherwise be
     // taken by the next file (the results, an input) and mixed with a stream.
     iobench::ensure_standard_descriptors();

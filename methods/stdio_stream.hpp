@@ -71,7 +71,8 @@ inline void open_stream(StdioFile& s, const std::string& path, const char* mode,
 /// with a program that calls setvbuf once at its start. (Calling setvbuf again
 /// on a stream that has written is undefined by the C standard; glibc then
 /// writes the next message at once, unbuffered.) `mode` -1 with `buffer_size`
-/// 0 leaves stdout as it is. Throws `io_error`.
+/// 0 leaves stdout as it is. A 1-byte buffer is 2 bytes on Windows, whose C
+/// runtimes refuse 1 (as set_buffering says). Throws `io_error`.
 inline void set_stdout_buffering(int mode, std::size_t buffer_size) {
     struct Installed {
         int mode = -1;
@@ -83,6 +84,9 @@ inline void set_stdout_buffering(int mode, std::size_t buffer_size) {
     if (mode == -1) mode = _IOFBF;
     if (mode == _IONBF) buffer_size = 0;
     else if (buffer_size == 0) buffer_size = BUFSIZ;
+#ifdef _WIN32
+    else if (buffer_size == 1) buffer_size = 2;  // the Windows C runtimes refuse 1 (set_buffering)
+#endif
     if (installed.mode == mode && installed.size == buffer_size) return;
     std::fflush(stdout);
     std::unique_ptr<char[]> buffer = buffer_size ? std::make_unique<char[]>(buffer_size) : nullptr;

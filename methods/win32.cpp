@@ -1,7 +1,9 @@
 // win32: the Windows API called directly. `WriteFile` once per line on a
 // HANDLE from CreateFileW, no user-space buffer: the unbuffered baseline on
-// Windows, as write(2) is on POSIX (methods/posix.cpp). Buffered writing over
-// a HANDLE is the `obuf` method on Windows (methods/obuf.cpp).
+// Windows, as write(2) is on POSIX (methods/posix.cpp); on standard output,
+// once per message on GetStdHandle(STD_OUTPUT_HANDLE), and `WriteConsoleW`,
+// which writes UTF-16 text to a console and to nothing else. Buffered writing
+// over a HANDLE is the `obuf` method on Windows (methods/obuf.cpp).
 // Reading (file_read), the methods of the C file-reading benchmark
 // (the write-up "C File Reading Benchmark" (Windows), docs/results/README.md#sources): ReadFile synchronous
 // (with and without FILE_FLAG_SEQUENTIAL_SCAN), overlapped with 1, 2 or 4
@@ -299,6 +301,39 @@ ReadResult filemapping_window(const Source& source) {
     return fold.result();
 }
 
+// --- standard output: WriteFile, WriteConsoleW ---------------------------
+
+/// put_console: one WriteFile per message on GetStdHandle(STD_OUTPUT_HANDLE),
+/// no buffer: the Windows counterpart of write(2) on fd 1.
+void writefile_console(const StdoutSink&, std::string_view line, std::uint64_t count) {
+    const HANDLE out = GetStdHandle(STD_OUTPUT_HANDLE);
+    for (std::uint64_t i = 0; i < count; ++i) write_all(out, line.data(), line.size(), "stdout");
+}
+
+/// put_console: WriteConsoleW per message, the call that writes Unicode text
+/// to a console (the line converted to UTF-16 once, as a program's wide
+/// literal). Skipped where standard output is not a console (GetConsoleMode
+/// fails on a file, a pipe or NUL, and so would WriteConsoleW).
+void writeconsolew_console(const StdoutSink&, std::string_view line, std::uint64_t count) {
+    const HANDLE out = GetStdHandle(STD_OUTPUT_HANDLE);
+    DWORD mode = 0;
+    if (!GetConsoleMode(out, &mode))
+        throw unavailable_error("standard output is not a console here (a file, a pipe or NUL: GetConsoleMode "
+                                "fails), and WriteConsoleW writes to a console only");
+    const std::wstring text = to_wide(std::string(line));
+    for (std::uint64_t i = 0; i < count; ++i) {
+        const wchar_t* p = text.data();
+        DWORD left = static_cast<DWORD>(text.size());
+        while (left > 0) {
+            DWORD written = 0;
+            if (!WriteConsoleW(out, p, left, &written, nullptr)) throw_last_error("WriteConsoleW", "stdout");
+            if (written == 0) throw io_error("WriteConsoleW", "stdout", std::make_error_code(std::errc::io_error));
+            p += written;
+            left -= written;
+        }
+    }
+}
+
 constexpr PutInts writefile_ints = write_each_int;  // methods/native_file.hpp
 constexpr PutRepeat writefile_repeat = write_each_line;
 constexpr ReadBytes readfile_plain = readfile_sync<0>;
@@ -317,9 +352,15 @@ constexpr const char* unavailable = "Windows only";
 
 const MethodRegistrar registrar{{.family = "win32", .unavailable = unavailable}, {
     {.name = "WriteFile",
-     .description = "WriteFile once per line on a CreateFileW HANDLE (std::to_chars for integers): one call per item",
+     .description = "WriteFile once per line on a CreateFileW HANDLE (std::to_chars for integers): one call per item; "
+                    "console: once per message on GetStdHandle(STD_OUTPUT_HANDLE)",
      .put_ints = IOBENCH_WIN32(writefile_ints),
-     .put_repeat = IOBENCH_WIN32(writefile_repeat)},
+     .put_repeat = IOBENCH_WIN32(writefile_repeat),
+     .put_console = IOBENCH_WIN32(writefile_console)},
+    {.name = "WriteConsoleW",
+     .description = "WriteConsoleW(GetStdHandle(STD_OUTPUT_HANDLE), text) per message, the line as UTF-16: "
+                    "skipped where stdout is not a console (a file, a pipe, NUL)",
+     .put_console = IOBENCH_WIN32(writeconsolew_console)},
     {.name = "ReadFile",
      .description = "ReadFile of `buf` bytes (" + size_text(default_buffer_size) + ") per call into one buffer until end of file",
      .default_buffer_size = default_buffer_size,

@@ -1,10 +1,13 @@
 // Deliberately wrong output methods for the output workloads (doubles,
 // console), linked only into the tests: each is wrong in one way that
-// verification must catch.
+// verification (or the console harness, for a child that fails) must catch.
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <limits>
+#include <string>
+#include <system_error>
 
 #include "core/error.hpp"
 #include "core/method.hpp"
@@ -40,6 +43,25 @@ void extra_message_console(const StdoutSink&, std::string_view line, std::uint64
     std::fflush(stdout);
 }
 
+/// Writes every line with "\r\n" in place of its '\n', by hand, whatever
+/// stdout's translation mode: wrong bytes with the right text.
+void crlf_console(const StdoutSink&, std::string_view line, std::uint64_t count) {
+    const std::string text = std::string(line.substr(0, line.size() - 1)) + "\r\n";
+    for (std::uint64_t i = 0; i < count; ++i) std::fwrite(text.data(), 1, text.size(), stdout);
+    std::fflush(stdout);
+}
+
+/// Fails as a write error would.
+void throws_console(const StdoutSink&, std::string_view, std::uint64_t) {
+    throw io_error("fwrite", "stdout", std::make_error_code(std::errc::io_error));
+}
+
+/// Ends the process at once, with status 7: no report reaches iobench.
+void exits_console(const StdoutSink&, std::string_view, std::uint64_t) { std::_Exit(7); }
+
+/// Aborts: the process dies of SIGABRT (POSIX) or ends as the C runtime's abort() ends it (Windows).
+void aborts_console(const StdoutSink&, std::string_view, std::uint64_t) { std::abort(); }
+
 const MethodRegistrar registrar{{.family = "zz_broken"}, {
     {.name = "broken_one_ulp", .description = "test: one double one ulp off",
      .put_doubles = one_ulp_doubles},
@@ -47,6 +69,14 @@ const MethodRegistrar registrar{{.family = "zz_broken"}, {
      .put_console = no_flush_console},
     {.name = "broken_extra_message", .description = "test: one message too many",
      .put_console = extra_message_console},
+    {.name = "broken_crlf", .description = "test: \"\\r\\n\" written by hand in binary mode",
+     .put_console = crlf_console},
+    {.name = "broken_throws", .description = "test: the call fails (io_error)",
+     .put_console = throws_console},
+    {.name = "broken_exits", .description = "test: the process exits in the call",
+     .put_console = exits_console},
+    {.name = "broken_aborts", .description = "test: the process aborts in the call",
+     .put_console = aborts_console},
 }};
 
 }  // namespace

@@ -1,6 +1,7 @@
-// The harness of the console workloads (workloads/console.cpp).
+// The harness of the console workloads (workloads/console.cpp): what both
+// platforms share, and the POSIX child (Windows: console_trial_windows.cpp).
 //
-// Each measured call runs in a child process forked for the run (POSIX):
+// Each measured call runs in a child process made for the run (POSIX: fork(2)):
 //  - the child gives C's stdout the state a program started with that stdout
 //    has (full buffering, 4 KiB), so no run inherits the buffer mode, a user
 //    buffer (setvbuf) or std::ios::sync_with_stdio(false) from an earlier one;
@@ -19,6 +20,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <iostream>
@@ -31,6 +33,7 @@
 #include "core/session.hpp"
 #include "data/checksum.hpp"
 #include "data/text.hpp"
+#include "workloads/console_child.hpp"
 
 #ifndef _WIN32
 #include <fcntl.h>
@@ -43,7 +46,6 @@
 #include <unistd.h>
 
 #include <atomic>
-#include <chrono>
 #include <pthread.h>
 
 #include <thread>
@@ -65,35 +67,9 @@ std::uint64_t console_warmup_messages(std::uint64_t count, std::uint64_t bytes, 
     return std::max<std::uint64_t>({count / 10, fill, 1});
 }
 
-#ifndef _WIN32
+// --- shared by both harnesses (workloads/console_child.hpp) ---------------
+
 namespace {
-
-/// The kernel's view of the bytes a process wrote: "wchar" of /proc/self/io
-/// (bytes passed to write-family calls). Unknown where /proc/self/io is not.
-struct WriteStats {
-    bool known = false;
-    std::uint64_t bytes = 0;
-};
-
-/// Reads /proc/self/io with plain system calls (no stdio in the child).
-WriteStats read_write_stats() {
-    WriteStats s;
-    const int fd = ::open("/proc/self/io", O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return s;
-    char text[512];
-    const ssize_t n = ::read(fd, text, sizeof text - 1);
-    ::close(fd);
-    if (n <= 0) return s;
-    text[n] = '\0';
-    auto field = [&](const char* key, std::uint64_t& out) {
-        const char* p = std::strstr(text, key);
-        if (!p) return false;
-        out = std::strtoull(p + std::strlen(key), nullptr, 10);
-        return true;
-    };
-    s.known = field("wchar: ", s.bytes);
-    return s;
-}
 
 /// True in builds with AddressSanitizer (and UndefinedBehaviorSanitizer, which
 /// iobench enables with it): their runtime writes to a pipe of its own to probe
@@ -111,15 +87,153 @@ constexpr bool sanitized_build = false;
 constexpr bool sanitized_build = false;
 #endif
 
-/// What the child sends back: a fixed-size record.
-struct ChildReport {
-    int ok = 0;
-    int stats_known = 0;
-    double seconds = 0;
-    std::uint64_t bytes = 0;  ///< bytes the call passed to write calls
-    OsCounters counters;      ///< what the operating system counted around the call
-    char error[480] = {};
-};
+/// `line` with every '\n' written as "\r\n": what the C runtime writes in a
+/// Windows text mode.
+std::string with_crlf(std::string_view line) {
+    std::string out;
+    for (char c : line) {
+        if (c == '\n') out += '\r';
+        out += c;
+    }
+    return out;
+}
+
+/// `target`, unless it is the null device and what is written there cannot
+/// be counted here: then unavailable_error, before anything is made.
+StdoutTarget verifiable(StdoutTarget target) {
+    if (target == StdoutTarget::devnull && !null_device_unverifiable().empty())
+        throw unavailable_error(null_device_unverifiable());
+    return target;
+}
+
+}  // namespace
+
+void set_report_error(ChildReport& r, std::string_view text) noexcept {
+    const std::size_t n = std::min(text.size(), sizeof r.error - 1);
+    std::memcpy(r.error, text.data(), n);
+    r.error[n] = '\0';
+}
+
+void call_console_method(const ConsoleMessage& msg, const StdoutSink& out, std::uint64_t count) {
+    if (msg.put) msg.put(out, msg.line, count);
+    else msg.print(out, msg.format, count);
+}
+
+void measure_console_call(const ConsoleMessage& msg, const StdoutSink& out, std::uint64_t count, ChildReport& r) {
+    const std::optional<std::uint64_t> before = bytes_written_so_far();
+    const OsCounters os_before = take_os_snapshot();
+    const auto start = std::chrono::steady_clock::now();
+    try {
+        call_console_method(msg, out, count);
+        r.ok = 1;
+    } catch (const unavailable_error& e) {
+        r.skipped = 1;
+        set_report_error(r, e.what());
+    } catch (const std::exception& e) {
+        set_report_error(r, e.what());
+    } catch (...) {
+        set_report_error(r, "an exception that is not a std::exception");
+    }
+    const auto stop = std::chrono::steady_clock::now();
+    const OsCounters os_after = take_os_snapshot();
+    const std::optional<std::uint64_t> after = bytes_written_so_far();
+    r.seconds = std::chrono::duration<double>(stop - start).count();
+    r.counters = os_counters_between(os_before, os_after);
+    if (before && after) {
+        r.bytes_known = 1;
+        r.bytes = *after - *before;
+    }
+}
+
+ConsoleTrialBase::ConsoleTrialBase(Session& s, const Method& m, const Params& p, std::string_view workload,
+                                   const ConsoleMessage& msg, std::uint64_t count)
+    : msg_(msg),
+      out_{p.buffer_size},
+      count_(count),
+      target_kind_(verifiable(s.stdout_target())),
+      path_(s.output(fmt::format("{}-{}", workload, m.name))),
+      session_(s),
+      line_(msg.line),
+      generate_(repeated_text(msg.line, count)),
+      expected_(s.expected(fmt::format("console:{}:{}", msg.line, count), generate_)) {
+    items = count;
+    bytes = expected_.size;
+    buffer_size = p.buffer_size ? p.buffer_size : m.default_buffer_size;
+    runs_in_child = true;  // each call in a child (forked, or made with CreateProcessW)
+}
+
+void ConsoleTrialBase::throw_unless_ok() const {
+    if (report_.skipped) throw unavailable_error(report_.error);
+    if (!report_.ok) throw std::runtime_error(report_.error);
+}
+
+std::string ConsoleTrialBase::verify() {
+    // The bytes the messages take as the call wrote them: with "\r\n" line
+    // ends where the C runtime translated them (a Windows text mode).
+    Generator generate = generate_;
+    Digest expected = expected_;
+    if (report_.line_ends == static_cast<int>(LineEnds::crlf)) {
+        const std::string line = with_crlf(line_);
+        generate = repeated_text(line, count_);
+        expected = session_.expected(fmt::format("console:{}:{}", line, count_), generate);
+    }
+    bytes = expected.size;  // what a run wrote: the rates of the row are of these bytes
+    // Where the process runs under a tool that writes on its own (the
+    // sanitizers' memory probes, valgrind's scheduler pipe), the bytes
+    // passed to write calls are only a lower bound of what reached stdout;
+    // the same tools make the call counts inexact, which os_counters
+    // finds out for itself (it then reports no call counts).
+    const bool exact = !sanitized_build && report_.counters.has(OsCounter::write_calls);
+    std::string bytes_problem;
+    if (report_.bytes_known && (exact ? report_.bytes != expected.size : report_.bytes < expected.size))
+        bytes_problem = fmt::format("the method passed {} bytes to write calls, expected {}{}", report_.bytes,
+                                    exact ? "" : "at least ", expected.size);
+    if (target_kind_ == StdoutTarget::devnull) {
+        // The null device keeps nothing: the byte count is all there is to check.
+        if (!report_.bytes_known) return "the child could not count the bytes written to the null device";
+        return bytes_problem;
+    }
+    Digest got;
+    if (target_kind_ == StdoutTarget::pipe) {
+        if (std::string failed = pipe_digest(got); !failed.empty()) return failed;
+    } else {
+        try {
+            got = digest_file(path_);
+        } catch (const std::exception& e) {
+            return fmt::format("cannot read the output back: {}", e.what());
+        }
+    }
+    if (got == expected) return bytes_problem;
+    std::string where;
+    if (target_kind_ == StdoutTarget::file) {
+        try {
+            const std::int64_t at = first_difference(path_, generate);
+            if (at >= 0) where = fmt::format("; first difference at byte {}", at);
+        } catch (const std::exception&) {
+        }
+    }
+    return fmt::format("output differs: {} bytes with checksum {:016x}, expected {} bytes with checksum {:016x}{}",
+                       got.size, got.checksum, expected.size, expected.checksum, where);
+}
+
+#ifndef _WIN32
+// --- POSIX: a fork(2)ed child -------------------------------------------
+
+namespace {
+
+/// "wchar" of /proc/self/io, read with plain system calls (no stdio in the child).
+std::optional<std::uint64_t> read_wchar() noexcept {
+    const int fd = ::open("/proc/self/io", O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return std::nullopt;
+    char text[512];
+    const ssize_t n = ::read(fd, text, sizeof text - 1);
+    ::close(fd);
+    if (n <= 0) return std::nullopt;
+    text[n] = '\0';
+    const char* p = std::strstr(text, "wchar: ");
+    if (!p) return std::nullopt;
+    return std::strtoull(p + 7, nullptr, 10);
+}
 
 /// Writes all of `size` bytes to `fd`, ignoring errors (the child's last act).
 void write_fully(int fd, const void* data, std::size_t size) {
@@ -131,12 +245,6 @@ void write_fully(int fd, const void* data, std::size_t size) {
         p += n;
         size -= static_cast<std::size_t>(n);
     }
-}
-
-/// The method's operation for the message, `count` times.
-void call(const ConsoleMessage& msg, const StdoutSink& out, std::uint64_t count) {
-    if (msg.put) msg.put(out, msg.line, count);
-    else msg.print(out, msg.format, count);
 }
 
 /// In the forked child: fd 1 to `target`, fresh stdout, a warm-up of
@@ -169,8 +277,8 @@ void call(const ConsoleMessage& msg, const StdoutSink& out, std::uint64_t count)
         const int null_fd = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
         if (null_fd >= 0 && ::dup2(null_fd, STDOUT_FILENO) >= 0) {
             try {
-                call(msg, out, warmup);
-            } catch (const std::exception&) {
+                call_console_method(msg, out, warmup);
+            } catch (...) {
                 // reported by the measured call, which fails the same way
             }
 #ifdef IOBENCH_HAVE_FPURGE
@@ -184,24 +292,7 @@ void call(const ConsoleMessage& msg, const StdoutSink& out, std::uint64_t count)
         if (null_fd >= 0) ::close(null_fd);
         if (target != STDOUT_FILENO) ::close(target);
         std::clearerr(stdout);
-        const WriteStats before = read_write_stats();
-        const OsCounters os_before = take_os_snapshot();
-        const auto start = std::chrono::steady_clock::now();
-        try {
-            call(msg, out, count);
-            r.ok = 1;
-        } catch (const std::exception& e) {
-            std::snprintf(r.error, sizeof r.error, "%s", e.what());
-        }
-        const auto stop = std::chrono::steady_clock::now();
-        const OsCounters os_after = take_os_snapshot();
-        const WriteStats after = read_write_stats();
-        r.seconds = std::chrono::duration<double>(stop - start).count();
-        r.counters = os_counters_between(os_before, os_after);
-        if (before.known && after.known) {
-            r.stats_known = 1;
-            r.bytes = after.bytes - before.bytes;
-        }
+        measure_console_call(msg, out, count, r);
     }
     // Whatever the method left in stdout's buffer is discarded (_exit does
     // not flush): a method that did not flush fails verification.
@@ -209,22 +300,11 @@ void call(const ConsoleMessage& msg, const StdoutSink& out, std::uint64_t count)
     ::_exit(0);
 }
 
-class ConsoleTrial final : public Trial {
+class ConsoleTrial final : public ConsoleTrialBase {
 public:
     ConsoleTrial(Session& s, const Method& m, const Params& p, std::string_view workload, const ConsoleMessage& msg,
                  std::uint64_t count)
-        : msg_(msg),
-          out_{p.buffer_size},
-          count_(count),
-          target_kind_(s.stdout_target()),
-          path_(s.output(fmt::format("{}-{}", workload, m.name)).string()),
-          generate_(repeated_text(msg.line, count)),
-          expected_(s.expected(fmt::format("console:{}:{}", msg.line, count), generate_)) {
-        items = count;
-        bytes = expected_.size;
-        buffer_size = p.buffer_size ? p.buffer_size : m.default_buffer_size;
-        runs_in_child = true;  // each call in a forked child
-    }
+        : ConsoleTrialBase(s, m, p, workload, msg, count) {}
     ~ConsoleTrial() override { close_all(); }
 
     void reset() override {
@@ -235,7 +315,7 @@ public:
             if (target_ < 0) throw_errno("open", "/dev/null");
         } else if (target_kind_ == StdoutTarget::file) {
             target_ = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-            if (target_ < 0) throw_errno("open", path_);
+            if (target_ < 0) throw_errno("open", path_.string());
         } else {
             int fds[2];
             if (::pipe2(fds, O_CLOEXEC) != 0) throw_errno("pipe2", "stdout pipe");
@@ -303,53 +383,7 @@ public:
                                                  "without a report",
                                                  WIFEXITED(status) ? WEXITSTATUS(status) : -1));
         }
-        if (!report_.ok) throw std::runtime_error(report_.error);
-    }
-
-    std::optional<double> measured_seconds() const override { return report_.seconds; }
-    std::optional<OsCounters> measured_counters() const override { return report_.counters; }
-
-    std::string verify() override {
-        // Where the process runs under a tool that writes on its own (the
-        // sanitizers' memory probes, valgrind's scheduler pipe), the bytes
-        // passed to write calls are only a lower bound of what reached stdout;
-        // the same tools make the call counts inexact, which os_counters
-        // finds out for itself (it then reports no call counts).
-        const bool exact = !sanitized_build && report_.counters.has(OsCounter::write_calls);
-        std::string bytes_problem;
-        if (report_.stats_known && (exact ? report_.bytes != expected_.size : report_.bytes < expected_.size))
-            bytes_problem = fmt::format("the method passed {} bytes to write calls, expected {}{}", report_.bytes,
-                                        exact ? "" : "at least ", expected_.size);
-        if (target_kind_ == StdoutTarget::devnull) {
-            // /dev/null keeps nothing: the byte count is all there is to check.
-            if (!report_.stats_known)
-                return "cannot verify output to /dev/null on this system (no /proc/self/io); use "
-                       "--stdout-target file or pipe";
-            return bytes_problem;
-        }
-        Digest got;
-        if (target_kind_ == StdoutTarget::pipe) {
-            join_reader();
-            if (!pipe_error_.empty()) return pipe_error_;
-            got = pipe_digest_;
-        } else {
-            try {
-                got = digest_file(path_);
-            } catch (const std::exception& e) {
-                return fmt::format("cannot read the output back: {}", e.what());
-            }
-        }
-        if (got == expected_) return bytes_problem;
-        std::string where;
-        if (target_kind_ == StdoutTarget::file) {
-            try {
-                const std::int64_t at = first_difference(path_, generate_);
-                if (at >= 0) where = fmt::format("; first difference at byte {}", at);
-            } catch (const std::exception&) {
-            }
-        }
-        return fmt::format("output differs: {} bytes with checksum {:016x}, expected {} bytes with checksum {:016x}{}",
-                           got.size, got.checksum, expected_.size, expected_.checksum, where);
+        throw_unless_ok();
     }
 
     void finish() override {
@@ -360,6 +394,12 @@ public:
     }
 
 private:
+    std::string pipe_digest(Digest& got) override {
+        join_reader();
+        got = pipe_digest_;
+        return pipe_error_;
+    }
+
     /// The reader thread: drains the pipe until every writer has closed it,
     /// checksumming what it reads.
     /// Allocates nothing and takes no lock (see reset()).
@@ -396,13 +436,6 @@ private:
         pipe_read_ = -1;
     }
 
-    ConsoleMessage msg_;
-    StdoutSink out_;
-    std::uint64_t count_;
-    StdoutTarget target_kind_;
-    std::string path_;
-    Generator generate_;
-    Digest expected_;
     int target_ = -1;
     int pipe_read_ = -1;
     pthread_t reader_{};
@@ -412,25 +445,26 @@ private:
     std::vector<char> pipe_buf_;
     Digest pipe_digest_;
     std::string pipe_error_;
-    ChildReport report_;
 };
 
 }  // namespace
+
+std::optional<std::uint64_t> bytes_written_so_far() noexcept { return read_wchar(); }
+
+const std::string& null_device_unverifiable() {
+    static const std::string why =
+        read_wchar() ? "" : "cannot verify output to /dev/null on this system (no /proc/self/io); use "
+                            "--stdout-target file or pipe";
+    return why;
+}
 
 std::unique_ptr<Trial> make_console_trial(Session& s, const Method& m, const Params& p, std::string_view workload,
                                           const ConsoleMessage& msg, std::uint64_t count) {
     return std::make_unique<ConsoleTrial>(s, m, p, workload, msg, count);
 }
 
-#else  // _WIN32
+std::optional<int> console_child_main(int, char**) { return std::nullopt; }
 
-std::unique_ptr<Trial> make_console_trial(Session&, const Method&, const Params&, std::string_view, const ConsoleMessage&,
-                                          std::uint64_t) {
-    throw unavailable_error(
-        "the console workloads are not built on Windows yet: they run each measured call in a child process "
-        "created with fork(2)");
-}
-
-#endif
+#endif  // !_WIN32
 
 }  // namespace iobench
