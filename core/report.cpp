@@ -70,6 +70,7 @@ RowStructure row_structure(const Case& c) {
     s.compared_per_byte = c.workload->compared_per_byte();
     s.calls_not_counted = c.method->calls_not_counted;
     s.process_counters = c.method->process_counters;
+    s.program = !c.method->program.file.empty();
     return s;
 }
 
@@ -589,6 +590,7 @@ void NamedJSONReporter::Finalize() {
         row["compared_per"] = s->compared_per_byte ? "byte" : "item";
         if (!s->calls_not_counted.empty()) row["calls_not_counted"] = s->calls_not_counted;
         if (s->process_counters) row["counters_scope"] = "process";
+        if (s->program) row["counters_scope"] = "program";
     }
     out_ << doc.dump(2) << "\n";
 }

@@ -7,6 +7,7 @@
 
 #include <stdexcept>
 
+#include "core/error.hpp"
 #include "core/reference_trial.hpp"
 #include "core/session.hpp"
 
@@ -47,7 +48,13 @@ std::unique_ptr<Trial> Workload::make_trial(const Method& method, const Params& 
     if (params.buffer_size != 0 && !spec_.axes.buffer_size)
         throw std::invalid_argument(fmt::format("workload {} has no buffer size to set: no /buf", name()));
     if (!has_operation(method)) return make_reference_trial(*this, method, params, session);
+    if (!method.program.file.empty()) return make_program_trial(method, params, session);
     return make_method_trial(method, params, session);
+}
+
+std::unique_ptr<Trial> Workload::make_program_trial(const Method& method, const Params&, Session&) const {
+    throw unavailable_error(fmt::format("workload {} runs no program method (a program cannot do its runs): {} skipped",
+                                        name(), method.name));
 }
 
 ExpectedOutput Workload::expected_output(Session&) const {

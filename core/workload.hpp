@@ -56,6 +56,10 @@ public:
     virtual std::string verify() = 0;
     /// Removes what the trial created (its output file).
     virtual void finish() {}
+    /// Why the benchmark fails although every run verified, found by
+    /// finish(): a program method's process that exited with a status other
+    /// than 0 after its last run (docs/external-methods.md); "" when nothing.
+    virtual std::string finish_problem() const { return {}; }
     /// Wall time in seconds of the last run() when the trial measured it
     /// itself, because the measured work ran elsewhere (the console workloads
     /// run each call in a child process and time it there); std::nullopt when
@@ -72,10 +76,11 @@ public:
     /// True when a run reads its bytes (bytes_per_call = bytes / read_calls),
     /// false when it writes them (bytes / write_calls).
     bool input = false;
-    /// True when run() starts another process that does the measured work
-    /// (binary_size's programs) and measured_counters() has nothing of it:
-    /// the runner then reports only the machine-wide counters (machine_wide),
-    /// since this process's calls and CPU time are not the work's.
+    /// True when run() has another process do the measured work
+    /// (binary_size's programs, program methods): this process's calls and
+    /// CPU time are not the work's, and --instructions does not count it.
+    /// When measured_counters() has nothing of the child, the runner reports
+    /// only the machine-wide counters (machine_wide).
     bool work_in_child = false;
     /// User-space buffer in bytes the run used (0 = unbuffered or unknown).
     std::size_t buffer_size = 0;
@@ -213,7 +218,8 @@ public:
     /// The trial for `method` with `params` at the session's scale and
     /// directory: the `limit` row's (core/reference_trial.hpp, from
     /// expected_output() or input_file()) for a reference method that lacks
-    /// the workload's operation, otherwise make_method_trial(). Generates
+    /// the workload's operation, make_program_trial() for a program method,
+    /// otherwise make_method_trial(). Generates
     /// shared inputs through `session` the first time they are needed.
     /// Throws std::invalid_argument for a method it does not take or a
     /// buffer size it has no axis for.
@@ -231,6 +237,13 @@ protected:
     /// `method` has) with `params`.
     virtual std::unique_ptr<Trial> make_method_trial(const Method& method, const Params& params,
                                                      Session& session) const = 0;
+    /// The trial of a program method (Method::program) that has the
+    /// workload's operation: the workload says what its program is asked for
+    /// each run (core/program_trial.hpp). The default throws
+    /// unavailable_error (the pair is skipped): a workload whose runs no
+    /// program can do.
+    virtual std::unique_ptr<Trial> make_program_trial(const Method& method, const Params& params,
+                                                      Session& session) const;
 
 private:
     /// True when `method` has the workload's own operation and passes its filter.

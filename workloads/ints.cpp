@@ -7,6 +7,7 @@
 
 #include "core/error.hpp"
 #include "core/output_trial.hpp"
+#include "core/program_trial.hpp"
 #include "core/session.hpp"
 #include "data/text.hpp"
 #include "workloads/ints_in_trial.hpp"
@@ -36,6 +37,11 @@ protected:
         return make_output_trial(s, name(), m, p, expected,
                                  [put = PutInts(m.put_ints), n = expected.items](const Sink& sink) { put(sink, n); });
     }
+    std::unique_ptr<Trial> make_program_trial(const Method& m, const Params& p, Session& s) const override {
+        const ExpectedOutput expected = expected_output(s);
+        return std::make_unique<ProgramOutputTrial>(s, name(), m, p, expected,
+                                                    ProgramCall{Operation::put_ints, expected.items, {}});
+    }
 };
 
 /// The ints_in input: the ints_out text of `count` integers, written once per session.
@@ -62,6 +68,10 @@ protected:
     std::unique_ptr<Trial> make_method_trial(const Method& m, const Params& p, Session& s) const override {
         const InputFile file = input_file(s);
         return std::make_unique<IntsInTrial>(file.path, ints_text_size(file.items), m.get_ints, m, p, file.items);
+    }
+    std::unique_ptr<Trial> make_program_trial(const Method& m, const Params& p, Session& s) const override {
+        const InputFile file = input_file(s);
+        return std::make_unique<ProgramIntsInTrial>(s, file.path, ints_text_size(file.items), m, p, file.items);
     }
 };
 

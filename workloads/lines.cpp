@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "core/output_trial.hpp"
+#include "core/program_trial.hpp"
 #include "core/session.hpp"
 #include "data/text.hpp"
 
@@ -37,6 +38,11 @@ protected:
         const ExpectedOutput expected = expected_output(s);
         return make_output_trial(s, name(), m, p, expected,
                                  [put = PutLines(m.put_lines), n = expected.items](const Sink& sink) { put(sink, line, n); });
+    }
+    std::unique_ptr<Trial> make_program_trial(const Method& m, const Params& p, Session& s) const override {
+        const ExpectedOutput expected = expected_output(s);
+        const ProgramCall call{Operation::put_lines, expected.items, {std::string(line.prefix), std::string(line.suffix)}};
+        return std::make_unique<ProgramOutputTrial>(s, name(), m, p, expected, call);
     }
 };
 

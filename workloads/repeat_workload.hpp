@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "core/output_trial.hpp"
+#include "core/program_trial.hpp"
 #include "core/session.hpp"
 #include "data/text.hpp"
 
@@ -39,6 +40,11 @@ protected:
                                  [put = PutRepeat(m.put_repeat), line = line_, n = expected.items](const Sink& sink) {
                                      put(sink, line, n);
                                  });
+    }
+    std::unique_ptr<Trial> make_program_trial(const Method& m, const Params& p, Session& s) const override {
+        const ExpectedOutput expected = expected_output(s);
+        return std::make_unique<ProgramOutputTrial>(s, name(), m, p, expected,
+                                                    ProgramCall{Operation::put_repeat, expected.items, {std::string(line_)}});
     }
 
 private:
