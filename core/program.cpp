@@ -194,7 +194,8 @@ ProgramProcess::ProgramProcess(std::string name, const std::vector<std::string>&
     if (clockid_t clock{}; ::clock_getcpuclockid(pid, &clock) == 0) cpu_clock_ = static_cast<int>(clock);
     try {
         const std::optional<std::string> first = read_line("its start");
-        if (!first) throw program_error(fmt::format("{} {} before saying \"ready\"", name_, ended(reap(time_limit_))));
+        if (!first)
+            throw program_error(with_last_words(fmt::format("{} {} before saying \"ready\"", name_, ended(reap(time_limit_)))));
         if (*first != "ready")
             throw program_error(fmt::format("{} began with \"{}\" instead of \"ready\" (docs/external-methods.md)", name_,
                                             printable(*first)));
@@ -255,9 +256,9 @@ std::optional<std::string> ProgramProcess::read_line(std::string_view what) {
         if (left <= 0) {
             kill_group();
             reap(time_limit_);
-            throw program_error(fmt::format(
-                "{} gave no answer to {} within the time limit of {} s (--time-limit): its process group was killed{}",
-                name_, what, time_limit_, last_words().empty() ? "" : "; its last words: \"" + printable(last_words()) + "\""));
+            throw program_error(with_last_words(fmt::format(
+                "{} gave no answer to {} within the time limit of {} s (--time-limit): its process group was killed",
+                name_, what, time_limit_)));
         }
         pollfd fds[2] = {{from_child_, POLLIN, 0}, {errors_, POLLIN, 0}};
         const int wait_ms = static_cast<int>(std::min(left * 1000 + 1, 1000.0 * 60));
@@ -315,7 +316,8 @@ std::string ProgramProcess::ask(std::string_view request, std::string_view what)
     std::optional<std::string> answer;
     if (!broken) answer = read_line(what);
     if (!answer) {
-        throw program_error(fmt::format("{} {} instead of answering {}", name_, ended(reap(time_limit_)), what));
+        throw program_error(
+            with_last_words(fmt::format("{} {} instead of answering {}", name_, ended(reap(time_limit_)), what)));
     }
     return *answer;
 }
@@ -350,14 +352,16 @@ int ProgramProcess::reap(double seconds) {
 }
 
 std::string ProgramProcess::ended(int status) const {
-    std::string how;
-    if (status == -1) how = "ended (its status could not be read)";
-    else if (WIFEXITED(status)) how = fmt::format("exited with status {}", WEXITSTATUS(status));
-    else if (WIFSIGNALED(status)) how = fmt::format("was killed by signal {} ({})", WTERMSIG(status), strsignal(WTERMSIG(status)));
-    else how = "ended";
+    if (status == -1) return "ended (its status could not be read)";
+    if (WIFEXITED(status)) return fmt::format("exited with status {}", WEXITSTATUS(status));
+    if (WIFSIGNALED(status)) return fmt::format("was killed by signal {} ({})", WTERMSIG(status), strsignal(WTERMSIG(status)));
+    return "ended";
+}
+
+std::string ProgramProcess::with_last_words(std::string message) const {
     const std::string words = last_words();
-    if (!words.empty()) how += fmt::format("; its last words: \"{}\"", printable(words));
-    return how;
+    if (!words.empty()) message += fmt::format("; its last words: \"{}\"", printable(words));
+    return message;
 }
 
 std::string ProgramProcess::finish() {
@@ -369,7 +373,7 @@ std::string ProgramProcess::finish() {
     close_fd(errors_);
     if (known) return {};  // reported already, by whatever found it ended
     if (status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0) return {};
-    return fmt::format("{} {} at the end of its requests", name_, ended(status));
+    return with_last_words(fmt::format("{} {} at the end of its requests", name_, ended(status)));
 }
 
 std::optional<double> ProgramProcess::cpu_seconds() const {

@@ -101,8 +101,10 @@ private:
     /// Waits for the process to exit until the deadline, then kills its group;
     /// returns its wait status and records its rusage.
     int reap(double seconds);
-    /// The reason the process ended, from `status`, and its last words.
+    /// How the process ended, from its wait `status` ("exited with status 3").
     std::string ended(int status) const;
+    /// `message`, then the last line the process wrote on standard error, if any.
+    std::string with_last_words(std::string message) const;
     /// The last line of what it wrote on standard error ("" when nothing).
     std::string last_words() const;
     void kill_group();

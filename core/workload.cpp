@@ -7,13 +7,13 @@
 
 #include <stdexcept>
 
-#include "core/error.hpp"
 #include "core/reference_trial.hpp"
 #include "core/session.hpp"
 
 namespace iobench {
 
 bool Workload::has_operation(const Method& method) const {
+    if (!method.program.file.empty() && !spec_.program_methods) return false;
     return operation_field(spec_.operation).present(method) && (!spec_.method_filter || spec_.method_filter(method));
 }
 
@@ -53,8 +53,8 @@ std::unique_ptr<Trial> Workload::make_trial(const Method& method, const Params& 
 }
 
 std::unique_ptr<Trial> Workload::make_program_trial(const Method& method, const Params&, Session&) const {
-    throw unavailable_error(fmt::format("workload {} runs no program method (a program cannot do its runs): {} skipped",
-                                        name(), method.name));
+    throw std::logic_error(fmt::format("workload {} declares program_methods but makes no program trial ({})", name(),
+                                       method.name));
 }
 
 ExpectedOutput Workload::expected_output(Session&) const {

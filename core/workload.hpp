@@ -156,6 +156,11 @@ struct WorkloadSpec {
     /// A further condition on the methods it takes, besides the operation
     /// (binary_size: a program for the method); nullptr: none.
     bool (*method_filter)(const Method&) = nullptr;
+    /// True when a program method (Method::program, docs/external-methods.md)
+    /// can do its runs: the workload says, in make_program_trial, what its
+    /// program is asked for each run. False: program methods are not paired
+    /// with it.
+    bool program_methods = false;
     /// Why it cannot run a method it takes in this build although the method
     /// itself is built (binary_size: the method's program was not built
     /// here); "" when it can; nullptr: never. `--list` and the run list such
@@ -199,7 +204,8 @@ public:
     bool compared_per_byte() const { return spec_.compared_per_byte; }
 
     /// True when the runner pairs `method` with this workload: the method
-    /// has the workload's operation (and passes its method_filter), or it is
+    /// has the workload's operation (and passes its method_filter; a program
+    /// method, where the workload declares program_methods), or it is
     /// a reference (Method::reference) with the operation of the workload's
     /// reference row (put_prepared for output, read_bytes for input).
     bool takes(const Method& method) const;
@@ -238,10 +244,10 @@ protected:
     virtual std::unique_ptr<Trial> make_method_trial(const Method& method, const Params& params,
                                                      Session& session) const = 0;
     /// The trial of a program method (Method::program) that has the
-    /// workload's operation: the workload says what its program is asked for
-    /// each run (core/program_trial.hpp). The default throws
-    /// unavailable_error (the pair is skipped): a workload whose runs no
-    /// program can do.
+    /// workload's operation, for a workload that declares program_methods:
+    /// it says what the program is asked for each run
+    /// (core/program_trial.hpp). The default throws std::logic_error (a
+    /// workload declaring program_methods overrides it).
     virtual std::unique_ptr<Trial> make_program_trial(const Method& method, const Params& params,
                                                       Session& session) const;
 

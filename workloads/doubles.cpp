@@ -181,7 +181,8 @@ public:
                     .operation = Operation::put_doubles,
                     .item_unit = "double",
                     .default_count = doubles_published_count,
-                    .reference = ReferenceKind::output}) {}
+                    .reference = ReferenceKind::output,
+                    .program_methods = true}) {}
     /// The shortest round-trip text of the values: what the generator writes
     /// is exact by construction, so the `limit` row's digest check suffices.
     ExpectedOutput expected_output(Session& s) const override {

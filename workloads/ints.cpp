@@ -25,7 +25,8 @@ public:
                     .operation = Operation::put_ints,
                     .item_unit = "integer",
                     .default_count = published_count,
-                    .reference = ReferenceKind::output}) {}
+                    .reference = ReferenceKind::output,
+                    .program_methods = true}) {}
     ExpectedOutput expected_output(Session& s) const override {
         const std::uint64_t n = count(s);
         return {fmt::format("ints:{}", n), ints_text(n), n};
@@ -58,7 +59,8 @@ public:
                     .operation = Operation::get_ints,
                     .item_unit = "integer",
                     .default_count = published_count,
-                    .reference = ReferenceKind::input}) {}
+                    .reference = ReferenceKind::input,
+                    .program_methods = true}) {}
     InputFile input_file(Session& s) const override {
         const std::uint64_t n = count(s);
         return {ints_input(s, n), ints_text(n), n};

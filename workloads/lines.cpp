@@ -27,7 +27,8 @@ public:
                     .operation = Operation::put_lines,
                     .item_unit = "line",
                     .default_count = published_count,
-                    .reference = ReferenceKind::output}) {}
+                    .reference = ReferenceKind::output,
+                    .program_methods = true}) {}
     ExpectedOutput expected_output(Session& s) const override {
         const std::uint64_t n = count(s);
         return {fmt::format("lines:{}", n), numbered_text(line.prefix, line.suffix, n), n};

@@ -25,7 +25,8 @@ public:
                     .operation = Operation::put_repeat,
                     .item_unit = "line",
                     .default_count = published_count,
-                    .reference = ReferenceKind::output}),
+                    .reference = ReferenceKind::output,
+                    .program_methods = true}),
           line_(line) {}
 
     ExpectedOutput expected_output(Session& s) const override {
