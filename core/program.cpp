@@ -169,6 +169,7 @@ ProgramProcess::ProgramProcess(std::string name, const std::vector<std::string>&
 #endif
         // iobench's handlers are gone after exec; what it ignores or blocks would stay.
         ::signal(SIGPIPE, SIG_DFL);
+        ::signal(SIGXFSZ, SIG_DFL);
         sigset_t none;
         ::sigemptyset(&none);
         ::sigprocmask(SIG_SETMASK, &none, nullptr);

@@ -1,7 +1,8 @@
 // python: Python's I/O, performed by the program methods/python/iobench_methods.py
 // (CPython; the standard library only), one process per trial
 // (docs/external-methods.md). Files are opened in text mode as UTF-8, as
-// Python's users open them; open()'s own buffer is sized with buffering=N at /buf.
+// Python's users open them; open()'s own buffer is sized with buffering=N at
+// /buf (N = 1 means line buffering to Python: a write per line).
 #include "methods/program_family.hpp"
 
 namespace iobench {
