@@ -123,10 +123,6 @@ Outcome finish_outcome(benchmark::State* state, const Trial& trial, Outcome outc
     return failed;
 }
 
-Outcome finish_outcome(benchmark::State& state, const Trial& trial, Outcome outcome) {
-    return finish_outcome(&state, trial, std::move(outcome));
-}
-
 Outcome make_trial(const Case& c, Session& session, std::unique_ptr<Trial>& trial) {
     return outcome_of([&] { trial = c.workload->make_trial(*c.method, c.params, session); },
                       "preparing the files failed: ");
@@ -209,7 +205,7 @@ Outcome run_case(benchmark::State& state, const Case& c, Session& session) {
     const std::optional<double> instructions_counted =
         count_instructions ? instructions.take(c.name) : std::optional<double>();
     trial->finish();
-    outcome = finish_outcome(state, *trial, std::move(outcome));
+    outcome = finish_outcome(&state, *trial, std::move(outcome));
     if (!outcome.ok()) return outcome;
     if (instructions_counted && trial->items > 0 && state.iterations() > 0)
         state.counters["instructions_per_item"] =
