@@ -2,6 +2,7 @@
 # needs to measure its own method families beside iobench's (docs/plugins.md):
 #   P/bin/iobench                      the executable (plus, on Windows, its import library in P/lib)
 #   P/libexec/iobench/binsize/         the binary_size workload's programs
+#   P/libexec/iobench/methods/<lang>/  the program methods' programs (Go, Rust, Java, Python, Node.js)
 #   P/include/iobench/core/*.hpp       the headers a method file includes (core/method.hpp,
 #   P/include/iobench/data/*.hpp         core/error.hpp and what they include)
 #   P/lib/libiobench_{core,workloads,methods,main}.a   the libraries, static
@@ -89,6 +90,13 @@ install(TARGETS iobench iobench_headers iobench_core_static iobench_workloads_st
 # The binary_size workload's programs, where an installed iobench looks for
 # them (workloads/binary_size.cpp: ../libexec/iobench/binsize from bin/).
 install(TARGETS ${IOBENCH_BINSIZE_TARGETS} RUNTIME DESTINATION libexec/iobench/binsize)
+# The program methods' programs (core/program.hpp: ../libexec/iobench/methods/<language>/ from bin/).
+foreach(_program IN LISTS IOBENCH_LANGUAGE_PROGRAMS)
+  string(REPLACE "|" ";" _program "${_program}")
+  list(GET _program 0 _language)
+  list(GET _program 1 _file)
+  install(PROGRAMS ${_file} DESTINATION libexec/iobench/methods/${_language})
+endforeach()
 install(FILES core/api.hpp core/error.hpp core/method.hpp core/plugin.hpp
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/iobench/core)
 install(FILES data/byte_fold.hpp data/encoding.hpp DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/iobench/data)

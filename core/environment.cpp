@@ -8,10 +8,12 @@
 #include <ctime>
 #include <fstream>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "core/error.hpp"
 #include "iobench/build_info.hpp"
+#include "iobench/language_programs.hpp"
 
 #ifdef _WIN32
 #include <windows.h>
@@ -182,6 +184,19 @@ std::string os_release() {
 }  // namespace
 
 namespace {
+/// The toolchains of the program methods this build made (docs/external-methods.md),
+/// "go: go version go1.26.8 linux/amd64; ...", or "none".
+std::string program_toolchains() {
+    std::string text;
+    for (const auto& [language, program] : {std::pair{"go", languages::go}, std::pair{"rust", languages::rust},
+                                            std::pair{"java", languages::java}, std::pair{"python", languages::python},
+                                            std::pair{"node", languages::node}}) {
+        if (program.file.empty()) continue;
+        text += fmt::format("{}{}: {}", text.empty() ? "" : "; ", language, program.toolchain);
+    }
+    return text.empty() ? "none" : text;
+}
+
 /// "GNU 12.2.0", "MSVC 19.38.33135.0", "GNU 12-posix (MinGW-w64)": the compiler
 /// id and version CMake found, and MinGW-w64 where it is the toolchain.
 std::string compiler_description() {
@@ -234,6 +249,7 @@ std::vector<std::pair<std::string, std::string>> describe_environment(const std:
         {"page_size", page_size()},
         {"BUFSIZ", std::to_string(BUFSIZ)},
         {"timing", "wall time per run (steady_clock), setup and verification excluded"},
+        {"program_toolchains", program_toolchains()},
     };
     return ctx;
 }

@@ -120,6 +120,7 @@ struct Options {
     std::optional<std::string> results_dir;
     std::optional<std::string> stdout_target;
     std::optional<std::string> file_size;
+    std::optional<std::string> time_limit;  ///< --time-limit SECONDS (program methods)
     bool no_interleave = false;
     std::string instructions;  ///< --instructions: "perf", "valgrind" or "" (the best there is)
     bool instructions_given = false;  ///< --instructions was given
@@ -297,6 +298,11 @@ void add_options(CLI::App& app, Options& opt) {
                    "size of the file the file_read workload reads, e.g. 512M, 1G, 12.85G (K/M/G/T = 2^10/2^20/...); "
                    "default: 1 GiB times --scale; refused when it does not fit in --dir")
         ->type_name("BYTES");
+    app.add_option("--time-limit", opt.time_limit,
+                   "seconds a program method's process (Go, Rust, Java, Python, Node.js) may take to start or to "
+                   "answer one run; beyond it its process group is killed and its row fails (default " +
+                       fmt::format("{}", iobench::Session::default_time_limit) + "): docs/external-methods.md")
+        ->type_name("SECONDS");
     app.add_option("--plugin", opt.plugin,
                    "load the method families of a plugin built with iobench_add_plugin(); give --plugin once per "
                    "plugin (loaded before anything else, so --list, suites and filters see them): docs/plugins.md")
@@ -379,6 +385,7 @@ struct Plan {
     iobench::StdoutTarget stdout_target = iobench::StdoutTarget::devnull;
     double scale = 1;
     std::uint64_t file_size = 0;  ///< --file-size in bytes; 0: the default
+    double time_limit = iobench::Session::default_time_limit;  ///< --time-limit, seconds
     fs::path results_target;      ///< empty: no results file
     int repetitions = 1;
     double min_time = default_min_time;  ///< seconds
@@ -426,6 +433,7 @@ std::optional<int> make_plan(const CommandLine& cl, Plan& plan) {
     iobench::check_scale(plan.scale, opt.scale ? "--scale" : fmt::format("suite {}: \"scale\"", suite.name),
                          plan.cases, opt.file_size.has_value());
     plan.file_size = opt.file_size ? iobench::parse_size(*opt.file_size, "--file-size") : 0;
+    if (opt.time_limit) plan.time_limit = iobench::parse_time_limit(*opt.time_limit);
     if (opt.dir) check_writable_dir(*opt.dir, "--dir");
     plan.results_target = results_target_of(opt, harness.out_file);
     // Every benchmark gets the repetitions explicitly, so the progress lines
@@ -523,6 +531,7 @@ int execute(const CommandLine& cl, const Plan& plan, const char* argv0) {
     iobench::Session session(dir, plan.scale, opt.keep_files);
     session.set_stdout_target(plan.stdout_target);
     if (plan.file_size != 0) session.set_input_size(plan.file_size);
+    session.set_time_limit(plan.time_limit);
 
     for (const auto& [key, value] : iobench::describe_environment(dir)) benchmark::AddCustomContext(key, value);
     benchmark::AddCustomContext("suite", plan.suite.name);

@@ -193,8 +193,15 @@ inline constexpr NotBuilt not_built{};
 /// are listed as skipped with `reason`, the method's other pairs run.
 constexpr NotBuilt not_built_because(const char* reason) { return NotBuilt{reason}; }
 
-/// One operation of a Method: its function, `not_built`, or nothing (the
-/// method lacks the operation). Converts to the function pointer (nullptr
+/// Marks, in a registrar entry, an operation that the method's program
+/// performs (Method::program, docs/external-methods.md): there is no function
+/// in this process, the runner asks the program for each run.
+struct ByProgram {};
+/// An operation a program method's program performs: `.put_ints = by_program`.
+inline constexpr ByProgram by_program{};
+
+/// One operation of a Method: its function, `not_built`, `by_program`, or
+/// nothing (the method lacks the operation). Converts to the function pointer (nullptr
 /// unless built), so it is called and tested as one; `present()` says whether
 /// the method has the operation at all, built here or not.
 template <class Fn>
@@ -207,21 +214,41 @@ public:
     constexpr Op(F f) : fn_(f) {}
     /// An operation the method has, not built here.
     constexpr Op(NotBuilt marker) : not_built_(true), reason_(marker.reason) {}
-    /// True when the method has the operation (built here or not).
-    bool present() const { return fn_ != nullptr || not_built_; }
+    /// An operation the method's program performs (no function here).
+    constexpr Op(ByProgram) : by_program_(true) {}
+    /// True when the method has the operation (built here or not, by a
+    /// function or by the method's program).
+    bool present() const { return fn_ != nullptr || not_built_ || by_program_; }
+    /// True when the method's program performs it (Method::program).
+    bool by_program() const { return by_program_; }
     /// Why the operation is not built here: "" when it is, or the method
     /// lacks it; the reason given to not_built_because, else "not built here".
     std::string_view why_not_built() const {
         if (!not_built_) return {};
         return reason_ && *reason_ ? reason_ : "not built here";
     }
-    /// The function; nullptr when the method lacks the operation or it is not built.
+    /// The function; nullptr when the method lacks the operation, it is not
+    /// built, or the method's program performs it.
     constexpr operator Fn() const { return fn_; }
 
 private:
     Fn fn_ = nullptr;
     bool not_built_ = false;
+    bool by_program_ = false;
     const char* reason_ = nullptr;
+};
+
+/// How to start the program that implements a method in another language
+/// (docs/external-methods.md): the interpreter's words, then the program file,
+/// then the protocol's arguments (method, operation, path, count, buffer size,
+/// the operation's own). Empty `file`: a method of this process.
+struct ProgramCommand {
+    /// The runtime that runs `file`, argv[0] (an absolute path) and its
+    /// options first ({"/usr/bin/java", "-jar"}); empty for an executable.
+    std::vector<std::string> interpreter{};
+    /// The program, as an absolute path where the build put it
+    /// (core/program.hpp says where an installed iobench looks for it).
+    std::string file{};
 };
 
 /// One I/O method: the function a user calls, and the operations it implements.
@@ -264,6 +291,13 @@ struct Method {
 #define IOBENCH_OPERATION_MEMBER(type, member, summary) Op<type> member{};
     IOBENCH_OPERATIONS(IOBENCH_OPERATION_MEMBER)
 #undef IOBENCH_OPERATION_MEMBER
+
+    /// The program that performs the method's operations (those marked
+    /// `by_program`) when the method is implemented in another language
+    /// (docs/external-methods.md): iobench starts it once per trial and asks it
+    /// for every run. Its rows carry the program's counters ("counters_scope":
+    /// "program"). Empty for a method of this process.
+    ProgramCommand program{};
 
     /// True when read_bytes maps the whole file into the address space (mmap,
     /// MapViewOfFile) instead of streaming it through a bounded buffer: a file

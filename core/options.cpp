@@ -82,6 +82,14 @@ double parse_scale(const std::string& text) {
     return number->first;
 }
 
+double parse_time_limit(const std::string& text) {
+    const auto number = leading_decimal(text);
+    if (!number || number->second != text.size() || !(number->first > 0) || number->first > max_time_limit)
+        throw usage_error(fmt::format("--time-limit {}: must be a number of seconds > 0 and at most {} (a day)",
+                                      text.empty() ? "''" : text, max_time_limit));
+    return number->first;
+}
+
 ListFormat parse_list_format(const std::string& text) {
     if (text == "names") return ListFormat::names;
     if (text == "md") return ListFormat::markdown;

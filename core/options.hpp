@@ -41,6 +41,14 @@ std::uint64_t parse_size(const std::string& text, const char* option);
 /// check_scale() then checks the range.
 double parse_scale(const std::string& text);
 
+/// Largest accepted `--time-limit` in seconds: one day.
+inline constexpr double max_time_limit = 86400;
+
+/// Parses the value of `--time-limit`: seconds a program method's process may
+/// take to start or to answer one run (docs/external-methods.md), a decimal
+/// number > 0 and at most max_time_limit. Throws usage_error naming the text.
+double parse_time_limit(const std::string& text);
+
 /// What `--list` prints, chosen with `--format`.
 enum class ListFormat {
     names,     ///< "names": the suite's benchmark names, one per line (skipped pairs as "# NAME: skipped, REASON")

@@ -33,7 +33,7 @@
 /// The method API's version: Method, Sink, Source, the operations' types and
 /// the plugin entry points as core/method.hpp and this file declare them.
 /// Raised whenever they change in a way a plugin built before cannot follow.
-#define IOBENCH_API_VERSION 1
+#define IOBENCH_API_VERSION 2
 
 #define IOBENCH_STRINGIFY_(x) #x
 /// The value of macro `x` as a string literal.

@@ -74,6 +74,7 @@ RowStructure row_structure(const Case& c) {
     s.calls_not_counted = !c.method->calls_not_counted.empty()
                               ? c.method->calls_not_counted
                               : calls_not_counted_here(s.process_counters ? OsScope::process : OsScope::thread);
+    s.program = !c.method->program.file.empty();
     return s;
 }
 
@@ -609,6 +610,7 @@ void NamedJSONReporter::Finalize() {
         row["compared_per"] = s->compared_per_byte ? "byte" : "item";
         if (!s->calls_not_counted.empty()) row["calls_not_counted"] = s->calls_not_counted;
         if (s->process_counters) row["counters_scope"] = "process";
+        if (s->program) row["counters_scope"] = "program";
     }
     out_ << doc.dump(2) << "\n";
 }

@@ -39,6 +39,9 @@ struct RowStructure {
     std::string calls_not_counted;
     /// Method::process_counters: the row's counters are the whole process's.
     bool process_counters = false;
+    /// Method::program: the row's counters are those of the method's program,
+    /// a process of its own (docs/external-methods.md).
+    bool program = false;
 
     /// The row's table in the summary, and the key that pairs it with its
     /// `limit` row: the workload and every parameter but the buffer size
@@ -136,7 +139,8 @@ std::string skipped_context(const std::vector<Skipped>& skipped);
 /// `compared_per` ("item" or "byte"), `calls_not_counted` (the reason, where
 /// the method's I/O is no system call or the platform counts no call:
 /// RowStructure::calls_not_counted), `counters_scope` ("process", where the
-/// counters are the whole process's: Method::process_counters), and
+/// counters are the whole process's: Method::process_counters; "program",
+/// where they are those of a program method's process: Method::program), and
 /// `x_limit` (add_x_limit). It holds
 /// every row until Finalize, then writes the whole document to `out`.
 class NamedJSONReporter : public benchmark::JSONReporter {

@@ -106,6 +106,18 @@ void report_os_counters(benchmark::State& state, const Method& method, const Tri
 // The stages of a benchmark's call, each ending in an Outcome (run_case and
 // run_once go through the same ones).
 
+/// `outcome`, or, when it is ok and the trial's finish() found a problem (a
+/// program that exited with a status other than 0), the failure it makes;
+/// a `state` given has the benchmark end with it.
+Outcome finish_outcome(benchmark::State* state, const Trial& trial, Outcome outcome) {
+    if (!outcome.ok()) return outcome;
+    const std::string problem = trial.finish_problem();
+    if (problem.empty()) return outcome;
+    Outcome failed = Outcome::failed(problem);
+    if (state) state->SkipWithError(failed.error_message().c_str());
+    return failed;
+}
+
 Outcome make_trial(const Case& c, Session& session, std::unique_ptr<Trial>& trial) {
     return outcome_of([&] { trial = c.workload->make_trial(*c.method, c.params, session); },
                       "preparing the files failed: ");
@@ -173,8 +185,9 @@ Outcome run_case(benchmark::State& state, const Case& c, Session& session) {
         const OsCounters after = take_os_snapshot(scope);
         const std::optional<double> own = trial->measured_seconds();
         state.SetIterationTime(own ? *own : std::chrono::duration<double>(stop - start).count());
-        OsCounters counted = trial->measured_counters().value_or(os_counters_between(before, after, scope));
-        if (trial->work_in_child) counted = machine_wide(counted);
+        const std::optional<OsCounters> own_counters = trial->measured_counters();
+        OsCounters counted = own_counters.value_or(os_counters_between(before, after, scope));
+        if (trial->work_in_child && !own_counters) counted = machine_wide(counted);
         if (runs++ == 0) os_total = counted;
         else os_total += counted;
 
@@ -187,6 +200,7 @@ Outcome run_case(benchmark::State& state, const Case& c, Session& session) {
     const std::optional<double> instructions_counted =
         count_instructions ? instructions.take(c.name) : std::optional<double>();
     trial->finish();
+    outcome = finish_outcome(&state, *trial, std::move(outcome));
     if (!outcome.ok()) return outcome;
     if (instructions_counted && trial->items > 0 && state.iterations() > 0)
         state.counters["instructions_per_item"] =
@@ -216,7 +230,10 @@ Outcome run_once(const Case& c, Session& session) {
     clock_type::time_point stop;
     if (outcome.ok()) outcome = run_trial(*trial, stop);
     if (outcome.ok()) outcome = verify_trial(*trial);
-    if (trial) trial->finish();
+    if (trial) {
+        trial->finish();
+        outcome = finish_outcome(nullptr, *trial, std::move(outcome));
+    }
     return outcome;
 }
 
@@ -240,7 +257,7 @@ std::optional<RunCost> size_run(const Case& c, Session& session) {
     if (outcome.ok()) outcome = verify_trial(*trial);
     const auto end = clock_type::now();
     trial->finish();
-    if (!outcome.ok()) return std::nullopt;
+    if (!finish_outcome(nullptr, *trial, std::move(outcome)).ok()) return std::nullopt;
     RunCost cost;
     cost.measured = trial->measured_seconds().value_or(std::chrono::duration<double>(stop - start).count());
     cost.whole = std::chrono::duration<double>(end - begin).count();

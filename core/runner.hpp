@@ -21,8 +21,11 @@ namespace iobench {
 /// buffer_size (bytes; absent when unbuffered or the library's own default),
 /// plus the trial's own counters (Trial::counters, e.g. write_calls). A trial
 /// that times its work itself (Trial::measured_seconds: the console workloads,
-/// whose call runs in a child process) gives the iteration time instead of the
-/// runner's clock around run().
+/// whose call runs in a child process; program methods, whose program times
+/// each run, docs/external-methods.md) gives the iteration time instead of the
+/// runner's clock around run(). A benchmark whose trial's finish() finds a
+/// problem (Trial::finish_problem: a program that exited with a status other
+/// than 0 after its last run) fails with it.
 /// Every row also carries what the operating system counted around run()
 /// only (core/os_counters.hpp), per run: read_calls, write_calls, user_time,
 /// system_time (seconds), page_faults, context_switches, read_bytes,

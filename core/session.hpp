@@ -111,6 +111,16 @@ public:
     StdoutTarget stdout_target() const { return stdout_target_; }
     void set_stdout_target(StdoutTarget target) { stdout_target_ = target; }
 
+    /// Seconds a program method's process may take to start or to answer
+    /// one request (`--time-limit`; docs/external-methods.md): beyond it, its
+    /// process group is killed and the benchmark fails.
+    double time_limit() const { return time_limit_; }
+    /// Sets it (> 0).
+    void set_time_limit(double seconds) { time_limit_ = seconds; }
+
+    /// The default time_limit(): 300 s.
+    static constexpr double default_time_limit = 300;
+
 private:
     std::filesystem::path dir_;
     double scale_;
@@ -119,6 +129,7 @@ private:
     std::map<std::string, Digest> expected_;
     StdoutTarget stdout_target_ = StdoutTarget::devnull;
     std::uint64_t input_size_ = 0;  // 0: the workload's default count times the scale
+    double time_limit_ = default_time_limit;
 };
 
 }  // namespace iobench

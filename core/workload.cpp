@@ -13,6 +13,7 @@
 namespace iobench {
 
 bool Workload::has_operation(const Method& method) const {
+    if (!method.program.file.empty() && !spec_.program_methods) return false;
     return operation_field(spec_.operation).present(method) && (!spec_.method_filter || spec_.method_filter(method));
 }
 
@@ -47,7 +48,13 @@ std::unique_ptr<Trial> Workload::make_trial(const Method& method, const Params& 
     if (params.buffer_size != 0 && !spec_.axes.buffer_size)
         throw std::invalid_argument(fmt::format("workload {} has no buffer size to set: no /buf", name()));
     if (!has_operation(method)) return make_reference_trial(*this, method, params, session);
+    if (!method.program.file.empty()) return make_program_trial(method, params, session);
     return make_method_trial(method, params, session);
+}
+
+std::unique_ptr<Trial> Workload::make_program_trial(const Method& method, const Params&, Session&) const {
+    throw std::logic_error(fmt::format("workload {} declares program_methods but makes no program trial ({})", name(),
+                                       method.name));
 }
 
 ExpectedOutput Workload::expected_output(Session&) const {

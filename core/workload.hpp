@@ -58,6 +58,10 @@ public:
     virtual std::string verify() = 0;
     /// Removes what the trial created (its output file).
     virtual void finish() {}
+    /// Why the benchmark fails although every run verified, found by
+    /// finish(): a program method's process that exited with a status other
+    /// than 0 after its last run (docs/external-methods.md); "" when nothing.
+    virtual std::string finish_problem() const { return {}; }
     /// Wall time in seconds of the last run() when the trial measured it
     /// itself, because the measured work ran elsewhere (the console workloads
     /// run each call in a child process and time it there); std::nullopt when
@@ -74,10 +78,11 @@ public:
     /// True when a run reads its bytes (bytes_per_call = bytes / read_calls),
     /// false when it writes them (bytes / write_calls).
     bool input = false;
-    /// True when run() starts another process that does the measured work
-    /// (binary_size's programs) and measured_counters() has nothing of it:
-    /// the runner then reports only the machine-wide counters (machine_wide),
-    /// since this process's calls and CPU time are not the work's.
+    /// True when run() has another process do the measured work
+    /// (binary_size's programs, program methods): this process's calls and
+    /// CPU time are not the work's, and --instructions does not count it.
+    /// When measured_counters() has nothing of the child, the runner reports
+    /// only the machine-wide counters (machine_wide).
     bool work_in_child = false;
     /// True when the measured call's work runs in another process (the
     /// console workloads' child, binary_size's programs): its instructions
@@ -163,6 +168,11 @@ struct WorkloadSpec {
     /// A further condition on the methods it takes, besides the operation
     /// (binary_size: a program for the method); nullptr: none.
     bool (*method_filter)(const Method&) = nullptr;
+    /// True when a program method (Method::program, docs/external-methods.md)
+    /// can do its runs: the workload says, in make_program_trial, what its
+    /// program is asked for each run. False: program methods are not paired
+    /// with it.
+    bool program_methods = false;
     /// Why it cannot run a method it takes in this build although the method
     /// itself is built (binary_size: the method's program was not built
     /// here); "" when it can; nullptr: never. `--list` and the run list such
@@ -206,7 +216,8 @@ public:
     bool compared_per_byte() const { return spec_.compared_per_byte; }
 
     /// True when the runner pairs `method` with this workload: the method
-    /// has the workload's operation (and passes its method_filter), or it is
+    /// has the workload's operation (and passes its method_filter; a program
+    /// method, where the workload declares program_methods), or it is
     /// a reference (Method::reference) with the operation of the workload's
     /// reference row (put_prepared for output, read_bytes for input).
     bool takes(const Method& method) const;
@@ -225,7 +236,8 @@ public:
     /// The trial for `method` with `params` at the session's scale and
     /// directory: the `limit` row's (core/reference_trial.hpp, from
     /// expected_output() or input_file()) for a reference method that lacks
-    /// the workload's operation, otherwise make_method_trial(). Generates
+    /// the workload's operation, make_program_trial() for a program method,
+    /// otherwise make_method_trial(). Generates
     /// shared inputs through `session` the first time they are needed.
     /// Throws std::invalid_argument for a method it does not take or a
     /// buffer size it has no axis for.
@@ -243,6 +255,13 @@ protected:
     /// `method` has) with `params`.
     virtual std::unique_ptr<Trial> make_method_trial(const Method& method, const Params& params,
                                                      Session& session) const = 0;
+    /// The trial of a program method (Method::program) that has the
+    /// workload's operation, for a workload that declares program_methods:
+    /// it says what the program is asked for each run
+    /// (core/program_trial.hpp). The default throws std::logic_error (a
+    /// workload declaring program_methods overrides it).
+    virtual std::unique_ptr<Trial> make_program_trial(const Method& method, const Params& params,
+                                                      Session& session) const;
 
 private:
     /// True when `method` has the workload's own operation and passes its filter.

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what iobench needs to build and test on Debian/Ubuntu (run as root,
-# or with sudo available): compilers, CMake + Ninja, Google Benchmark, {fmt},
+# or with sudo available): compilers (and the program methods' Go, Rust, Java
+# and Node.js where none is installed), CMake + Ninja, Google Benchmark, {fmt},
 # nlohmann_json, CLI11, xxHash, Dragonbox, GoogleTest, Boost.Iostreams, liburing, fast_float, OpenSSL's
 # libcrypto (the SHA-256 of a loaded plugin) and spdlog (examples/out-of-tree, built by a test) (and Google
 # Benchmark's compare.py, which a test runs on iobench's results); and
@@ -32,6 +33,18 @@ case "${1:-}" in
   --tools) packages=("${tools_python[@]}"); browser=no; full=no ;;
   *) echo "usage: tools/install-deps.sh [--tools]" >&2; exit 2 ;;
 esac
+
+# The program methods' toolchains (docs/external-methods.md): Debian's, only
+# where none is found, on PATH or where its own installer puts it (Go's
+# /usr/local/go, rustup's ~/.cargo). (tools/cross-check-programs.sh also
+# needs hyperfine, which no test does: apt-get install hyperfine.)
+if [ "$full" = yes ]; then
+  have() { command -v "$1" >/dev/null 2>&1 || [ -x "$2" ]; }
+  have go /usr/local/go/bin/go || packages+=(golang-go)
+  have rustc "$HOME/.cargo/bin/rustc" || packages+=(rustc)
+  have javac /nonexistent || packages+=(default-jdk-headless)
+  have node /nonexistent || packages+=(nodejs)
+fi
 
 missing=()
 for p in "${packages[@]}"; do

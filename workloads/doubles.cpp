@@ -16,6 +16,7 @@
 #include "core/cleanup.hpp"
 #include "core/error.hpp"
 #include "core/page_cache.hpp"
+#include "core/program_trial.hpp"
 #include "core/session.hpp"
 #include "core/workload.hpp"
 #include "data/doubles.hpp"
@@ -103,7 +104,7 @@ std::string check_doubles_file(const std::string& path, const std::vector<double
     return problem.empty() ? "" : "parsed values differ: " + problem;
 }
 
-class DoublesOutTrial final : public Trial {
+class DoublesOutTrial : public Trial {
 public:
     DoublesOutTrial(Session& s, const Method& m, const Params& p, std::uint64_t count)
         : sink_{s.output(fmt::format("doubles_out-{}", m.name)).string(), p.buffer_size},
@@ -123,10 +124,52 @@ public:
         forget_on_interrupt(sink_.path);
     }
 
-private:
+protected:
     Sink sink_;
+
+private:
     PutDoubles put_;
     std::shared_ptr<const std::vector<double>> values_;
+};
+
+/// The values as a program method reads them: `count` IEEE 754 binary64
+/// values, little-endian, in a file of the session (docs/external-methods.md).
+const std::filesystem::path& doubles_binary_input(Session& s, std::uint64_t count) {
+    return s.input(fmt::format("doubles-{}.f64", count), count * 8, [count](const std::filesystem::path& path) {
+        const auto values = shared_doubles(count);
+        std::vector<unsigned char> bytes(values->size() * 8);
+        for (std::size_t i = 0; i < values->size(); ++i) {
+            const auto bits = std::bit_cast<std::uint64_t>((*values)[i]);
+            for (int b = 0; b < 8; ++b) bytes[8 * i + static_cast<std::size_t>(b)] = static_cast<unsigned char>(bits >> (8 * b));
+        }
+        std::FILE* f = std::fopen(path.string().c_str(), "wb");
+        if (!f) throw_errno("fopen", path.string());
+        const bool written = std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size();
+        if (std::fclose(f) != 0 || !written) throw io_error("fwrite", path.string(), std::make_error_code(std::errc::io_error));
+    });
+}
+
+/// doubles_out by a program method: the values from doubles_binary_input,
+/// every value of its output parsed back as for any method.
+class ProgramDoublesOutTrial final : public DoublesOutTrial {
+public:
+    ProgramDoublesOutTrial(Session& s, const Method& m, const Params& p, std::uint64_t count)
+        : DoublesOutTrial(s, m, p, count),
+          runner_(m, ProgramCall{Operation::put_doubles, count, {doubles_binary_input(s, count).string()}}, sink_.path,
+                  p.buffer_size, s) {
+        work_in_child = true;
+    }
+    void run() override { runner_.run(*this); }
+    std::optional<double> measured_seconds() const override { return runner_.seconds(); }
+    std::optional<OsCounters> measured_counters() const override { return runner_.counters(); }
+    void finish() override {
+        runner_.finish(counters);
+        DoublesOutTrial::finish();
+    }
+    std::string finish_problem() const override { return runner_.problem(); }
+
+private:
+    ProgramRunner runner_;
 };
 
 class DoublesOut final : public Workload {
@@ -138,7 +181,8 @@ public:
                     .operation = Operation::put_doubles,
                     .item_unit = "double",
                     .default_count = doubles_published_count,
-                    .reference = ReferenceKind::output}) {}
+                    .reference = ReferenceKind::output,
+                    .program_methods = true}) {}
     /// The shortest round-trip text of the values: what the generator writes
     /// is exact by construction, so the `limit` row's digest check suffices.
     ExpectedOutput expected_output(Session& s) const override {
@@ -150,6 +194,9 @@ protected:
     /// Methods may differ in the text, not in the values: every value is parsed back.
     std::unique_ptr<Trial> make_method_trial(const Method& m, const Params& p, Session& s) const override {
         return std::make_unique<DoublesOutTrial>(s, m, p, count(s));
+    }
+    std::unique_ptr<Trial> make_program_trial(const Method& m, const Params& p, Session& s) const override {
+        return std::make_unique<ProgramDoublesOutTrial>(s, m, p, count(s));
     }
 };
 

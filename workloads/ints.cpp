@@ -7,6 +7,7 @@
 
 #include "core/error.hpp"
 #include "core/output_trial.hpp"
+#include "core/program_trial.hpp"
 #include "core/session.hpp"
 #include "data/text.hpp"
 #include "workloads/ints_in_trial.hpp"
@@ -24,7 +25,8 @@ public:
                     .operation = Operation::put_ints,
                     .item_unit = "integer",
                     .default_count = published_count,
-                    .reference = ReferenceKind::output}) {}
+                    .reference = ReferenceKind::output,
+                    .program_methods = true}) {}
     ExpectedOutput expected_output(Session& s) const override {
         const std::uint64_t n = count(s);
         return {fmt::format("ints:{}", n), ints_text(n), n};
@@ -35,6 +37,11 @@ protected:
         const ExpectedOutput expected = expected_output(s);
         return make_output_trial(s, name(), m, p, expected,
                                  [put = PutInts(m.put_ints), n = expected.items](const Sink& sink) { put(sink, n); });
+    }
+    std::unique_ptr<Trial> make_program_trial(const Method& m, const Params& p, Session& s) const override {
+        const ExpectedOutput expected = expected_output(s);
+        return std::make_unique<ProgramOutputTrial>(s, name(), m, p, expected,
+                                                    ProgramCall{Operation::put_ints, expected.items, {}});
     }
 };
 
@@ -52,7 +59,8 @@ public:
                     .operation = Operation::get_ints,
                     .item_unit = "integer",
                     .default_count = published_count,
-                    .reference = ReferenceKind::input}) {}
+                    .reference = ReferenceKind::input,
+                    .program_methods = true}) {}
     InputFile input_file(Session& s) const override {
         const std::uint64_t n = count(s);
         return {ints_input(s, n), ints_text(n), n};
@@ -62,6 +70,10 @@ protected:
     std::unique_ptr<Trial> make_method_trial(const Method& m, const Params& p, Session& s) const override {
         const InputFile file = input_file(s);
         return std::make_unique<IntsInTrial>(file.path, ints_text_size(file.items), m.get_ints, m, p, file.items);
+    }
+    std::unique_ptr<Trial> make_program_trial(const Method& m, const Params& p, Session& s) const override {
+        const InputFile file = input_file(s);
+        return std::make_unique<ProgramIntsInTrial>(s, file.path, ints_text_size(file.items), m, p, file.items);
     }
 };
 

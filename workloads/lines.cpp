@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "core/output_trial.hpp"
+#include "core/program_trial.hpp"
 #include "core/session.hpp"
 #include "data/text.hpp"
 
@@ -26,7 +27,8 @@ public:
                     .operation = Operation::put_lines,
                     .item_unit = "line",
                     .default_count = published_count,
-                    .reference = ReferenceKind::output}) {}
+                    .reference = ReferenceKind::output,
+                    .program_methods = true}) {}
     ExpectedOutput expected_output(Session& s) const override {
         const std::uint64_t n = count(s);
         return {fmt::format("lines:{}", n), numbered_text(line.prefix, line.suffix, n), n};
@@ -37,6 +39,11 @@ protected:
         const ExpectedOutput expected = expected_output(s);
         return make_output_trial(s, name(), m, p, expected,
                                  [put = PutLines(m.put_lines), n = expected.items](const Sink& sink) { put(sink, line, n); });
+    }
+    std::unique_ptr<Trial> make_program_trial(const Method& m, const Params& p, Session& s) const override {
+        const ExpectedOutput expected = expected_output(s);
+        const ProgramCall call{Operation::put_lines, expected.items, {std::string(line.prefix), std::string(line.suffix)}};
+        return std::make_unique<ProgramOutputTrial>(s, name(), m, p, expected, call);
     }
 };
 

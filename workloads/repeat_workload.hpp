@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "core/output_trial.hpp"
+#include "core/program_trial.hpp"
 #include "core/session.hpp"
 #include "data/text.hpp"
 
@@ -24,7 +25,8 @@ public:
                     .operation = Operation::put_repeat,
                     .item_unit = "line",
                     .default_count = published_count,
-                    .reference = ReferenceKind::output}),
+                    .reference = ReferenceKind::output,
+                    .program_methods = true}),
           line_(line) {}
 
     ExpectedOutput expected_output(Session& s) const override {
@@ -39,6 +41,11 @@ protected:
                                  [put = PutRepeat(m.put_repeat), line = line_, n = expected.items](const Sink& sink) {
                                      put(sink, line, n);
                                  });
+    }
+    std::unique_ptr<Trial> make_program_trial(const Method& m, const Params& p, Session& s) const override {
+        const ExpectedOutput expected = expected_output(s);
+        return std::make_unique<ProgramOutputTrial>(s, name(), m, p, expected,
+                                                    ProgramCall{Operation::put_repeat, expected.items, {std::string(line_)}});
     }
 
 private:

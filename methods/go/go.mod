@@ -1,0 +1,3 @@
+module iobench/methods/go
+
+go 1.18

@@ -1,0 +1,362 @@
+// Program methods (docs/external-methods.md): what a program that follows the
+// protocol reports, what each misbehaving one of tests/programs/ turns into (a
+// failed row with the reason, every other row kept), and the real programs of
+// methods/<language>/ against the registry (tests/pairs_test.cpp runs every
+// one of their pairs).
+#include <benchmark/benchmark.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <optional>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "core/outcome.hpp"
+#include "core/program.hpp"
+#include "core/program_trial.hpp"
+#include "core/report.hpp"
+#include "core/runner.hpp"
+#include "core/session.hpp"
+#include "core/suite.hpp"
+#include "test_dir.hpp"
+
+#ifndef _WIN32
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#endif
+
+namespace iobench {
+namespace {
+
+Case make_case(const char* workload, const char* method) {
+    const Workload* w = find_workload(workload);
+    const Method* m = find_method(method);
+    EXPECT_NE(w, nullptr) << workload;
+    EXPECT_NE(m, nullptr) << method;
+    return {w, m, {}, case_name(*w, *m, {})};
+}
+
+/// One run of `workload`/`method` (at scale 1e-4: hello 10,000 lines, ints
+/// 1,000) through the runner's stages, with a time limit of `time_limit`
+/// seconds, in `dir`.
+Outcome run_program_once(const char* workload, const char* method, const test::TempDir& dir,
+                         double time_limit = Session::default_time_limit) {
+    Session session(dir.path(), 1e-4, false, false);
+    session.set_time_limit(time_limit);
+    return run_once(make_case(workload, method), session);
+}
+
+/// Skips the test where the tests' sh programs cannot run.
+#define SKIP_WITHOUT_SH()                                                                    \
+    do {                                                                                     \
+        if (!find_method("program_well_behaved")->unavailable.empty())                      \
+            GTEST_SKIP() << find_method("program_well_behaved")->unavailable;                 \
+    } while (0)
+
+/// Google Benchmark's rows and the outcomes of a run of `cases` (one
+/// repetition each, 0.01 s), with a time limit of `time_limit` seconds.
+struct Ran {
+    std::vector<benchmark::BenchmarkReporter::Run> runs;
+    Outcomes outcomes;
+};
+
+class Collector : public benchmark::BenchmarkReporter {
+public:
+    bool ReportContext(const Context&) override { return true; }
+    void ReportRuns(const std::vector<Run>& runs) override { all.insert(all.end(), runs.begin(), runs.end()); }
+    std::vector<Run> all;
+};
+
+Ran run_rows(const std::vector<Case>& cases, double time_limit) {
+    static const bool initialized = [] {
+        static char arg0[] = "iobench_tests";
+        static char min_time[] = "--benchmark_min_time=0.01";
+        char* argv[] = {arg0, min_time, nullptr};
+        int argc = 2;
+        benchmark::Initialize(&argc, argv);
+        return true;
+    }();
+    (void)initialized;
+    test::TempDir dir;
+    Session session(dir.path(), 1e-4, false, false);
+    session.set_time_limit(time_limit);
+    benchmark::ClearRegisteredBenchmarks();
+    Ran ran;
+    register_benchmarks(cases, session, ran.outcomes, 1, 0.01);
+    Collector collector;
+    benchmark::RunSpecifiedBenchmarks(&collector);
+    benchmark::ClearRegisteredBenchmarks();
+    ran.runs = collector.all;
+    return ran;
+}
+
+const benchmark::BenchmarkReporter::Run* row_of(const Ran& ran, const std::string& name) {
+    for (const auto& r : ran.runs)
+        if (r.run_name.function_name == name) return &r;
+    return nullptr;
+}
+
+TEST(ProgramChecksum, IsTheWeightedSumOfTheValuesModulo2To64) {
+    std::vector<std::uint64_t> values;
+    for (std::uint64_t i = 0; i < 1000; ++i) values.push_back(i);
+    EXPECT_EQ(program_checksum(values), 333'333'000u);  // the sum of (i+1) x i for i < 1000
+    EXPECT_EQ(program_checksum_of_sequence(1000), 333'333'000u);
+    EXPECT_EQ(program_checksum({5, 7}), 5u + 2u * 7u);
+    // Modulo 2^64: for 10M values the sum, 333,333,333,333,330,000,000, is
+    // beyond 2^64 (Go, Rust and Java wrap alike; Python masks): its remainder
+    // is that less 18 x 2^64.
+    EXPECT_EQ(program_checksum_of_sequence(10'000'000), 1'291'940'006'558'070'912u);
+}
+
+TEST(ProgramMethods, AWellBehavedProgramsRunsAreVerifiedAndCountedAsItsOwn) {
+    SKIP_WITHOUT_SH();
+    const Ran ran = run_rows({make_case("hello", "program_well_behaved"), make_case("ints_in", "program_well_behaved")},
+                             60);
+    for (const char* name : {"hello/program_well_behaved", "ints_in/program_well_behaved"}) {
+        const auto* r = row_of(ran, name);
+        ASSERT_NE(r, nullptr) << name;
+        ASSERT_FALSE(r->error_occurred) << r->error_message;
+        EXPECT_EQ(r->counters.at("verified").value, 1.0);
+        // The program's time: the 1 us it reports, not the runner's clock.
+        EXPECT_NEAR(r->real_accumulated_time / static_cast<double>(r->iterations), 1e-6, 1e-9) << name;
+        // What the program counted, and what its process cost.
+        EXPECT_GT(r->counters.at("start_time").value, 0) << name;
+        EXPECT_GT(r->counters.at("warmup_time").value, 0) << name;
+        EXPECT_GT(r->counters.at("process_user_time").value + r->counters.at("process_system_time").value, 0);
+        EXPECT_EQ(r->counters.count("context_switches"), 0u) << "unknown for a program, not 0";
+    }
+    // sh's printf builtin writes each line: 10,000 write calls for 10,000
+    // lines, the request and the answer subtracted.
+    EXPECT_EQ(row_of(ran, "hello/program_well_behaved")->counters.at("write_calls").value, 10'000);
+    EXPECT_GT(row_of(ran, "ints_in/program_well_behaved")->counters.at("read_calls").value, 0);
+    EXPECT_EQ(ran.outcomes.failed(), 0);
+}
+
+TEST(ProgramMethods, WrongBytesFailTheRow) {
+    SKIP_WITHOUT_SH();
+    test::TempDir dir;
+    const Outcome o = run_program_once("hello", "program_wrong_bytes", dir);
+    EXPECT_EQ(o.status, Status::failed);
+    // 10,000 lines of 12 bytes, one byte more.
+    EXPECT_NE(o.reason.find("the warm-up run did not verify: output differs: 120001 bytes"), std::string::npos)
+        << o.reason;
+}
+
+TEST(ProgramMethods, ANonZeroExitFailsTheRowWithTheProgramsLastWords) {
+    SKIP_WITHOUT_SH();
+    test::TempDir dir;
+    const Outcome o = run_program_once("hello", "program_exits_nonzero", dir);
+    EXPECT_EQ(o.status, Status::failed);
+    EXPECT_NE(o.reason.find("program_exits_nonzero's program (exits_nonzero.sh) exited with status 3 instead of "
+                            "answering the warm-up run; its last words: \"tests/programs: cannot open "),
+              std::string::npos)
+        << o.reason;
+}
+
+TEST(ProgramMethods, NoTimeFailsTheRow) {
+    SKIP_WITHOUT_SH();
+    test::TempDir dir;
+    const Outcome o = run_program_once("hello", "program_no_timing", dir);
+    EXPECT_EQ(o.status, Status::failed);
+    EXPECT_NE(o.reason.find("exited with status 0 instead of answering the warm-up run"), std::string::npos) << o.reason;
+}
+
+TEST(ProgramMethods, AMalformedTimeFailsTheRow) {
+    SKIP_WITHOUT_SH();
+    test::TempDir dir;
+    const Outcome o = run_program_once("hello", "program_malformed_timing", dir);
+    EXPECT_EQ(o.status, Status::failed);
+    EXPECT_NE(o.reason.find("answered the warm-up run with \"12 ms\": not its time in nanoseconds"), std::string::npos)
+        << o.reason;
+}
+
+TEST(ProgramMethods, ATimeLongerThanTheRunFailsTheRow) {
+    SKIP_WITHOUT_SH();
+    test::TempDir dir;
+    const Outcome o = run_program_once("hello", "program_slow_clock", dir);
+    EXPECT_EQ(o.status, Status::failed);
+    EXPECT_NE(o.reason.find("reported 10 s for the warm-up run, which took "), std::string::npos) << o.reason;
+    EXPECT_NE(o.reason.find("from request to answer"), std::string::npos) << o.reason;
+}
+
+TEST(ProgramMethods, WrongValuesFailTheRow) {
+    SKIP_WITHOUT_SH();
+    test::TempDir dir;
+    const Outcome o = run_program_once("ints_in", "program_wrong_values", dir);
+    EXPECT_EQ(o.status, Status::failed);
+    EXPECT_NE(o.reason.find("parsed values differ: the program reports 999 integers with checksum 333333000, "
+                            "expected 1000 with checksum 333333000"),
+              std::string::npos)
+        << o.reason;
+}
+
+TEST(ProgramMethods, AnExitStatusOtherThanZeroAtTheEndFailsTheRow) {
+    SKIP_WITHOUT_SH();
+    test::TempDir dir;
+    const Outcome o = run_program_once("hello", "program_exits_nonzero_at_end", dir);
+    EXPECT_EQ(o.status, Status::failed);
+    EXPECT_NE(o.reason.find("exited with status 1 at the end of its requests; its last words: \"tests/programs: "
+                            "crashed while closing\""),
+              std::string::npos)
+        << o.reason;
+}
+
+#ifndef _WIN32
+/// True when process `pid` is gone (or a zombie no one has reaped yet: a
+/// container's init may not reap).
+bool gone(pid_t pid) {
+    if (::kill(pid, 0) != 0) return true;
+    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+    std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+    const auto close = text.rfind(')');
+    return close != std::string::npos && close + 2 < text.size() && text[close + 2] == 'Z';
+}
+#endif
+
+TEST(ProgramMethods, AHangIsKilledWithItsProcessGroupAtTheTimeLimit) {
+    SKIP_WITHOUT_SH();
+#ifndef _WIN32
+    test::TempDir dir;
+    const auto start = std::chrono::steady_clock::now();
+    const Outcome o = run_program_once("hello", "program_hangs", dir, 1.0);
+    const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    EXPECT_EQ(o.status, Status::failed);
+    EXPECT_NE(o.reason.find("program_hangs's program (hangs.sh) gave no answer to the warm-up run within the time "
+                            "limit of 1 s (--time-limit): its process group was killed"),
+              std::string::npos)
+        << o.reason;
+    EXPECT_LT(took, 30.0) << "the sleep of 600 s was not cut short";
+    // The program's own child (sleep 600, in its process group) is gone too.
+    std::ifstream sleeper(dir.path() / "output-hello-program_hangs.sleeper");
+    pid_t pid = 0;
+    ASSERT_TRUE(sleeper >> pid) << "hangs.sh left no process id";
+    for (int i = 0; i < 100 && !gone(pid); ++i) ::usleep(10'000);
+    EXPECT_TRUE(gone(pid)) << "process " << pid << " outlived its group's kill";
+#endif
+}
+
+TEST(ProgramMethods, AProgramThatNeverSaysReadyIsKilledAtTheTimeLimit) {
+    SKIP_WITHOUT_SH();
+    test::TempDir dir;
+    const Outcome o = run_program_once("hello", "program_never_ready", dir, 1.0);
+    EXPECT_EQ(o.status, Status::failed);
+    EXPECT_NE(o.reason.find("gave no answer to its start within the time limit of 1 s"), std::string::npos) << o.reason;
+}
+
+TEST(ProgramMethods, AProgramNotBuiltIsSkippedWithTheReason) {
+    SKIP_WITHOUT_SH();
+    test::TempDir dir;
+    const Outcome o = run_program_once("hello", "program_missing", dir);
+    EXPECT_EQ(o.status, Status::skipped);
+    EXPECT_NE(o.reason.find("the program "), std::string::npos) << o.reason;
+    EXPECT_NE(o.reason.find("no_such_program.sh was not built"), std::string::npos) << o.reason;
+}
+
+TEST(ProgramMethods, AFailedProgramRowLeavesEveryOtherRow) {
+    SKIP_WITHOUT_SH();
+    const Ran ran = run_rows({make_case("hello", "program_hangs"), make_case("hello", "program_well_behaved"),
+                              make_case("hello", "obuf"), make_case("hello", "program_exits_nonzero")},
+                             1.0);
+    const auto* hang = row_of(ran, "hello/program_hangs");
+    ASSERT_NE(hang, nullptr);
+    EXPECT_TRUE(hang->error_occurred);
+    EXPECT_NE(hang->error_message.find("within the time limit of 1 s"), std::string::npos) << hang->error_message;
+    for (const char* ok : {"hello/program_well_behaved", "hello/obuf"}) {
+        const auto* r = row_of(ran, ok);
+        ASSERT_NE(r, nullptr) << ok;
+        EXPECT_FALSE(r->error_occurred) << ok << ": " << r->error_message;
+    }
+    EXPECT_EQ(ran.outcomes.failed(), 2);  // iobench's exit status is then 1
+}
+
+TEST(ProgramMethods, ResultsSayTheCountersAreTheProgramsOwn) {
+    const Case c = make_case("hello", "program_well_behaved");
+    EXPECT_TRUE(row_structure(c).program);
+    EXPECT_FALSE(row_structure(make_case("hello", "obuf")).program);
+}
+
+// --- the real programs of methods/<language>/ ----------------------------
+
+/// What `argv --list` prints, as "METHOD OPERATION" pairs, or std::nullopt when it cannot run.
+std::optional<std::set<std::string>> listed(const std::vector<std::string>& argv) {
+#ifdef _WIN32
+    (void)argv;
+    return std::nullopt;
+#else
+    std::string command;
+    for (const std::string& word : argv) command += "'" + word + "' ";
+    command += "--list";
+    std::FILE* pipe = ::popen(command.c_str(), "r");
+    if (!pipe) return std::nullopt;
+    std::string text;
+    char buf[4096];
+    for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, pipe)) > 0;) text.append(buf, n);
+    if (::pclose(pipe) != 0) return std::nullopt;
+    // "METHOD OPERATION..." per line: one "METHOD OPERATION" per operation.
+    std::set<std::string> pairs;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) {
+        std::istringstream words(line);
+        std::string method, op;
+        words >> method;
+        while (words >> op) pairs.insert(method + " " + op);
+    }
+    return pairs;
+#endif
+}
+
+TEST(ProgramMethods, EveryProgramPerformsExactlyTheOperationsItsFamilyRegisters) {
+    int checked = 0;
+    for (const char* family : {"go", "rust", "java", "python", "node"}) {
+        std::set<std::string> registered;
+        const Method* any = nullptr;
+        for (const Method& m : methods()) {
+            if (m.family != family) continue;
+            any = &m;
+            for (const OperationField& op : operation_fields())
+                if (op.present(m)) registered.insert(m.name + " " + std::string(op.name));
+        }
+        ASSERT_NE(any, nullptr) << "no family " << family;
+        if (!any->unavailable.empty()) {
+            std::cout << family << ": " << any->unavailable << '\n';
+            continue;
+        }
+        const auto lines = listed(program_command(any->program));
+        ASSERT_TRUE(lines) << family << "'s program did not run with --list";
+        EXPECT_EQ(*lines, registered) << family;
+        ++checked;
+    }
+#ifndef _WIN32
+    // CI's machines have all five toolchains; a build without one says why above.
+    EXPECT_GE(checked, 1) << "no program method was built";
+#endif
+}
+
+/// The unbuffered methods of each language, on hello: one write(2) per line,
+/// with the protocol's own request and answer subtracted exactly.
+TEST(ProgramMethods, UnbufferedProgramsMakeOneWriteCallPerLine) {
+    std::vector<Case> cases;
+    for (const char* method : {"go_File.Write", "rust_File.write_all", "java_FileOutputStream.write", "node_fs.writeSync"})
+        if (find_method(method)->unavailable.empty()) cases.push_back(make_case("lines", method));
+    if (cases.empty()) GTEST_SKIP() << "no program method built here";
+    const Ran ran = run_rows(cases, 120);
+    for (const Case& c : cases) {
+        const auto* r = row_of(ran, c.name);
+        ASSERT_NE(r, nullptr) << c.name;
+        ASSERT_FALSE(r->error_occurred) << c.name << ": " << r->error_message;
+        EXPECT_EQ(r->counters.at("items").value, 10) << c.name;
+        // The JVM's own threads may read a file meanwhile; its writes are the method's.
+        EXPECT_EQ(r->counters.at("write_calls").value, 10) << c.name;
+    }
+}
+
+}  // namespace
+}  // namespace iobench

@@ -1,0 +1,4 @@
+# Never says "ready".
+. "$(dirname "$0")/protocol.sh"
+serve() { sleep 600; }
+serve
