@@ -152,6 +152,7 @@ else()
 endif()
 
 # fast_io for the fast_io family: optional, pinned, header-only.
+include(IobenchPinnedSources)
 include(IobenchFastIo)
 
 # Żmij for obuf's doubles: optional, pinned; Dragonbox where it is missing.

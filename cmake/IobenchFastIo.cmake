@@ -26,44 +26,15 @@ string(TOUPPER "${IOBENCH_WITH_FAST_IO}" _fast_io_mode)
 if(_fast_io_mode STREQUAL "OFF" OR NOT _fast_io_mode)
   set(_fast_io_reason "fast_io not built: IOBENCH_WITH_FAST_IO=OFF")
 else()
-  set(_fast_io_copy ${PROJECT_SOURCE_DIR}/../shared/third_party/fast_io)
-  if(NOT FETCHCONTENT_SOURCE_DIR_FAST_IO AND EXISTS ${_fast_io_copy}/include/fast_io.h)
-    get_filename_component(_fast_io_copy ${_fast_io_copy} ABSOLUTE)
-    set(FETCHCONTENT_SOURCE_DIR_FAST_IO ${_fast_io_copy} CACHE PATH
-      "An unmodified copy of fast_io at the pinned commit (used instead of downloading it)")
-  endif()
-  set(_fast_io_available ON)
-  if(FETCHCONTENT_SOURCE_DIR_FAST_IO)
-    if(NOT EXISTS ${FETCHCONTENT_SOURCE_DIR_FAST_IO}/include/fast_io.h)
-      set(_fast_io_available OFF)
-      set(_fast_io_reason "fast_io not built: FETCHCONTENT_SOURCE_DIR_FAST_IO holds no include/fast_io.h")
-    endif()
-  elseif(NOT FETCHCONTENT_FULLY_DISCONNECTED)
-    # FetchContent stops the configuration when it cannot clone: ask first.
-    find_package(Git QUIET)
-    if(NOT GIT_EXECUTABLE)
-      set(_fast_io_available OFF)
-      set(_fast_io_reason "fast_io not built: no git to fetch it and no FETCHCONTENT_SOURCE_DIR_FAST_IO")
-    else()
-      execute_process(COMMAND ${GIT_EXECUTABLE} ls-remote ${IOBENCH_FAST_IO_REPOSITORY} HEAD
-        RESULT_VARIABLE _fast_io_rc OUTPUT_QUIET ERROR_QUIET TIMEOUT 60)
-      if(NOT _fast_io_rc EQUAL 0)
-        set(_fast_io_available OFF)
-        set(_fast_io_reason "fast_io not built: ${IOBENCH_FAST_IO_REPOSITORY} cannot be reached and FETCHCONTENT_SOURCE_DIR_FAST_IO is not set")
-      endif()
-    endif()
-  endif()
-  if(_fast_io_available)
-    # SOURCE_SUBDIR: only the headers are used; fast_io's own CMake project is not added.
-    FetchContent_Declare(fast_io
-      GIT_REPOSITORY ${IOBENCH_FAST_IO_REPOSITORY}
-      GIT_TAG ${IOBENCH_FAST_IO_COMMIT}
-      SOURCE_SUBDIR include)
-    FetchContent_MakeAvailable(fast_io)
-    if(NOT EXISTS ${fast_io_SOURCE_DIR}/include/fast_io.h)
-      set(_fast_io_available OFF)
-      set(_fast_io_reason "fast_io not built: ${fast_io_SOURCE_DIR} holds no include/fast_io.h")
-    endif()
+  iobench_pinned_sources(fast_io LABEL fast_io
+    REPOSITORY ${IOBENCH_FAST_IO_REPOSITORY} COMMIT ${IOBENCH_FAST_IO_COMMIT}
+    MARKERS include/fast_io.h
+    SOURCE_SUBDIR include)  # only the headers are used: fast_io's own CMake project is not added
+  set(_fast_io_available OFF)
+  if(fast_io_SOURCE_DIR)
+    set(_fast_io_available ON)
+  else()
+    set(_fast_io_reason "${fast_io_NOT_FOUND_REASON}")
   endif()
   if(_fast_io_available)
     set(IOBENCH_FAST_IO_INCLUDE_DIR ${fast_io_SOURCE_DIR}/include)

@@ -99,7 +99,7 @@ foreach(_program IN LISTS IOBENCH_LANGUAGE_PROGRAMS)
 endforeach()
 install(FILES core/api.hpp core/error.hpp core/method.hpp core/plugin.hpp
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/iobench/core)
-install(FILES data/byte_fold.hpp data/encoding.hpp DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/iobench/data)
+install(FILES data/byte_fold.hpp data/encoding.hpp data/load_le.hpp DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/iobench/data)
 install(FILES core/plugin_entry.cpp DESTINATION ${CMAKE_INSTALL_DATADIR}/iobench)
 install(EXPORT iobenchTargets NAMESPACE iobench:: DESTINATION ${IOBENCH_CMAKE_DIR})
 

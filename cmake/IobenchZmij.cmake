@@ -33,48 +33,18 @@ else()
   if(IOBENCH_ZMIJ_INCLUDE_DIR AND IOBENCH_ZMIJ_LIBRARY)
     set(_zmij_from "installed (${IOBENCH_ZMIJ_LIBRARY})")
   else()
-    # 2. Its sources at the pinned commit.
-    set(_zmij_copy ${PROJECT_SOURCE_DIR}/../shared/third_party/zmij)
-    if(NOT FETCHCONTENT_SOURCE_DIR_ZMIJ AND EXISTS ${_zmij_copy}/zmij.cc)
-      get_filename_component(_zmij_copy ${_zmij_copy} ABSOLUTE)
-      set(FETCHCONTENT_SOURCE_DIR_ZMIJ ${_zmij_copy} CACHE PATH
-        "An unmodified copy of Żmij at the pinned commit (used instead of downloading it)")
-    endif()
-    set(_zmij_available ON)
-    if(FETCHCONTENT_SOURCE_DIR_ZMIJ)
-      if(NOT EXISTS ${FETCHCONTENT_SOURCE_DIR_ZMIJ}/zmij.cc)
-        set(_zmij_available OFF)
-        set(_zmij_reason "Żmij not built: FETCHCONTENT_SOURCE_DIR_ZMIJ holds no zmij.cc")
-      endif()
-    elseif(NOT FETCHCONTENT_FULLY_DISCONNECTED)
-      # FetchContent stops the configuration when it cannot clone: ask first.
-      find_package(Git QUIET)
-      if(NOT GIT_EXECUTABLE)
-        set(_zmij_available OFF)
-        set(_zmij_reason "Żmij not built: no git to fetch it and no FETCHCONTENT_SOURCE_DIR_ZMIJ")
-      else()
-        execute_process(COMMAND ${GIT_EXECUTABLE} ls-remote ${IOBENCH_ZMIJ_REPOSITORY} HEAD
-          RESULT_VARIABLE _zmij_rc OUTPUT_QUIET ERROR_QUIET TIMEOUT 60)
-        if(NOT _zmij_rc EQUAL 0)
-          set(_zmij_available OFF)
-          set(_zmij_reason "Żmij not built: ${IOBENCH_ZMIJ_REPOSITORY} cannot be reached and FETCHCONTENT_SOURCE_DIR_ZMIJ is not set")
-        endif()
-      endif()
-    endif()
-    if(_zmij_available)
-      # SOURCE_SUBDIR names a folder Żmij does not have: MakeAvailable only
-      # populates it (its CMakeLists.txt would add its tests).
-      FetchContent_Declare(zmij
-        GIT_REPOSITORY ${IOBENCH_ZMIJ_REPOSITORY}
-        GIT_TAG ${IOBENCH_ZMIJ_COMMIT}
-        SOURCE_SUBDIR iobench-sources-only)
-      FetchContent_MakeAvailable(zmij)
-      if(EXISTS ${zmij_SOURCE_DIR}/zmij.cc AND EXISTS ${zmij_SOURCE_DIR}/zmij.h)
-        set(_zmij_source_dir ${zmij_SOURCE_DIR})
-        set(_zmij_from "${IOBENCH_ZMIJ_COMMIT} from ${zmij_SOURCE_DIR}")
-      else()
-        set(_zmij_reason "Żmij not built: ${zmij_SOURCE_DIR} holds no zmij.cc and zmij.h")
-      endif()
+    # 2. Its sources at the pinned commit. SOURCE_SUBDIR names a folder Żmij
+    # does not have: only zmij.cc and zmij.h are used (its CMakeLists.txt would
+    # add its tests).
+    iobench_pinned_sources(zmij LABEL Żmij
+      REPOSITORY ${IOBENCH_ZMIJ_REPOSITORY} COMMIT ${IOBENCH_ZMIJ_COMMIT}
+      MARKERS zmij.cc zmij.h
+      SOURCE_SUBDIR iobench-sources-only)
+    if(zmij_SOURCE_DIR)
+      set(_zmij_source_dir ${zmij_SOURCE_DIR})
+      set(_zmij_from "${IOBENCH_ZMIJ_COMMIT} from ${zmij_SOURCE_DIR}")
+    else()
+      set(_zmij_reason "${zmij_NOT_FOUND_REASON}")
     endif()
   endif()
 

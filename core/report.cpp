@@ -387,7 +387,8 @@ void render_table(std::ostream& out, const SummaryTable& t, SummaryNotes& notes)
         if (t.has_binary_size && r.outcome.ok() && r.binary_size && (smallest == 0 || *r.binary_size < smallest))
             smallest = *r.binary_size;
     out << fmt::format("\n{}\n  {:<{}}  {:>9}  {:>7}  {:>11}  {:>9}{}  {:>11}  {:>10}  {:>6}  {:>6}\n", t.title,
-                       "method", width, "time", rule_percent(rules::confidence) + " CI", "throughput", t.has_binary_size ? "x smallest" : "x fastest",
+                       "method", width, "time", rule_percent(rules::confidence) + " CI", "throughput",
+                       t.has_binary_size ? "x smallest" : "x fastest",
                        optional_cells("x limit", "cold/warm", "binary size", "instr/item"),
                        t.input ? "read calls" : t.any_calls ? "write calls" : "calls", "bytes/call", "sys", "cv");
     for (const SummaryRow& r : t.rows) {

@@ -18,7 +18,7 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
+#include "data/load_le.hpp"
 
 namespace iobench {
 
@@ -78,17 +78,6 @@ public:
     ReadResult result() const noexcept { return {bytes_, digest()}; }
 
 private:
-    static std::uint64_t load(const unsigned char* p) noexcept {
-        std::uint64_t w;
-        std::memcpy(&w, p, 8);
-        if constexpr (std::endian::native == std::endian::big) {
-            std::uint64_t r = 0;
-            for (int i = 0; i < 8; ++i) r |= ((w >> (8 * i)) & 0xFF) << (8 * (7 - i));
-            w = r;
-        }
-        return w;
-    }
-
     void add(std::uint64_t w) noexcept {
         a_ += w;
         b_ += a_;
@@ -100,12 +89,12 @@ private:
         std::uint64_t a = a_, b = b_;
         std::size_t i = 0;
         for (; i + 4 <= words; i += 4, p += 32) {
-            const std::uint64_t w0 = load(p), w1 = load(p + 8), w2 = load(p + 16), w3 = load(p + 24);
+            const std::uint64_t w0 = load_u64_le(p), w1 = load_u64_le(p + 8), w2 = load_u64_le(p + 16), w3 = load_u64_le(p + 24);
             b += 4 * a + 4 * w0 + 3 * w1 + 2 * w2 + w3;
             a += w0 + w1 + w2 + w3;
         }
         for (; i < words; ++i, p += 8) {
-            a += load(p);
+            a += load_u64_le(p);
             b += a;
         }
         a_ = a;

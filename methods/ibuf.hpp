@@ -169,7 +169,7 @@ public:
     IOBENCH_ALWAYS_INLINE bool get_uint(std::uint64_t& v) {
         const char* p = cur_;
         while (detail::is_space(*p)) ++p;  // stops at the sentinel at the latest
-        const std::uint64_t w = detail::load8_le(p);
+        const std::uint64_t w = load_u64_le(p);
         const unsigned n = detail::leading_digits8(w);
         // n - 1 < 7: 1 to 7 digits, so byte n of w is the terminator; it is
         // not the sentinel (that is no space), so the number ends in the buffer.
@@ -293,7 +293,7 @@ private:
         if (p == end_) return get_uint_slow(v, p);
         // p < end_: every 8-byte load below stays within buffer + padding,
         // because a digit run stops at the sentinel *end_ at the latest.
-        std::uint64_t w = detail::load8_le(p);
+        std::uint64_t w = load_u64_le(p);
         unsigned n = detail::leading_digits8(w);
         if (n == 0) throw_unexpected(p);
         std::uint64_t value = detail::parse_digits(w, n);
@@ -301,7 +301,7 @@ private:
         if (n == 8) {
             unsigned total = 8;
             for (;;) {
-                w = detail::load8_le(q);
+                w = load_u64_le(q);
                 n = detail::leading_digits8(w);
                 if (n == 0) break;
                 total += n;

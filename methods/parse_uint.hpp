@@ -18,6 +18,7 @@
 #include <cstring>
 #include <system_error>
 
+#include "data/load_le.hpp"
 #include "methods/hot_path.hpp"
 
 /// IOBENCH_IBUF_SSE2: 1 where ibuf's block parsers are built (every x86-64
@@ -44,18 +45,6 @@ constexpr bool is_space(char c) noexcept {
 
 constexpr bool is_digit(char c) noexcept {
     return static_cast<unsigned char>(c) - static_cast<unsigned>('0') < 10u;
-}
-
-/// Loads 8 bytes, first byte in the lowest bits on every platform.
-inline std::uint64_t load8_le(const char* p) noexcept {
-    std::uint64_t w;
-    std::memcpy(&w, p, 8);
-    if constexpr (std::endian::native == std::endian::big) {
-        std::uint64_t r = 0;
-        for (int i = 0; i < 8; ++i) r |= ((w >> (8 * i)) & 0xFF) << (8 * (7 - i));
-        w = r;
-    }
-    return w;
 }
 
 /// Number of leading ASCII digits (0..8) among the 8 bytes of `w` (first byte
@@ -98,7 +87,7 @@ inline std::uint32_t parse_digits(std::uint64_t w, unsigned n) noexcept {
 /// bytes; the bytes after the digits are shifted out.
 inline std::uint64_t digit_lanes(const char* first, std::size_t len) noexcept {
     const unsigned shift = (0u - 8u * static_cast<unsigned>(len)) & 63u;
-    return (load8_le(first) - 0x3030303030303030ULL) << shift;
+    return (load_u64_le(first) - 0x3030303030303030ULL) << shift;
 }
 
 /// Value of the `len` (1..8) ASCII digits at `first`. Reads 8 bytes.
@@ -316,7 +305,7 @@ IOBENCH_TARGET_AVX2 inline byte_classes32 classify32_avx2(const char* p) noexcep
 IOBENCH_ALWAYS_INLINE IOBENCH_TARGET_AVX2 void digits_before_x4(const char* a, const char* b, const char* c,
                                                                 const char* d, std::uint64_t* out,
                                                                 const avx2_constants& k) noexcept {
-    const auto load = [](const char* end) { return static_cast<long long>(load8_le(end - 8)); };
+    const auto load = [](const char* end) { return static_cast<long long>(load_u64_le(end - 8)); };
     const __m256i v = _mm256_sub_epi8(_mm256_set_epi64x(load(d), load(c), load(b), load(a)), k.zero_char);
     // White space and NUL, then every byte at or below (before) one of them in its lane.
     const __m256i separator = _mm256_cmpgt_epi8(k.zero, v);
@@ -482,7 +471,7 @@ inline const char* parse_short_uints(const char* p, std::uint64_t*& out, std::ui
     std::uint64_t* o = out;
     while (o != out_end) {
         while (is_space(*p)) ++p;  // stops at the sentinel at the latest
-        const std::uint64_t w = load8_le(p);
+        const std::uint64_t w = load_u64_le(p);
         const unsigned n = leading_digits8(w);
         if (n - 1 >= 7u || !is_space(static_cast<char>(w >> (8 * n)))) break;
         *o++ = parse_digits(w, n);
@@ -622,7 +611,7 @@ inline std::from_chars_result parse_uint(const char* first, const char* last,
     unsigned digits = 0;  // significant digits so far (leading zeros skipped)
     bool any = false;
     while (last - p >= 8) {  // SWAR part while it cannot overflow
-        const std::uint64_t w = detail::load8_le(p);
+        const std::uint64_t w = load_u64_le(p);
         const unsigned n = detail::leading_digits8(w);
         if (n == 0 || digits + n > 19) break;
         any = true;

@@ -121,7 +121,7 @@ TEST(IbufPieces, DigitsAtAndParseDigitsAgreeWithFromChars) {
         std::memset(text, i % 2 ? '\n' : '9', sizeof text);  // the bytes after the digits must not matter
         std::memcpy(text + 8, s.data(), s.size());
         ASSERT_EQ(detail::digits_at(text + 8, s.size()), v) << s;
-        ASSERT_EQ(detail::parse_digits(detail::load8_le(text + 8), static_cast<unsigned>(s.size())), v) << s;
+        ASSERT_EQ(detail::parse_digits(load_u64_le(text + 8), static_cast<unsigned>(s.size())), v) << s;
     }
     // Every length, with leading zeros and with nines; junk bytes that borrow.
     for (std::size_t len = 1; len <= 8; ++len) {
