@@ -82,6 +82,11 @@ CaseIndex::CaseIndex(const std::vector<Case>& cases) {
     for (const Case& c : cases) rows_.emplace(c.name, row_structure(c));
 }
 
+void CaseIndex::add(RowStructure structure) {
+    std::string name = structure.name;
+    rows_.insert_or_assign(std::move(name), std::move(structure));
+}
+
 const RowStructure* CaseIndex::find(std::string_view name) const {
     const auto it = rows_.find(name);
     return it == rows_.end() ? nullptr : &it->second;

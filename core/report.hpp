@@ -60,6 +60,9 @@ class CaseIndex {
 public:
     CaseIndex() = default;
     explicit CaseIndex(const std::vector<Case>& cases);
+    /// Adds (or replaces) the structure of the rows named `structure.name`:
+    /// rows read back from a results file, whose rows carry their structure.
+    void add(RowStructure structure);
     /// The structure of benchmark `name`, or nullptr when no case has that name.
     const RowStructure* find(std::string_view name) const;
     /// The structure of benchmark `name`; for a name no case has (rows made

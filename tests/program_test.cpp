@@ -49,7 +49,7 @@ Case make_case(const char* workload, const char* method) {
 /// seconds, in `dir`.
 Outcome run_program_once(const char* workload, const char* method, const test::TempDir& dir,
                          double time_limit = Session::default_time_limit) {
-    Session session(dir.path(), 1e-4, false, false);
+    Session session(dir.path(), 1e-4, false);
     session.set_time_limit(time_limit);
     return run_once(make_case(workload, method), session);
 }
@@ -86,7 +86,7 @@ Ran run_rows(const std::vector<Case>& cases, double time_limit) {
     }();
     (void)initialized;
     test::TempDir dir;
-    Session session(dir.path(), 1e-4, false, false);
+    Session session(dir.path(), 1e-4, false);
     session.set_time_limit(time_limit);
     benchmark::ClearRegisteredBenchmarks();
     Ran ran;
