@@ -269,22 +269,6 @@ const Calibration& calibration(OsScope scope) noexcept {
 
 }  // namespace
 
-std::string_view os_counter_name(OsCounter counter) {
-    switch (counter) {
-    case OsCounter::read_calls: return "read_calls";
-    case OsCounter::write_calls: return "write_calls";
-    case OsCounter::user_time: return "user_time";
-    case OsCounter::system_time: return "system_time";
-    case OsCounter::page_faults: return "page_faults";
-    case OsCounter::context_switches: return "context_switches";
-    case OsCounter::read_bytes: return "read_bytes";
-    case OsCounter::write_bytes: return "write_bytes";
-    case OsCounter::steal_time: return "steal_time";
-    case OsCounter::cpu_wait: return "cpu_wait";
-    }
-    return "";
-}
-
 OsCounters& OsCounters::operator+=(const OsCounters& other) {
     known &= other.known;
     for (std::size_t i = 0; i < os_counter_count; ++i) value[i] += other.value[i];

@@ -50,23 +50,49 @@
 
 namespace iobench {
 
-/// The counters iobench reports on every row (JSON counter names in
-/// `os_counter_name`).
+/// The counters iobench reports on every row, in one list: X(name, unit,
+/// meaning) for each, in the order of OsCounter. The name is the counter's in
+/// the JSON rows and the reports; tests/data/os_counters.json holds the same
+/// list, against which this one and the Python tools' (counters.py) are tested.
+#define IOBENCH_OS_COUNTERS(X)                                                                                 \
+    X(read_calls, "count", "read-family system calls (read, readv, pread, ...)")                             \
+    X(write_calls, "count", "write-family system calls (write, writev, pwrite, ...)")                        \
+    X(user_time, "seconds", "CPU time in user mode")                                                          \
+    X(system_time, "seconds", "CPU time in the kernel")                                                       \
+    X(page_faults, "count", "minor + major page faults")                                                      \
+    X(context_switches, "count", "voluntary + involuntary context switches")                                  \
+    X(read_bytes, "bytes", "bytes the thread caused to be fetched from storage")                             \
+    X(write_bytes, "bytes", "bytes the thread caused to be sent to storage (page cache writeback included)") \
+    X(steal_time, "seconds", "CPU time the hypervisor took from this machine (all CPUs)")                     \
+    X(cpu_wait, "seconds", "time some task of this machine waited for a CPU (PSI \"some\")")
+
+/// One value per entry of IOBENCH_OS_COUNTERS, which says its unit and meaning.
 enum class OsCounter : unsigned {
-    read_calls,        ///< read-family system calls (read, readv, pread, ...)
-    write_calls,       ///< write-family system calls (write, writev, pwrite, ...)
-    user_time,         ///< seconds of CPU time in user mode
-    system_time,       ///< seconds of CPU time in the kernel
-    page_faults,       ///< minor + major page faults
-    context_switches,  ///< voluntary + involuntary context switches
-    read_bytes,        ///< bytes the thread caused to be fetched from storage
-    write_bytes,       ///< bytes the thread caused to be sent to storage (page cache writeback included)
-    steal_time,        ///< seconds of CPU time the hypervisor took from this machine (all CPUs)
-    cpu_wait,          ///< seconds some task of this machine waited for a CPU (PSI "some")
+#define IOBENCH_OS_COUNTER_ENUM(name, unit, meaning) name,
+    IOBENCH_OS_COUNTERS(IOBENCH_OS_COUNTER_ENUM)
+#undef IOBENCH_OS_COUNTER_ENUM
 };
 
 /// Number of OsCounter values.
-inline constexpr std::size_t os_counter_count = 10;
+inline constexpr std::size_t os_counter_count = 0
+#define IOBENCH_OS_COUNTER_ONE(name, unit, meaning) +1
+    IOBENCH_OS_COUNTERS(IOBENCH_OS_COUNTER_ONE)
+#undef IOBENCH_OS_COUNTER_ONE
+    ;
+
+/// A counter as IOBENCH_OS_COUNTERS declares it.
+struct OsCounterInfo {
+    std::string_view name;     ///< in the JSON rows and the reports ("read_calls")
+    std::string_view unit;     ///< "count", "seconds" or "bytes", per run
+    std::string_view meaning;  ///< what it counts
+};
+
+/// Every counter, in the order of OsCounter.
+inline constexpr std::array<OsCounterInfo, os_counter_count> os_counter_list{{
+#define IOBENCH_OS_COUNTER_INFO(name, unit, meaning) {#name, unit, meaning},
+    IOBENCH_OS_COUNTERS(IOBENCH_OS_COUNTER_INFO)
+#undef IOBENCH_OS_COUNTER_INFO
+}};
 
 /// Whose counters a snapshot takes: the calling thread's, or the whole
 /// process's (every thread, those that ended included: /proc/self/io and
@@ -77,13 +103,16 @@ inline constexpr std::size_t os_counter_count = 10;
 enum class OsScope { thread, process };
 
 /// The counter's name in the JSON and the summary ("read_calls", ...).
-std::string_view os_counter_name(OsCounter counter);
+constexpr std::string_view os_counter_name(OsCounter counter) {
+    return os_counter_list[static_cast<std::size_t>(counter)].name;
+}
 
 /// Counter values (or differences of them) with a mask of the known ones.
 /// Trivially copyable, so a child process can send it through a pipe.
 struct OsCounters {
     std::array<double, os_counter_count> value{};  ///< units as OsCounter says
     std::uint32_t known = 0;                       ///< bit i set: value[i] is known
+    static_assert(os_counter_count <= 32, "known is a mask of 32 bits");
 
     /// True when counter `c` is known.
     bool has(OsCounter c) const { return (known >> static_cast<unsigned>(c)) & 1u; }

@@ -32,10 +32,14 @@ std::vector<Run> without_time_suffix(const std::vector<Run>& runs) {
     return copy;
 }
 
-std::optional<double> optional_counter(const Run& run, const char* name) {
-    auto it = run.counters.find(name);
+std::optional<double> optional_counter(const Run& run, std::string_view name) {
+    auto it = run.counters.find(std::string(name));
     if (it == run.counters.end()) return std::nullopt;
     return static_cast<double>(it->second);
+}
+
+std::optional<double> optional_counter(const Run& run, OsCounter counter) {
+    return optional_counter(run, os_counter_name(counter));
 }
 
 /// Wall time per run of `run` in milliseconds.
@@ -181,12 +185,12 @@ std::vector<SummaryTable> build_tables(const std::vector<Run>& runs, const Outco
     }
     auto take_counters = [](SummaryRow& row, const Run& r) {
         row.bytes_ps = optional_counter(r, "bytes_per_second").value_or(0);
-        row.read_calls = optional_counter(r, "read_calls");
-        row.write_calls = optional_counter(r, "write_calls");
+        row.read_calls = optional_counter(r, OsCounter::read_calls);
+        row.write_calls = optional_counter(r, OsCounter::write_calls);
         row.bytes_per_call = optional_counter(r, "bytes_per_call");
-        row.system_time = optional_counter(r, "system_time");
-        row.steal_time = optional_counter(r, "steal_time");
-        row.cpu_wait = optional_counter(r, "cpu_wait");
+        row.system_time = optional_counter(r, OsCounter::system_time);
+        row.steal_time = optional_counter(r, OsCounter::steal_time);
+        row.cpu_wait = optional_counter(r, OsCounter::cpu_wait);
         row.x_limit = optional_counter(r, "x_limit");
         row.binary_size = optional_counter(r, "binary_size");
         row.instructions_per_item = optional_counter(r, "instructions_per_item");
@@ -209,11 +213,13 @@ std::vector<SummaryTable> build_tables(const std::vector<Run>& runs, const Outco
         } else {
             row.samples.push_back(ms);
             row.runs = static_cast<std::int64_t>(r.iterations);
-            const auto user = optional_counter(r, "user_time"), system = optional_counter(r, "system_time");
+            const auto user = optional_counter(r, OsCounter::user_time);
+            const auto system = optional_counter(r, OsCounter::system_time);
             if (user && system)
                 row.off_cpu.emplace_back(r.repetition_index,
-                                         ms / 1e3 - *user - *system - optional_counter(r, "cpu_wait").value_or(0) -
-                                             optional_counter(r, "steal_time").value_or(0));
+                                         ms / 1e3 - *user - *system -
+                                             optional_counter(r, OsCounter::cpu_wait).value_or(0) -
+                                             optional_counter(r, OsCounter::steal_time).value_or(0));
             if (r.repetitions <= 1) {
                 row.ms = ms;
                 take_counters(row, r);

@@ -199,8 +199,8 @@ TEST_P(SummaryGolden, IsTheTextOfTheGoldenFile) {
 INSTANTIATE_TEST_SUITE_P(Fixtures, SummaryGolden,
                          testing::Values("quick-structure", "cold-gcc", "cold-mingw-wine", "instructions-valgrind",
                                          "failed", "file-read-cache", "sweep-gcc", "gcc-2reps"),
-                         [](const testing::TestParamInfo<const char*>& info) {
-                             std::string name = info.param;
+                         [](const testing::TestParamInfo<const char*>& param) {
+                             std::string name = param.param;
                              for (char& c : name)
                                  if (c == '-') c = '_';
                              return name;
@@ -227,9 +227,11 @@ TEST(SummaryGolden, ReadingBackKeepsTimesCountersAndOutcomes) {
         const double read_back = row.value("aggregate_unit", "time") == "percentage" ? r.real_accumulated_time
                                                                                      : r.GetAdjustedRealTime();
         EXPECT_NEAR(read_back, real, 1e-9 * real) << row.at("name");
-        for (const char* counter : {"write_calls", "bytes_per_second"})
-            if (row.contains(counter))
+        for (const char* counter : {"write_calls", "bytes_per_second"}) {
+            if (row.contains(counter)) {
                 EXPECT_EQ(r.counters.at(counter).value, row.at(counter).get<double>()) << row.at("name");
+            }
+        }
     }
     ASSERT_FALSE(failed.empty()) << "failed.json has failed rows";
     EXPECT_EQ(saved.outcomes.failed(), static_cast<int>(failed.size()));

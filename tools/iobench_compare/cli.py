@@ -13,6 +13,7 @@ import os
 import sys
 
 from . import __version__
+from . import counters as counter_columns
 from .output import Refused, write_file
 from .results import InputError, ResultFile, default_label, load
 
@@ -94,11 +95,11 @@ def _parser() -> argparse.ArgumentParser:
                       help="compare every method with METHOD of the same workload and file instead "
                            "(e.g. fprintf; a comma-separated list or repeated: the first one a workload has)")
     p.add_argument("--counters", action="append", metavar="LIST",
-                   help="counter columns to show, comma-separated: write_calls, read_calls, bytes_per_call, "
-                        "sys (system time %% of the wall time), x_limit, user_time, system_time, page_faults, "
-                        "context_switches, read_bytes, write_bytes or any other counter of the files; "
-                        "'all' or 'none' (default: write_calls,read_calls,bytes_per_call,sys,x_limit, each "
-                        "where the rows carry it and it is not 0 in every row)")
+                   help="counter columns to show, comma-separated: "
+                        + ", ".join(c.key for c in counter_columns.KNOWN)
+                        + " (sys: system time %% of the wall time) or any other counter of the files; "
+                        "'all' or 'none' (default: " + ", ".join(counter_columns.DEFAULT)
+                        + ", each where the rows carry it and it is not 0 in every row)")
     p.add_argument("--label", action="append", default=[], metavar="[FILE=]TEXT",
                    help="label instead of \"compiler version / OS\" from the context; FILE is a path as "
                         "given, its file name (with or without .json) or a 1-based index; without FILE=, "

@@ -13,6 +13,22 @@ from dataclasses import dataclass
 from . import rules
 from .number_format import format_bytes, format_count, format_percent, format_ratio, format_time
 
+# The operating system's counters iobench reports on every row, in iobench's order (name, unit of the
+# per-run value): core/os_counters.hpp's IOBENCH_OS_COUNTERS, both tested against tests/data/os_counters.json.
+OS_COUNTERS = (
+    ("read_calls", "count"),
+    ("write_calls", "count"),
+    ("user_time", "seconds"),
+    ("system_time", "seconds"),
+    ("page_faults", "count"),
+    ("context_switches", "count"),
+    ("read_bytes", "bytes"),
+    ("write_bytes", "bytes"),
+    ("steal_time", "seconds"),
+    ("cpu_wait", "seconds"),
+)
+OS_COUNTER_NAMES = tuple(name for name, _ in OS_COUNTERS)
+
 # Counters every row has and that the tables show in their own columns (or never).
 STANDARD = frozenset({"bytes_per_second", "items_per_second", "verified", "items", "bytes"})
 

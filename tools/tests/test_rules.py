@@ -7,6 +7,7 @@ import unittest
 from support import TOOLS, fixture, main, run_ok
 
 from iobench_compare import compare, render, results, rules
+from iobench_compare import counters as counter_columns
 
 ROOT = os.path.dirname(TOOLS)
 SPECIFICATION = os.path.join(ROOT, "tests", "data", "report_rules.json")
@@ -89,3 +90,17 @@ class RulesTest(unittest.TestCase):
 
 if __name__ == "__main__":
     main()
+
+
+class OsCountersTest(unittest.TestCase):
+    """The OS counters iobench-compare knows are tests/data/os_counters.json's, as iobench's are (tested in C++)."""
+
+    def test_the_tool_lists_the_specifications_counters_in_order(self):
+        with open(os.path.join(ROOT, "tests", "data", "os_counters.json"), encoding="utf-8") as f:
+            spec = [(c["name"], c["unit"]) for c in json.load(f)["counters"]]
+        self.assertEqual(list(counter_columns.OS_COUNTERS), spec)
+
+    def test_every_counter_of_a_row_has_a_csv_column_or_explains_a_spread(self):
+        for name in counter_columns.OS_COUNTER_NAMES:
+            with self.subTest(counter=name):
+                self.assertTrue(name in render.CSV_COUNTERS or name in ("steal_time", "cpu_wait"))

@@ -1,0 +1,29 @@
+// The OS counters are declared once in C++ (IOBENCH_OS_COUNTERS) and once in
+// the Python tools (counters.py); both follow tests/data/os_counters.json.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <string>
+
+#include "core/os_counters.hpp"
+
+namespace iobench {
+namespace {
+
+TEST(OsCounterList, IsTheSpecificationsInItsOrder) {
+    std::ifstream in(IOBENCH_TEST_DATA_DIR "/os_counters.json");
+    ASSERT_TRUE(in) << "cannot open " << IOBENCH_TEST_DATA_DIR "/os_counters.json";
+    const nlohmann::json spec = nlohmann::json::parse(in).at("counters");
+    ASSERT_EQ(spec.size(), os_counter_count);
+    for (std::size_t i = 0; i < os_counter_count; ++i) {
+        const OsCounterInfo& c = os_counter_list[i];
+        EXPECT_EQ(std::string(c.name), spec[i].at("name").get<std::string>()) << "counter " << i;
+        EXPECT_EQ(std::string(c.unit), spec[i].at("unit").get<std::string>()) << c.name;
+        EXPECT_EQ(std::string(c.meaning), spec[i].at("meaning").get<std::string>()) << c.name;
+        EXPECT_EQ(os_counter_name(static_cast<OsCounter>(i)), c.name);
+    }
+}
+
+}  // namespace
+}  // namespace iobench
