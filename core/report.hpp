@@ -1,6 +1,9 @@
 // Reporters: Google Benchmark's console and JSON formats, with benchmark names
 // kept exactly `<workload>/<method>[/<param>:<value>]` (Google Benchmark would
 // append "/manual_time"), plus a summary table at the end of the run.
+// Defined in core/row_structure.cpp (RowStructure, CaseIndex, add_x_limit),
+// core/summary.cpp (SummaryConsoleReporter, median_interval_rank),
+// core/json_report.cpp (NamedJSONReporter) and core/report.cpp (TeeReporter).
 #pragma once
 
 #include <benchmark/benchmark.h>
