@@ -125,7 +125,8 @@ static_assert(std::is_trivially_copyable_v<OsCounters>);
 
 /// The calling thread's (on Windows, for the I/O counts and page faults: the
 /// process's) counters since it started, or the process's (`scope`).
-/// Cheap (one pread of a /proc file and one getrusage on Linux), makes no
+/// Cheap (on Linux three preads of /proc files: the thread's or process's io,
+/// the machine's stat and CPU pressure; and one getrusage), makes no
 /// allocation, and safe in a forked child.
 OsCounters take_os_snapshot(OsScope scope = OsScope::thread) noexcept;
 

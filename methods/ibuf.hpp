@@ -1,5 +1,5 @@
 // ibuf: our own buffered reader over any "source device", parsing white-space
-// separated unsigned decimal integers without locale. Header-only, portable
+// separated unsigned decimal integers and doubles without locale. Header-only, portable
 // C++20 (no OS headers): the POSIX file-descriptor device is in fd_device.hpp.
 //
 // Two ways to read integers: get_uint(v), one number per call, and
@@ -56,7 +56,7 @@ namespace detail {
 
 /// Longest text basic_ibuf::get_double accepts for one number (the shortest
 /// round-trip form of a double takes at most 24 bytes, "%.17g" 24).
-inline constexpr std::size_t max_double_chars = 64;
+inline constexpr std::size_t max_parsed_double_chars = 64;
 
 /// The name of the function ibuf's get_double parses with, for the
 /// method's description.
@@ -110,8 +110,8 @@ inline bool parse_double(const char* first, const char* last, double& v) noexcep
     return ec == std::errc{} && ptr == last;
 #else
     const auto n = static_cast<std::size_t>(last - first);
-    if (n == 0 || n > max_double_chars || *first == '+') return false;
-    char text[max_double_chars + 1];
+    if (n == 0 || n > max_parsed_double_chars || *first == '+') return false;
+    char text[max_parsed_double_chars + 1];
     std::memcpy(text, first, n);
     text[n] = '\0';
     char* end = nullptr;
@@ -218,7 +218,7 @@ public:
     /// consumed. Returns false (v untouched) when only white space is left.
     /// Throws parse_error -- naming the byte offset -- on text that is not a
     /// number, is out of double's range, or is longer than
-    /// detail::max_double_chars bytes; throws io_error from the device.
+    /// detail::max_parsed_double_chars bytes; throws io_error from the device.
     ///
     /// Inlined hot path (double_in_buffer): from_chars parses in place up to
     /// the end of the buffer and stops where the number does; when white space follows
@@ -328,10 +328,10 @@ private:
         // where the number does.
         double value;
         const auto [q, ec] = detail::from_chars_double(p, static_cast<const char*>(end_), value);
-        // (A number longer than max_double_chars is an error wherever it
+        // (A number longer than max_parsed_double_chars is an error wherever it
         // stands: get_double_slow says so.)
         if (ec == std::errc{} && q != end_ && detail::is_space(*q) &&
-            static_cast<std::size_t>(q - p) <= detail::max_double_chars) [[likely]] {
+            static_cast<std::size_t>(q - p) <= detail::max_parsed_double_chars) [[likely]] {
             v = value;
             return q + 1;
         }
@@ -399,7 +399,7 @@ private:
             if (!refill()) return false;
         }
         const std::uint64_t start = offset_of(cur_);
-        char text[detail::max_double_chars];
+        char text[detail::max_parsed_double_chars];
         std::size_t n = 0;
         for (;;) {
             while (cur_ != end_ && !detail::is_space(*cur_)) {
@@ -417,7 +417,7 @@ private:
 
     [[noreturn]] IOBENCH_NOINLINE void throw_double_too_long(std::uint64_t start) const {
         throw parse_error("ibuf: number at byte offset " + std::to_string(start) + " is longer than " +
-                          std::to_string(detail::max_double_chars) + " bytes");
+                          std::to_string(detail::max_parsed_double_chars) + " bytes");
     }
 
     [[noreturn]] IOBENCH_NOINLINE void throw_unexpected(const char* p) const {

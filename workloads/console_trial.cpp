@@ -58,8 +58,8 @@ namespace iobench {
 /// tenth of the run, as the seed ran 1,000 before its 10,000, and at least
 /// enough to fill the buffer twice (64 KiB if smaller or unknown), so that
 /// the measured call touches no page of its buffers for the first time in
-/// the child. With a tenth only, console_short's 13 KB warm-up left 12 of
-/// obuf's 16 buffer pages untouched: 16 page faults in its measured call
+/// the child. With a tenth only, console_short's 13 KB warm-up left 12 of the
+/// 16 pages of obuf's buffer (64 KiB at the time) untouched: 16 page faults in its measured call
 /// against 4 for console_medium, which is why it was the slower of the two.
 std::uint64_t console_warmup_messages(std::uint64_t count, std::uint64_t bytes, std::size_t buffer_size) {
     const std::uint64_t per_message = std::max<std::uint64_t>(1, bytes / std::max<std::uint64_t>(1, count));

@@ -1,0 +1,148 @@
+// What the runner, report and OS-counter tests share: running cases on
+// Google Benchmark and collecting its rows, the summary of some rows, rows
+// made by hand.
+#pragma once
+
+#include <benchmark/benchmark.h>
+#include <gtest/gtest.h>
+
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "core/outcome.hpp"
+#include "core/report.hpp"
+#include "core/runner.hpp"
+#include "core/session.hpp"
+#include "core/suite.hpp"
+#include "test_dir.hpp"
+
+namespace iobench::test {
+
+/// Collects the runs Google Benchmark reports.
+class Collector : public benchmark::BenchmarkReporter {
+public:
+    bool ReportContext(const Context&) override { return true; }
+    void ReportRuns(const std::vector<Run>& runs) override { all.insert(all.end(), runs.begin(), runs.end()); }
+    std::vector<Run> all;
+};
+
+/// What a run of some cases gave: Google Benchmark's rows and the runner's outcomes.
+struct Ran {
+    std::vector<Case> cases;
+    std::vector<benchmark::BenchmarkReporter::Run> runs;
+    Outcomes outcomes;
+};
+
+/// The structure of no case: the summary then reads a row's workload from its name.
+inline const CaseIndex no_cases;
+
+/// The console summary of `runs` (no outcomes recorded, no cases known).
+inline std::string summary_of(const std::vector<benchmark::BenchmarkReporter::Run>& runs,
+                       const std::string& instructions_source = "") {
+    std::ostringstream out;
+    const Outcomes outcomes;
+    SummaryConsoleReporter reporter(outcomes, no_cases, benchmark::ConsoleReporter::OO_None);
+    if (!instructions_source.empty()) reporter.set_instructions_source(instructions_source);
+    reporter.SetOutputStream(&out);
+    reporter.SetErrorStream(&out);
+    reporter.ReportRuns(runs);
+    reporter.Finalize();
+    return out.str();
+}
+
+/// A single-repetition row of benchmark `name` as Google Benchmark reports it:
+/// one run of `seconds`, in the suite's position `family` (its family_index).
+inline benchmark::BenchmarkReporter::Run single_run(const std::string& name, double seconds, int family) {
+    benchmark::BenchmarkReporter::Run r;
+    r.run_name.function_name = name;
+    r.family_index = family;
+    r.iterations = 1;
+    r.repetitions = 1;
+    r.time_unit = benchmark::kMillisecond;
+    r.real_accumulated_time = seconds;
+    return r;
+}
+
+/// Three repetitions of hello/limit (10 ms a run on a CPU; the third took
+/// 3.01 s of wall time: 3 s off a CPU that no cpu_wait or steal_time
+/// explains) and of hello/fwrite (as varied in wall time, but its CPU time,
+/// or its waiting for a CPU, accounts for it), with their median rows.
+inline std::vector<benchmark::BenchmarkReporter::Run> stopped_limit_and_busy_fwrite() {
+    using Run = benchmark::BenchmarkReporter::Run;
+    auto row = [](const std::string& name, Run::RunType type, const char* aggregate, double wall, double cpu,
+                  double wait, int index) {
+        Run r;
+        r.run_name.function_name = name;
+        r.run_type = type;
+        r.aggregate_name = aggregate;
+        r.iterations = 1;
+        r.repetitions = 3;
+        r.repetition_index = index;
+        r.time_unit = benchmark::kMillisecond;
+        r.real_accumulated_time = wall;
+        r.counters["user_time"] = cpu * 0.8;
+        r.counters["system_time"] = cpu * 0.2;
+        r.counters["cpu_wait"] = wait;
+        return r;
+    };
+    std::vector<Run> runs;
+    runs.push_back(row("hello/limit", Run::RT_Iteration, "", 0.010, 0.0095, 0, 0));
+    runs.push_back(row("hello/limit", Run::RT_Iteration, "", 0.011, 0.0100, 0, 1));
+    runs.push_back(row("hello/limit", Run::RT_Iteration, "", 3.010, 0.0098, 0, 2));
+    runs.push_back(row("hello/limit", Run::RT_Aggregate, "median", 0.011, 0.0098, 0, 0));
+    runs.push_back(row("hello/fwrite", Run::RT_Iteration, "", 0.020, 0.019, 0, 0));
+    runs.push_back(row("hello/fwrite", Run::RT_Iteration, "", 0.060, 0.059, 0, 1));  // more work on a CPU
+    runs.push_back(row("hello/fwrite", Run::RT_Iteration, "", 0.100, 0.020, 0.079, 2));  // waited for a CPU
+    runs.push_back(row("hello/fwrite", Run::RT_Aggregate, "median", 0.060, 0.020, 0.010, 0));  // last
+    return runs;
+}
+
+inline Ran run_all(const std::vector<Case>& cases, double scale = 1e-4, int repetitions = 1) {
+    static const bool initialized = [] {
+        // Short runs: these tests check what is reported, not how fast.
+        static char arg0[] = "iobench_tests";
+        static char min_time[] = "--benchmark_min_time=0.01";
+        char* argv[] = {arg0, min_time, nullptr};
+        int argc = 2;
+        benchmark::Initialize(&argc, argv);
+        return true;
+    }();
+    (void)initialized;
+    test::TempDir dir;
+    Session session(dir.path(), scale, false);
+    benchmark::ClearRegisteredBenchmarks();
+    Ran ran;
+    ran.cases = cases;
+    register_benchmarks(cases, session, ran.outcomes, repetitions, 0.01);
+    Collector collector;
+    benchmark::RunSpecifiedBenchmarks(&collector);
+    benchmark::ClearRegisteredBenchmarks();
+    ran.runs = collector.all;
+    return ran;
+}
+
+/// Google Benchmark's rows of a run of `cases`.
+inline std::vector<benchmark::BenchmarkReporter::Run> run_cases(const std::vector<Case>& cases, double scale = 1e-4) {
+    return run_all(cases, scale).runs;
+}
+
+inline Case make_case(const char* workload, const char* method, std::size_t buffer_size = 0) {
+    const Workload* w = find_workload(workload);
+    const Method* m = find_method(method);
+    Params p;
+    p.buffer_size = buffer_size;
+    return {w, m, p, case_name(*w, *m, p)};
+}
+
+/// The counter `name` of the only run in `runs` (which must have passed).
+inline double counter_of(const std::vector<benchmark::BenchmarkReporter::Run>& runs, const char* name) {
+    EXPECT_EQ(runs.size(), 1u);
+    if (runs.empty()) return -1;
+    EXPECT_FALSE(runs[0].error_occurred) << runs[0].error_message;
+    const auto it = runs[0].counters.find(name);
+    EXPECT_NE(it, runs[0].counters.end()) << "no counter " << name;
+    return it == runs[0].counters.end() ? -1 : it->second.value;
+}
+
+}  // namespace iobench::test
