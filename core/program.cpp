@@ -78,6 +78,12 @@ std::vector<std::string> program_command(const ProgramCommand& program) {
 
 #ifdef _WIN32
 
+// MSVC finds the members after a constructor that always throws unreachable
+// (C4702, an error with /WX): they are, and exist only to link.
+#ifdef _MSC_VER
+#pragma warning(push)
+#pragma warning(disable : 4702)
+#endif
 ProgramProcess::ProgramProcess(std::string name, const std::vector<std::string>&, double time_limit)
     : name_(std::move(name)), time_limit_(time_limit) {
     throw unavailable_error("program methods run on POSIX systems only (docs/external-methods.md)");
@@ -87,6 +93,9 @@ std::string ProgramProcess::ask(std::string_view, std::string_view) { return {};
 OsCounters ProgramProcess::counters() const { return {}; }
 std::optional<double> ProgramProcess::cpu_seconds() const { return std::nullopt; }
 std::string ProgramProcess::finish() { return {}; }
+#ifdef _MSC_VER
+#pragma warning(pop)
+#endif
 
 #else
 
