@@ -40,6 +40,7 @@ void NamedJSONReporter::ReportRuns(const std::vector<Run>& runs) {
 
 void NamedJSONReporter::Finalize() {
     add_x_limit(runs_, index_);
+    add_median_interval(runs_);
     if (!runs_.empty()) benchmark::JSONReporter::ReportRuns(runs_);
     runs_.clear();
     benchmark::JSONReporter::Finalize();

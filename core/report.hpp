@@ -85,6 +85,14 @@ private:
 /// results file read it from there.
 void add_x_limit(std::vector<benchmark::BenchmarkReporter::Run>& runs, const CaseIndex& index);
 
+/// Adds the counters `median_ci_low` and `median_ci_high` (the row's time
+/// unit, as its real_time) to the median aggregate of every benchmark with
+/// enough repetitions: the distribution-free interval of the median at
+/// report_rules::confidence (median_interval_rank) of the repetitions' wall
+/// times per run. The one place the interval is computed: the summary and
+/// the results file read it from there (iobench-compare too, for one file).
+void add_median_interval(std::vector<benchmark::BenchmarkReporter::Run>& runs);
+
 /// The console report of a run: prints nothing while benchmarks run (the
 /// runner's progress lines on stderr say what is running), then a summary
 /// table per workload and page-cache state (file_read's warm and cold rows
@@ -147,7 +155,8 @@ std::string skipped_context(const std::vector<Skipped>& skipped);
 /// RowStructure::calls_not_counted), `counters_scope` ("process", where the
 /// counters are the whole process's: Method::process_counters; "program",
 /// where they are those of a program method's process: Method::program), and
-/// `x_limit` (add_x_limit). It holds
+/// `x_limit` (add_x_limit); the median rows carry `median_ci_low` and
+/// `median_ci_high` (add_median_interval). It holds
 /// every row until Finalize, then writes the whole document to `out`.
 class NamedJSONReporter : public benchmark::JSONReporter {
 public:

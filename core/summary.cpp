@@ -40,6 +40,7 @@ struct SummaryRow {
     std::optional<double> binary_size; // bytes of the row's program (the binary_size workload)
     std::optional<double> instructions_per_item;  // --instructions: user-space instructions per item
     std::vector<double> samples;       // wall time per run of each repetition, ms
+    std::optional<double> ci_low, ci_high;  // the median's interval (add_median_interval), ms
     /// Per repetition (in the order reported): its index and the seconds per
     /// run spent neither on a CPU (user + system time) nor waiting for one
     /// (cpu_wait, steal_time): stopped, or blocked on I/O. Empty where the
@@ -102,6 +103,13 @@ std::vector<SummaryTable> build_tables(const std::vector<Run>& runs, const Outco
             if (r.aggregate_name == "median") {
                 row.ms = ms;
                 take_counters(row, r);
+                // The interval, in the row's time unit as its real_time: ms as that is.
+                const double to_ms = ms / r.GetAdjustedRealTime();
+                const auto low = optional_counter(r, "median_ci_low"), high = optional_counter(r, "median_ci_high");
+                if (low && high && std::isfinite(to_ms)) {
+                    row.ci_low = *low * to_ms;
+                    row.ci_high = *high * to_ms;
+                }
             } else if (r.aggregate_name == "cv") {
                 row.cv = r.real_accumulated_time;  // a fraction, not a time
             }
@@ -248,16 +256,11 @@ std::vector<std::string> stopped_repetitions(const SummaryRow& row) {
 /// The half-width of the 95 % interval of `row`'s median as text ("±1.2%",
 /// "±7.0%!" when wider than 5 %), "-" when there are too few repetitions.
 std::string interval_text(const SummaryRow& row, SummaryNotes& notes) {
-    std::vector<double> sorted = row.samples;
-    std::sort(sorted.begin(), sorted.end());
-    const int n = static_cast<int>(sorted.size());
-    const int k = median_interval_rank(n, rules::confidence);
-    if (k == 0 || row.ms <= 0) {
-        if (n > 1) notes.no_interval = true;
+    if (!row.ci_low || !row.ci_high || row.ms <= 0) {
+        if (row.samples.size() > 1) notes.no_interval = true;
         return "-";
     }
-    const double half = std::max(row.ms - sorted[static_cast<std::size_t>(k - 1)],
-                                 sorted[static_cast<std::size_t>(n - k)] - row.ms);
+    const double half = std::max(row.ms - *row.ci_low, *row.ci_high - row.ms);
     std::string text = fmt::format("±{:.1f}%", 100 * half / row.ms);
     if (half / row.ms > rules::interval_flag) {
         text += "!";
@@ -421,6 +424,7 @@ void SummaryConsoleReporter::ReportRuns(const std::vector<Run>& runs) {
 
 void SummaryConsoleReporter::Finalize() {
     add_x_limit(runs_, index_);
+    add_median_interval(runs_);
     const std::vector<SummaryTable> tables = build_tables(runs_, outcomes_, index_);
     std::ostream& out = GetOutputStream();
     std::size_t failed_rows = 0;
@@ -453,6 +457,25 @@ std::string skipped_context(const std::vector<Skipped>& skipped) {
     std::string text;
     for (const Skipped& s : skipped) text += fmt::format("{}{}: {}", text.empty() ? "" : "; ", s.name, s.reason);
     return text;
+}
+
+void add_median_interval(std::vector<Run>& runs) {
+    // Each benchmark's repetitions: their time per run in the unit of the row.
+    std::map<std::string, std::vector<double>> times;
+    for (const Run& r : runs)
+        if (r.run_type == Run::RT_Iteration && !r.error_occurred) times[r.run_name.str()].push_back(r.GetAdjustedRealTime());
+    for (Run& r : runs) {
+        if (r.run_type != Run::RT_Aggregate || r.aggregate_name != "median" || r.error_occurred) continue;
+        auto it = times.find(r.run_name.str());
+        if (it == times.end()) continue;
+        std::vector<double>& sorted = it->second;
+        std::sort(sorted.begin(), sorted.end());
+        const int n = static_cast<int>(sorted.size());
+        const int k = median_interval_rank(n, rules::confidence);
+        if (k == 0) continue;
+        r.counters["median_ci_low"] = sorted[static_cast<std::size_t>(k - 1)];
+        r.counters["median_ci_high"] = sorted[static_cast<std::size_t>(n - k)];
+    }
 }
 
 int median_interval_rank(int n, double level, double* coverage) {

@@ -76,6 +76,53 @@ TEST(Report, TeeGivesTheFileEveryRunAndTheDisplayOnlyAggregatesWhenAsked) {
     EXPECT_EQ(display.all.size(), 1u);
 }
 
+TEST(Report, TheMediansIntervalIsComputedOnceAndWrittenIntoTheMedianRow) {
+    using Run = benchmark::BenchmarkReporter::Run;
+    // Times per run of 6 and of 5 repetitions (ms): at 95 % the interval of 6
+    // is [x_(1), x_(6)], the smallest and the largest; 5 have none.
+    auto rows = [](const char* name, std::vector<double> ms) {
+        std::vector<Run> runs;
+        for (std::size_t i = 0; i < ms.size(); ++i) {
+            Run r = single_run(name, ms[i] / 1e3, 0);
+            r.repetitions = static_cast<std::int64_t>(ms.size());
+            r.repetition_index = static_cast<std::int64_t>(i);
+            runs.push_back(r);
+        }
+        Run median = single_run(name, 0.0125, 0);
+        median.run_type = Run::RT_Aggregate;
+        median.aggregate_name = "median";
+        median.repetitions = static_cast<std::int64_t>(ms.size());
+        runs.push_back(median);
+        return runs;
+    };
+    std::vector<Run> runs = rows("ints_out/obuf", {14, 11, 12, 13, 10, 20});
+    const std::vector<Run> five = rows("ints_out/fwrite", {14, 11, 12, 13, 10});
+    runs.insert(runs.end(), five.begin(), five.end());
+
+    std::ostringstream file;
+    NamedJSONReporter json(no_cases, file);
+    json.ReportContext(benchmark::BenchmarkReporter::Context());
+    json.ReportRuns(runs);
+    json.Finalize();
+    const nlohmann::json doc = nlohmann::json::parse(file.str());
+    int medians = 0;
+    for (const auto& row : doc.at("benchmarks")) {
+        const bool median = row.value("aggregate_name", "") == "median";
+        medians += median;
+        if (median && row.at("run_name") == "ints_out/obuf") {
+            EXPECT_DOUBLE_EQ(row.at("median_ci_low").get<double>(), 10.0) << row;  // ms, as real_time
+            EXPECT_DOUBLE_EQ(row.at("median_ci_high").get<double>(), 20.0) << row;
+        } else {
+            EXPECT_FALSE(row.contains("median_ci_low")) << row;  // a repetition, or too few of them
+            EXPECT_FALSE(row.contains("median_ci_high")) << row;
+        }
+    }
+    EXPECT_EQ(medians, 2);
+    // The summary shows that interval: 12.5 ms, at most 20 ms: +/-60.0%.
+    const std::string text = summary_of(runs);
+    EXPECT_NE(text.find("\xC2\xB1" "60.0%!"), std::string::npos) << text;
+}
+
 TEST(Report, SkippedPairsAreListedWithTheirReason) {
     std::ostringstream out;
     const Outcomes outcomes;

@@ -119,6 +119,7 @@ class Cell:
     value: float | None = None
     value_samples: list[float] = field(default_factory=list)
     ci: tuple[float, float] | None = None  # 95% interval of the median value (None below 6 repetitions)
+    time_ci: tuple[float, float] | None = None  # the file's own interval of the median time (s), where it has one
     x_fastest: float | None = None  # value / the fastest method's in the same file and workload
     cold_warm: float | None = None  # a cold-cache row: its time / the same method's warm-cache time, same file
     ratio: float | None = None  # value / the baseline's value
@@ -268,7 +269,11 @@ def summarize(bench: Benchmark | None) -> Cell:
     if bench.real_times:
         n = len(bench.real_times)
         cell = Cell("ok", source="repetitions" if n > 1 else "single run", samples=list(bench.real_times))
+        # The interval of the median and the cv as iobench computed them where the file has them (its
+        # median and cv rows), else from the repetitions (files from before, or not from iobench). The
+        # median itself from the repetitions: the median row's is the same value, rounded differently.
         cell.time = _median(bench.real_times)
+        cell.time_ci = bench.median_ci
         if len(bench.cpu_times) == n:
             cell.cpu_time = _median(bench.cpu_times)
         if len(bench.iterations) == n:
@@ -284,7 +289,9 @@ def summarize(bench: Benchmark | None) -> Cell:
         for kind in ("items", "bytes"):  # the rows' own counts per run, where they carry them: exact
             if cell.counters.get(kind, 0) > 0:
                 setattr(cell, kind, cell.counters[kind])
-        if n >= 2:
+        if bench.cv is not None and n >= 2:
+            cell.cv = bench.cv
+        elif n >= 2:
             cell.cv = float(numpy.std(bench.real_times, ddof=1) / numpy.mean(bench.real_times))
     elif bench.median is not None:
         median = bench.median
@@ -387,14 +394,15 @@ def _choose_unit(table: Workload, pairs, files: list[ResultFile]) -> None:
                 continue
             if not table.per_item:
                 cell.value, cell.value_samples = cell.time, list(cell.samples)
-                cell.ci = median_interval(cell.value_samples)
+                cell.ci = cell.time_ci or median_interval(cell.value_samples)
                 continue
             work = cell.work(kind)
             if work:
                 cell.value = cell.time / work
                 rates = cell.rates.get(kind, [])
                 cell.value_samples = [1.0 / r for r in rates]  # time per item of each repetition
-                cell.ci = median_interval(cell.value_samples)
+                cell.ci = ((cell.time_ci[0] / work, cell.time_ci[1] / work) if cell.time_ci
+                           else median_interval(cell.value_samples))
 
 
 def _comparable(cell: Cell, i: int, base: Cell, j: int, table: Workload, files: list[ResultFile]) -> str | None:

@@ -69,6 +69,8 @@ class Benchmark:
     counters: dict[str, list[float]] = field(default_factory=dict)
     median: dict[str, float] | None = None  # the "median" aggregate row: real_time, cpu_time (s), counters
     cv: float | None = None  # the "cv" aggregate row's real_time (a fraction)
+    median_ci: tuple[float, float] | None = None  # the median row's median_ci_low/_high (s): iobench's interval
+    #                                               of the median (files from before it wrote one: None)
     structure: dict | None = None  # what the rows say the benchmark is (workload, method, family, reference,
     #                                 params, item_unit, compared_per, calls_not_counted), or None in files from
     #                                 before they did
@@ -349,6 +351,9 @@ def parse(path: str, data) -> ResultFile:
             if not (math.isfinite(real_time) and real_time > 0) and bench.invalid is None:
                 bench.invalid = f"real_time is {_describe(real_time)} in the median row"
             bench.median = {"real_time": real_time * unit, **_counters(row)}
+            low, high = bench.median.pop("median_ci_low", None), bench.median.pop("median_ci_high", None)
+            if low is not None and high is not None:
+                bench.median_ci = (low * unit, high * unit)
             if _is_finite(row.get("cpu_time")):
                 bench.median["cpu_time"] = row["cpu_time"] * unit
         elif aggregate == "cv":

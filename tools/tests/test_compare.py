@@ -53,6 +53,9 @@ def write_json(directory, name, data):
     return path
 
 
+TIME_UNIT_SECONDS = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
+
+
 def load_json(name):
     with open(fixture(name), encoding="utf-8") as f:
         return json.load(f)
@@ -204,6 +207,40 @@ class ColumnsTest(unittest.TestCase):
         out = run_ok(self, fixture("gcc.json"))
         self.assertNotIn("ratio", out.split("\n\n", 2)[2])
         self.assertNotIn("overall", out)
+
+    def test_the_files_own_interval_and_cv_are_read_not_recomputed(self):
+        # iobench writes the interval of the median (median_ci_low/_high, the row's time unit) and the cv
+        # into its aggregate rows: given values no recomputation could give, the tool shows them.
+        doc = load_json("quick-structure.json")
+        medians = {}
+        for row in doc["benchmarks"]:
+            if row.get("aggregate_name") == "median" and not row.get("error_occurred"):
+                row["median_ci_low"], row["median_ci_high"] = row["real_time"] * 0.5, row["real_time"] * 3
+                medians[row["run_name"]] = row["real_time"] * TIME_UNIT_SECONDS[row["time_unit"]]
+            if row.get("aggregate_name") == "cv" and not row.get("error_occurred"):
+                row["real_time"] = 0.4242
+        self.assertGreater(len(medians), 10)
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "own-statistics.json")
+            with open(path, "w", encoding="utf-8") as f:
+                json.dump(doc, f)
+            rows = csv_rows(self, path)
+            plain = csv_rows(self, fixture("quick-structure.json"))
+        checked = 0
+        for (bench, _), row in rows.items():
+            if bench not in medians or row["compared_per"] != "run":
+                continue
+            median = float(row["real_time_s"])
+            self.assertAlmostEqual(median, medians[bench], delta=median * 1e-9)  # the median: as computed
+            self.assertAlmostEqual(float(row["ci_low_s"]), medians[bench] * 0.5, delta=median * 1e-9)
+            self.assertAlmostEqual(float(row["ci_high_s"]), medians[bench] * 3, delta=median * 1e-9)
+            self.assertEqual(float(row["cv"]), 0.4242)
+            checked += 1
+        self.assertGreater(checked, 10)
+        # Without them (a file from before), the same columns come from the repetitions.
+        row = plain[("ints_out/obuf", "quick-structure.json")]
+        self.assertNotEqual(float(row["cv"]), 0.4242)
+        self.assertLess(float(row["ci_high_s"]), float(row["real_time_s"]) * 3)
 
     def test_median_row_when_there_are_no_repetitions(self):
         rows = csv_rows(self, fixture("gcc.json"), fixture("gcc-aggregates.json"))
