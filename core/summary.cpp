@@ -64,6 +64,103 @@ struct SummaryTable {
     bool has_instructions = false;  // some row has instructions_per_item (--instructions)
 };
 
+/// A row's counters from the run that stands for it (its median aggregate,
+/// or its only repetition).
+void take_counters(SummaryRow& row, const Run& r) {
+    row.bytes_ps = optional_counter(r, "bytes_per_second").value_or(0);
+    row.read_calls = optional_counter(r, OsCounter::read_calls);
+    row.write_calls = optional_counter(r, OsCounter::write_calls);
+    row.bytes_per_call = optional_counter(r, "bytes_per_call");
+    row.system_time = optional_counter(r, OsCounter::system_time);
+    row.steal_time = optional_counter(r, OsCounter::steal_time);
+    row.cpu_wait = optional_counter(r, OsCounter::cpu_wait);
+    row.x_limit = optional_counter(r, "x_limit");
+    row.binary_size = optional_counter(r, "binary_size");
+    row.instructions_per_item = optional_counter(r, "instructions_per_item");
+    if (!r.report_label.empty()) row.label = r.report_label;
+}
+
+/// Adds what run `r` of a benchmark says to its row: a time and counters, a
+/// repetition's sample, the cv, or a failure.
+void add_run(SummaryRow& row, const Run& r) {
+    if (r.error_occurred) {
+        if (row.outcome.ok()) row.outcome = Outcome::failed(r.error_message);  // no outcome recorded
+        return;
+    }
+    const double ms = milliseconds(r);
+    if (r.run_type == Run::RT_Aggregate) {
+        if (r.aggregate_name == "median") {
+            row.ms = ms;
+            take_counters(row, r);
+            // The interval, in the row's time unit as its real_time: ms as that is.
+            const double to_ms = ms / r.GetAdjustedRealTime();
+            const auto low = optional_counter(r, "median_ci_low"), high = optional_counter(r, "median_ci_high");
+            if (low && high && std::isfinite(to_ms)) {
+                row.ci_low = *low * to_ms;
+                row.ci_high = *high * to_ms;
+            }
+        } else if (r.aggregate_name == "cv") {
+            row.cv = r.real_accumulated_time;  // a fraction, not a time
+        }
+        return;
+    }
+    row.samples.push_back(ms);
+    row.runs = static_cast<std::int64_t>(r.iterations);
+    const auto user = optional_counter(r, OsCounter::user_time);
+    const auto system = optional_counter(r, OsCounter::system_time);
+    if (user && system)
+        row.off_cpu.emplace_back(r.repetition_index, ms / 1e3 - *user - *system -
+                                                         optional_counter(r, OsCounter::cpu_wait).value_or(0) -
+                                                         optional_counter(r, OsCounter::steal_time).value_or(0));
+    if (r.repetitions <= 1) {
+        row.ms = ms;
+        take_counters(row, r);
+    }
+}
+
+/// Gives each cold row its time over the warm time of the same method and buffer.
+void add_cold_warm(std::map<std::string, SummaryRow>& rows) {
+    for (auto& [name, row] : rows) {
+        const RowStructure& s = row.structure;
+        if (!s.cache || *s.cache != CacheState::cold || !row.outcome.ok() || row.ms <= 0) continue;
+        for (const auto& [other_name, other] : rows) {
+            const RowStructure& o = other.structure;
+            if (o.workload == s.workload && o.label() == s.label() && o.cache == CacheState::warm &&
+                other.outcome.ok() && other.ms > 0)
+                row.cold_warm = row.ms / other.ms;
+        }
+    }
+}
+
+/// Sorts a table's rows (ranked rows, then references, then rows without a
+/// time) and says which columns it needs.
+void finish_table(SummaryTable& t) {
+    t.has_binary_size = std::any_of(t.rows.begin(), t.rows.end(), [](const SummaryRow& r) {
+        return r.outcome.ok() && r.binary_size;
+    }) && std::all_of(t.rows.begin(), t.rows.end(), [](const SummaryRow& r) {
+        return !r.outcome.ok() || r.binary_size;
+    });
+    // A binary-size table is about the programs' sizes (fast_io's table): smallest first.
+    const bool by_size = t.has_binary_size;
+    std::stable_sort(t.rows.begin(), t.rows.end(), [by_size](const SummaryRow& a, const SummaryRow& b) {
+        if (a.outcome.ok() != b.outcome.ok()) return a.outcome.ok();
+        if (a.structure.reference != b.structure.reference) return !a.structure.reference;
+        if (by_size) return a.binary_size.value_or(0) < b.binary_size.value_or(0);
+        return a.ms < b.ms;
+    });
+    double reads = 0, writes = 0;
+    for (const SummaryRow& r : t.rows) {
+        if (!r.outcome.ok()) continue;
+        reads += r.read_calls.value_or(0);
+        writes += r.write_calls.value_or(0);
+        t.has_limit = t.has_limit || r.structure.reference;
+        t.has_cold_warm = t.has_cold_warm || r.cold_warm.has_value();
+        t.has_instructions = t.has_instructions || r.instructions_per_item.has_value();
+    }
+    t.input = reads > writes;
+    t.any_calls = reads + writes > 0;
+}
+
 /// The rows of `runs` by table, tables in the suite's order (the lowest
 /// family_index, i.e. registration order, of their benchmarks: interleaved
 /// repetitions report benchmarks in random order), rows sorted.
@@ -79,67 +176,8 @@ std::vector<SummaryTable> build_tables(const std::vector<Run>& runs, const Outco
         if (const Outcome* o = outcomes.find(name)) row.outcome = *o;
         names.push_back(name);
     }
-    auto take_counters = [](SummaryRow& row, const Run& r) {
-        row.bytes_ps = optional_counter(r, "bytes_per_second").value_or(0);
-        row.read_calls = optional_counter(r, OsCounter::read_calls);
-        row.write_calls = optional_counter(r, OsCounter::write_calls);
-        row.bytes_per_call = optional_counter(r, "bytes_per_call");
-        row.system_time = optional_counter(r, OsCounter::system_time);
-        row.steal_time = optional_counter(r, OsCounter::steal_time);
-        row.cpu_wait = optional_counter(r, OsCounter::cpu_wait);
-        row.x_limit = optional_counter(r, "x_limit");
-        row.binary_size = optional_counter(r, "binary_size");
-        row.instructions_per_item = optional_counter(r, "instructions_per_item");
-        if (!r.report_label.empty()) row.label = r.report_label;
-    };
-    for (const Run& r : runs) {
-        SummaryRow& row = rows[r.run_name.str()];
-        if (r.error_occurred) {
-            if (row.outcome.ok()) row.outcome = Outcome::failed(r.error_message);  // no outcome recorded
-            continue;
-        }
-        const double ms = milliseconds(r);
-        if (r.run_type == Run::RT_Aggregate) {
-            if (r.aggregate_name == "median") {
-                row.ms = ms;
-                take_counters(row, r);
-                // The interval, in the row's time unit as its real_time: ms as that is.
-                const double to_ms = ms / r.GetAdjustedRealTime();
-                const auto low = optional_counter(r, "median_ci_low"), high = optional_counter(r, "median_ci_high");
-                if (low && high && std::isfinite(to_ms)) {
-                    row.ci_low = *low * to_ms;
-                    row.ci_high = *high * to_ms;
-                }
-            } else if (r.aggregate_name == "cv") {
-                row.cv = r.real_accumulated_time;  // a fraction, not a time
-            }
-        } else {
-            row.samples.push_back(ms);
-            row.runs = static_cast<std::int64_t>(r.iterations);
-            const auto user = optional_counter(r, OsCounter::user_time);
-            const auto system = optional_counter(r, OsCounter::system_time);
-            if (user && system)
-                row.off_cpu.emplace_back(r.repetition_index,
-                                         ms / 1e3 - *user - *system -
-                                             optional_counter(r, OsCounter::cpu_wait).value_or(0) -
-                                             optional_counter(r, OsCounter::steal_time).value_or(0));
-            if (r.repetitions <= 1) {
-                row.ms = ms;
-                take_counters(row, r);
-            }
-        }
-    }
-    // A cold row's time over the warm time of the same method and buffer.
-    for (auto& [name, row] : rows) {
-        const RowStructure& s = row.structure;
-        if (!s.cache || *s.cache != CacheState::cold || !row.outcome.ok() || row.ms <= 0) continue;
-        for (const auto& [other_name, other] : rows) {
-            const RowStructure& o = other.structure;
-            if (o.workload == s.workload && o.label() == s.label() && o.cache == CacheState::warm &&
-                other.outcome.ok() && other.ms > 0)
-                row.cold_warm = row.ms / other.ms;
-        }
-    }
+    for (const Run& r : runs) add_run(rows[r.run_name.str()], r);
+    add_cold_warm(rows);
 
     std::map<std::string, std::int64_t> first_family;  // by table
     for (const Run& r : runs) {
@@ -167,32 +205,7 @@ std::vector<SummaryTable> build_tables(const std::vector<Run>& runs, const Outco
     std::stable_sort(tables.begin(), tables.end(), [&](const SummaryTable& a, const SummaryTable& b) {
         return first_family[a.key] < first_family[b.key];
     });
-    for (SummaryTable& t : tables) {
-        t.has_binary_size = std::any_of(t.rows.begin(), t.rows.end(), [](const SummaryRow& r) {
-            return r.outcome.ok() && r.binary_size;
-        }) && std::all_of(t.rows.begin(), t.rows.end(), [](const SummaryRow& r) {
-            return !r.outcome.ok() || r.binary_size;
-        });
-        // A binary-size table is about the programs' sizes (fast_io's table): smallest first.
-        const bool by_size = t.has_binary_size;
-        std::stable_sort(t.rows.begin(), t.rows.end(), [by_size](const SummaryRow& a, const SummaryRow& b) {
-            if (a.outcome.ok() != b.outcome.ok()) return a.outcome.ok();
-            if (a.structure.reference != b.structure.reference) return !a.structure.reference;
-            if (by_size) return a.binary_size.value_or(0) < b.binary_size.value_or(0);
-            return a.ms < b.ms;
-        });
-        double reads = 0, writes = 0;
-        for (const SummaryRow& r : t.rows) {
-            if (!r.outcome.ok()) continue;
-            reads += r.read_calls.value_or(0);
-            writes += r.write_calls.value_or(0);
-            t.has_limit = t.has_limit || r.structure.reference;
-            t.has_cold_warm = t.has_cold_warm || r.cold_warm.has_value();
-            t.has_instructions = t.has_instructions || r.instructions_per_item.has_value();
-        }
-        t.input = reads > writes;
-        t.any_calls = reads + writes > 0;
-    }
+    for (SummaryTable& t : tables) finish_table(t);
     return tables;
 }
 
