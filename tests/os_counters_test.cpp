@@ -3,17 +3,12 @@
 // where they are not counted, every row says why.
 #include <benchmark/benchmark.h>
 #include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 
-#include <cerrno>
-#include <chrono>
 #include <cmath>
 #include <cstdint>
-#include <fstream>
-#include <map>
-#include <optional>
-#include <system_error>
 #include <sstream>
+#include <string>
+#include <string_view>
 #include <thread>
 #include <time.h>
 
@@ -27,14 +22,6 @@
 
 #include "core/environment.hpp"
 #include "core/os_counters.hpp"
-#include "core/report.hpp"
-#include "core/report_rules.hpp"
-#include "core/runner.hpp"
-#include "methods/buffer_sizes.hpp"
-#include "core/session.hpp"
-#include "core/suite.hpp"
-#include "test_dir.hpp"
-
 #include "runner_support.hpp"
 
 namespace iobench {

@@ -3,38 +3,14 @@
 // error with the reason and no time.
 #include <benchmark/benchmark.h>
 #include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 
-#include <cerrno>
-#include <chrono>
-#include <cmath>
-#include <cstdint>
-#include <fstream>
-#include <map>
+#include <memory>
 #include <optional>
+#include <string>
 #include <system_error>
-#include <sstream>
-#include <thread>
-#include <time.h>
-
-#ifdef _WIN32
-#include <windows.h>
-#else
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-#endif
 
 #include "core/environment.hpp"
-#include "core/os_counters.hpp"
-#include "core/report.hpp"
-#include "core/report_rules.hpp"
-#include "core/runner.hpp"
 #include "methods/buffer_sizes.hpp"
-#include "core/session.hpp"
-#include "core/suite.hpp"
-#include "test_dir.hpp"
-
 #include "runner_support.hpp"
 
 namespace iobench {
