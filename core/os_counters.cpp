@@ -23,11 +23,6 @@ namespace {
 
 constexpr unsigned bit(OsCounter c) { return 1u << static_cast<unsigned>(c); }
 
-void set(OsCounters& s, OsCounter c, double v) {
-    s.value[static_cast<unsigned>(c)] = v;
-    s.known |= bit(c);
-}
-
 #ifdef _WIN32
 
 double seconds_of(const FILETIME& t) {
@@ -40,18 +35,18 @@ OsCounters raw_snapshot(OsScope scope) noexcept {
     OsCounters s;
     IO_COUNTERS io{};
     if (GetProcessIoCounters(GetCurrentProcess(), &io)) {
-        set(s, OsCounter::read_calls, static_cast<double>(io.ReadOperationCount));
-        set(s, OsCounter::write_calls, static_cast<double>(io.WriteOperationCount));
+        s.set(OsCounter::read_calls, static_cast<double>(io.ReadOperationCount));
+        s.set(OsCounter::write_calls, static_cast<double>(io.WriteOperationCount));
     }
     FILETIME created{}, exited{}, kernel{}, user{};
     if (scope == OsScope::process ? GetProcessTimes(GetCurrentProcess(), &created, &exited, &kernel, &user)
                                   : GetThreadTimes(GetCurrentThread(), &created, &exited, &kernel, &user)) {
-        set(s, OsCounter::user_time, seconds_of(user));
-        set(s, OsCounter::system_time, seconds_of(kernel));
+        s.set(OsCounter::user_time, seconds_of(user));
+        s.set(OsCounter::system_time, seconds_of(kernel));
     }
     PROCESS_MEMORY_COUNTERS mem{};
     if (GetProcessMemoryInfo(GetCurrentProcess(), &mem, sizeof mem))
-        set(s, OsCounter::page_faults, static_cast<double>(mem.PageFaultCount));
+        s.set(OsCounter::page_faults, static_cast<double>(mem.PageFaultCount));
     return s;
 }
 
@@ -138,11 +133,7 @@ OsCounters raw_snapshot(OsScope scope) noexcept {
         const ssize_t n = ::pread(io.fd, text, sizeof text - 1, 0);
         if (n > 0) {
             text[n] = '\0';
-            double v = 0;
-            if (field(text, "\nsyscr: ", v)) set(s, OsCounter::read_calls, v);
-            if (field(text, "\nsyscw: ", v)) set(s, OsCounter::write_calls, v);
-            if (field(text, "\nread_bytes: ", v)) set(s, OsCounter::read_bytes, v);
-            if (field(text, "\nwrite_bytes: ", v)) set(s, OsCounter::write_bytes, v);
+            add_proc_io_counters(text, s);
         }
     }
     if (proc_machine.pid != pid) {
@@ -163,7 +154,7 @@ OsCounters raw_snapshot(OsScope scope) noexcept {
                 if (*p >= '0' && *p <= '9') {
                     number = number * 10 + static_cast<std::uint64_t>(*p - '0');
                     if (p[1] < '0' || p[1] > '9') {
-                        if (++index == 8) set(s, OsCounter::steal_time, static_cast<double>(number) * seconds_per_tick());
+                        if (++index == 8) s.set(OsCounter::steal_time, static_cast<double>(number) * seconds_per_tick());
                         number = 0;
                     }
                 }
@@ -177,7 +168,7 @@ OsCounters raw_snapshot(OsScope scope) noexcept {
             text[n] = '\0';
             double v = 0;
             if (std::strncmp(text, "some ", 5) == 0 && field(text, " total=", v))
-                set(s, OsCounter::cpu_wait, v * 1e-6);
+                s.set(OsCounter::cpu_wait, v * 1e-6);
         }
     }
 #ifdef RUSAGE_THREAD
@@ -187,10 +178,10 @@ OsCounters raw_snapshot(OsScope scope) noexcept {
 #endif
     rusage u{};
     if (who != -1 && ::getrusage(who, &u) == 0) {
-        set(s, OsCounter::user_time, seconds_of(u.ru_utime));
-        set(s, OsCounter::system_time, seconds_of(u.ru_stime));
-        set(s, OsCounter::page_faults, static_cast<double>(u.ru_minflt + u.ru_majflt));
-        set(s, OsCounter::context_switches, static_cast<double>(u.ru_nvcsw + u.ru_nivcsw));
+        s.set(OsCounter::user_time, seconds_of(u.ru_utime));
+        s.set(OsCounter::system_time, seconds_of(u.ru_stime));
+        s.set(OsCounter::page_faults, static_cast<double>(u.ru_minflt + u.ru_majflt));
+        s.set(OsCounter::context_switches, static_cast<double>(u.ru_nvcsw + u.ru_nivcsw));
     }
     return s;
 }
@@ -253,7 +244,7 @@ Calibration calibrate(OsScope scope) noexcept {
         if (!idle.has(call) || busy[call] - idle[call] != 1) cal.usable &= ~bit(call);
     // Only the call counts have a fixed cost; times and faults are what they are.
     for (OsCounter call : {OsCounter::read_calls, OsCounter::write_calls})
-        if (cal.usable & bit(call)) set(cal.cost, call, idle[call]);
+        if (cal.usable & bit(call)) cal.cost.set(call, idle[call]);
     cal.calls_readable = idle.has(OsCounter::read_calls) && idle.has(OsCounter::write_calls);
     cal.probe_writes = busy[OsCounter::write_calls] - idle[OsCounter::write_calls];
     cal.probe_reads = busy[OsCounter::read_calls] - idle[OsCounter::read_calls];
@@ -268,6 +259,16 @@ const Calibration& calibration(OsScope scope) noexcept {
 }
 
 }  // namespace
+
+#ifndef _WIN32
+void add_proc_io_counters(const char* text, OsCounters& s) noexcept {
+    double v = 0;
+    if (field(text, "\nsyscr: ", v)) s.set(OsCounter::read_calls, v);
+    if (field(text, "\nsyscw: ", v)) s.set(OsCounter::write_calls, v);
+    if (field(text, "\nread_bytes: ", v)) s.set(OsCounter::read_bytes, v);
+    if (field(text, "\nwrite_bytes: ", v)) s.set(OsCounter::write_bytes, v);
+}
+#endif
 
 OsCounters& OsCounters::operator+=(const OsCounters& other) {
     known &= other.known;

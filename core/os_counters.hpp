@@ -116,12 +116,25 @@ struct OsCounters {
 
     /// True when counter `c` is known.
     bool has(OsCounter c) const { return (known >> static_cast<unsigned>(c)) & 1u; }
+    /// Sets counter `c` to `v` and marks it known.
+    void set(OsCounter c, double v) {
+        value[static_cast<unsigned>(c)] = v;
+        known |= 1u << static_cast<unsigned>(c);
+    }
     /// The value of counter `c` (0 when unknown: check `has` first).
     double operator[](OsCounter c) const { return value[static_cast<unsigned>(c)]; }
     /// Adds `other` counter by counter; a counter stays known only when both are.
     OsCounters& operator+=(const OsCounters& other);
 };
 static_assert(std::is_trivially_copyable_v<OsCounters>);
+
+/// Reads the text of a Linux /proc/<pid>/io (or /proc/thread-self/io) file
+/// into `s`: syscr and syscw as read_calls and write_calls, read_bytes and
+/// write_bytes. A field the text lacks stays unknown. Makes no allocation
+/// (safe in a forked child). POSIX builds only.
+#ifndef _WIN32
+void add_proc_io_counters(const char* text, OsCounters& s) noexcept;
+#endif
 
 /// The calling thread's (on Windows, for the I/O counts and page faults: the
 /// process's) counters since it started, or the process's (`scope`).

@@ -121,25 +121,6 @@ void close_fd(int& fd) {
     fd = -1;
 }
 
-/// Parses "key: value" out of /proc/PID/io.
-bool io_field(const char* text, const char* key, double& out) {
-    const char* p = std::strstr(text, key);
-    if (p == nullptr) return false;
-    p += std::strlen(key);
-    std::uint64_t v = 0;
-    bool digits = false;
-    for (; *p >= '0' && *p <= '9'; ++p) {
-        v = v * 10 + static_cast<std::uint64_t>(*p - '0');
-        digits = true;
-    }
-    out = static_cast<double>(v);
-    return digits;
-}
-
-void set(OsCounters& s, OsCounter c, double v) {
-    s.value[static_cast<unsigned>(c)] = v;
-    s.known |= 1u << static_cast<unsigned>(c);
-}
 
 double seconds_of(const timeval& t) { return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) * 1e-6; }
 
@@ -399,11 +380,7 @@ OsCounters ProgramProcess::counters() const {
         const ssize_t n = ::pread(proc_io_, text, sizeof text - 1, 0);
         if (n > 0) {
             text[n] = '\0';
-            double v = 0;
-            if (io_field(text, "\nsyscr: ", v)) set(s, OsCounter::read_calls, v);
-            if (io_field(text, "\nsyscw: ", v)) set(s, OsCounter::write_calls, v);
-            if (io_field(text, "\nread_bytes: ", v)) set(s, OsCounter::read_bytes, v);
-            if (io_field(text, "\nwrite_bytes: ", v)) set(s, OsCounter::write_bytes, v);
+            add_proc_io_counters(text, s);
         }
     }
     if (proc_stat_ >= 0) {
@@ -431,9 +408,9 @@ OsCounters ProgramProcess::counters() const {
                     const long hz = ::sysconf(_SC_CLK_TCK);
                     return hz > 0 ? 1.0 / static_cast<double>(hz) : 0.01;
                 }();
-                set(s, OsCounter::page_faults, field[10] + field[12]);
-                set(s, OsCounter::user_time, field[14] * tick);
-                set(s, OsCounter::system_time, field[15] * tick);
+                s.set(OsCounter::page_faults, field[10] + field[12]);
+                s.set(OsCounter::user_time, field[14] * tick);
+                s.set(OsCounter::system_time, field[15] * tick);
             }
         }
     }
