@@ -25,6 +25,7 @@
 #include "core/runner.hpp"
 #include "core/session.hpp"
 #include "core/suite.hpp"
+#include "runner_support.hpp"
 #include "test_dir.hpp"
 
 #ifndef _WIN32
@@ -61,44 +62,8 @@ Outcome run_program_once(const char* workload, const char* method, const test::T
             GTEST_SKIP() << find_method("program_well_behaved")->unavailable;                 \
     } while (0)
 
-/// Google Benchmark's rows and the outcomes of a run of `cases` (one
-/// repetition each, 0.01 s), with a time limit of `time_limit` seconds.
-struct Ran {
-    std::vector<benchmark::BenchmarkReporter::Run> runs;
-    Outcomes outcomes;
-};
 
-class Collector : public benchmark::BenchmarkReporter {
-public:
-    bool ReportContext(const Context&) override { return true; }
-    void ReportRuns(const std::vector<Run>& runs) override { all.insert(all.end(), runs.begin(), runs.end()); }
-    std::vector<Run> all;
-};
-
-Ran run_rows(const std::vector<Case>& cases, double time_limit) {
-    static const bool initialized = [] {
-        static char arg0[] = "iobench_tests";
-        static char min_time[] = "--benchmark_min_time=0.01";
-        char* argv[] = {arg0, min_time, nullptr};
-        int argc = 2;
-        benchmark::Initialize(&argc, argv);
-        return true;
-    }();
-    (void)initialized;
-    test::TempDir dir;
-    Session session(dir.path(), 1e-4, false);
-    session.set_time_limit(time_limit);
-    benchmark::ClearRegisteredBenchmarks();
-    Ran ran;
-    register_benchmarks(cases, session, ran.outcomes, 1, 0.01);
-    Collector collector;
-    benchmark::RunSpecifiedBenchmarks(&collector);
-    benchmark::ClearRegisteredBenchmarks();
-    ran.runs = collector.all;
-    return ran;
-}
-
-const benchmark::BenchmarkReporter::Run* row_of(const Ran& ran, const std::string& name) {
+const benchmark::BenchmarkReporter::Run* row_of(const test::Ran& ran, const std::string& name) {
     for (const auto& r : ran.runs)
         if (r.run_name.function_name == name) return &r;
     return nullptr;
@@ -118,8 +83,8 @@ TEST(ProgramChecksum, IsTheWeightedSumOfTheValuesModulo2To64) {
 
 TEST(ProgramMethods, AWellBehavedProgramsRunsAreVerifiedAndCountedAsItsOwn) {
     SKIP_WITHOUT_SH();
-    const Ran ran = run_rows({make_case("hello", "program_well_behaved"), make_case("ints_in", "program_well_behaved")},
-                             60);
+    const test::Ran ran = test::run_all(
+        {make_case("hello", "program_well_behaved"), make_case("ints_in", "program_well_behaved")}, 1e-4, 1, 60);
     for (const char* name : {"hello/program_well_behaved", "ints_in/program_well_behaved"}) {
         const auto* r = row_of(ran, name);
         ASSERT_NE(r, nullptr) << name;
@@ -262,9 +227,9 @@ TEST(ProgramMethods, AProgramNotBuiltIsSkippedWithTheReason) {
 
 TEST(ProgramMethods, AFailedProgramRowLeavesEveryOtherRow) {
     SKIP_WITHOUT_SH();
-    const Ran ran = run_rows({make_case("hello", "program_hangs"), make_case("hello", "program_well_behaved"),
-                              make_case("hello", "obuf"), make_case("hello", "program_exits_nonzero")},
-                             1.0);
+    const test::Ran ran = test::run_all({make_case("hello", "program_hangs"), make_case("hello", "program_well_behaved"),
+                                         make_case("hello", "obuf"), make_case("hello", "program_exits_nonzero")},
+                                        1e-4, 1, 1.0);
     const auto* hang = row_of(ran, "hello/program_hangs");
     ASSERT_NE(hang, nullptr);
     EXPECT_TRUE(hang->error_occurred);
@@ -347,7 +312,7 @@ TEST(ProgramMethods, UnbufferedProgramsMakeOneWriteCallPerLine) {
     for (const char* method : {"go_File.Write", "rust_File.write_all", "java_FileOutputStream.write", "node_fs.writeSync"})
         if (find_method(method)->unavailable.empty()) cases.push_back(make_case("lines", method));
     if (cases.empty()) GTEST_SKIP() << "no program method built here";
-    const Ran ran = run_rows(cases, 120);
+    const test::Ran ran = test::run_all(cases, 1e-4, 1, 120);
     for (const Case& c : cases) {
         const auto* r = row_of(ran, c.name);
         ASSERT_NE(r, nullptr) << c.name;

@@ -98,7 +98,11 @@ inline std::vector<benchmark::BenchmarkReporter::Run> stopped_limit_and_busy_fwr
     return runs;
 }
 
-inline Ran run_all(const std::vector<Case>& cases, double scale = 1e-4, int repetitions = 1) {
+/// Runs `cases` on Google Benchmark (each `repetitions` times, 0.01 s of
+/// measured time) at `scale`, a program method's process given `time_limit`
+/// seconds: the rows and the outcomes.
+inline Ran run_all(const std::vector<Case>& cases, double scale = 1e-4, int repetitions = 1,
+                   double time_limit = Session::default_time_limit) {
     static const bool initialized = [] {
         // Short runs: these tests check what is reported, not how fast.
         static char arg0[] = "iobench_tests";
@@ -111,6 +115,7 @@ inline Ran run_all(const std::vector<Case>& cases, double scale = 1e-4, int repe
     (void)initialized;
     test::TempDir dir;
     Session session(dir.path(), scale, false);
+    session.set_time_limit(time_limit);
     benchmark::ClearRegisteredBenchmarks();
     Ran ran;
     ran.cases = cases;
