@@ -154,7 +154,8 @@ OsCounters raw_snapshot(OsScope scope) noexcept {
                 if (*p >= '0' && *p <= '9') {
                     number = number * 10 + static_cast<std::uint64_t>(*p - '0');
                     if (p[1] < '0' || p[1] > '9') {
-                        if (++index == 8) s.set(OsCounter::steal_time, static_cast<double>(number) * seconds_per_tick());
+                        if (++index == 8)
+                            s.set(OsCounter::steal_time, static_cast<double>(number) * seconds_per_tick());
                         number = 0;
                     }
                 }

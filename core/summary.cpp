@@ -476,7 +476,8 @@ void add_median_interval(std::vector<Run>& runs) {
     // Each benchmark's repetitions: their time per run in the unit of the row.
     std::map<std::string, std::vector<double>> times;
     for (const Run& r : runs)
-        if (r.run_type == Run::RT_Iteration && !r.error_occurred) times[r.run_name.str()].push_back(r.GetAdjustedRealTime());
+        if (r.run_type == Run::RT_Iteration && !r.error_occurred)
+            times[r.run_name.str()].push_back(r.GetAdjustedRealTime());
     for (Run& r : runs) {
         if (r.run_type != Run::RT_Aggregate || r.aggregate_name != "median" || r.error_occurred) continue;
         auto it = times.find(r.run_name.str());
