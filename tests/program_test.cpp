@@ -55,6 +55,15 @@ Outcome run_program_once(const char* workload, const char* method, const test::T
     return run_once(make_case(workload, method), session);
 }
 
+/// The reason of the failed row of one run of `workload`/`method` (the test
+/// fails unless the row failed), with a time limit of `time_limit` seconds.
+std::string failure_of(const char* workload, const char* method, double time_limit = Session::default_time_limit) {
+    test::TempDir dir;
+    const Outcome o = run_program_once(workload, method, dir, time_limit);
+    EXPECT_EQ(o.status, Status::failed) << o.reason;
+    return o.reason;
+}
+
 /// Skips the test where the tests' sh programs cannot run.
 #define SKIP_WITHOUT_SH()                                                                    \
     do {                                                                                     \
@@ -118,71 +127,57 @@ TEST(ProgramMethods, AWellBehavedProgramsRunsAreVerifiedAndCountedAsItsOwn) {
 
 TEST(ProgramMethods, WrongBytesFailTheRow) {
     SKIP_WITHOUT_SH();
-    test::TempDir dir;
-    const Outcome o = run_program_once("hello", "program_wrong_bytes", dir);
-    EXPECT_EQ(o.status, Status::failed);
+    const std::string reason = failure_of("hello", "program_wrong_bytes");
     // 10,000 lines of 12 bytes, one byte more.
-    EXPECT_NE(o.reason.find("the warm-up run did not verify: output differs: 120001 bytes"), std::string::npos)
-        << o.reason;
+    EXPECT_NE(reason.find("the warm-up run did not verify: output differs: 120001 bytes"), std::string::npos)
+        << reason;
 }
 
 TEST(ProgramMethods, ANonZeroExitFailsTheRowWithTheProgramsLastWords) {
     SKIP_WITHOUT_SH();
-    test::TempDir dir;
-    const Outcome o = run_program_once("hello", "program_exits_nonzero", dir);
-    EXPECT_EQ(o.status, Status::failed);
-    EXPECT_NE(o.reason.find("program_exits_nonzero's program (exits_nonzero.sh) exited with status 3 instead of "
-                            "answering the warm-up run; its last words: \"tests/programs: cannot open "),
+    const std::string reason = failure_of("hello", "program_exits_nonzero");
+    EXPECT_NE(reason.find("program_exits_nonzero's program (exits_nonzero.sh) exited with status 3 instead of "
+                         "answering the warm-up run; its last words: \"tests/programs: cannot open "),
               std::string::npos)
-        << o.reason;
+        << reason;
 }
 
 TEST(ProgramMethods, NoTimeFailsTheRow) {
     SKIP_WITHOUT_SH();
-    test::TempDir dir;
-    const Outcome o = run_program_once("hello", "program_no_timing", dir);
-    EXPECT_EQ(o.status, Status::failed);
-    EXPECT_NE(o.reason.find("exited with status 0 instead of answering the warm-up run"), std::string::npos) << o.reason;
+    const std::string reason = failure_of("hello", "program_no_timing");
+    EXPECT_NE(reason.find("exited with status 0 instead of answering the warm-up run"), std::string::npos) << reason;
 }
 
 TEST(ProgramMethods, AMalformedTimeFailsTheRow) {
     SKIP_WITHOUT_SH();
-    test::TempDir dir;
-    const Outcome o = run_program_once("hello", "program_malformed_timing", dir);
-    EXPECT_EQ(o.status, Status::failed);
-    EXPECT_NE(o.reason.find("answered the warm-up run with \"12 ms\": not its time in nanoseconds"), std::string::npos)
-        << o.reason;
+    const std::string reason = failure_of("hello", "program_malformed_timing");
+    EXPECT_NE(reason.find("answered the warm-up run with \"12 ms\": not its time in nanoseconds"), std::string::npos)
+        << reason;
 }
 
 TEST(ProgramMethods, ATimeLongerThanTheRunFailsTheRow) {
     SKIP_WITHOUT_SH();
-    test::TempDir dir;
-    const Outcome o = run_program_once("hello", "program_slow_clock", dir);
-    EXPECT_EQ(o.status, Status::failed);
-    EXPECT_NE(o.reason.find("reported 10 s for the warm-up run, which took "), std::string::npos) << o.reason;
-    EXPECT_NE(o.reason.find("from request to answer"), std::string::npos) << o.reason;
+    const std::string reason = failure_of("hello", "program_slow_clock");
+    EXPECT_NE(reason.find("reported 10 s for the warm-up run, which took "), std::string::npos) << reason;
+    EXPECT_NE(reason.find("from request to answer"), std::string::npos) << reason;
 }
 
 TEST(ProgramMethods, WrongValuesFailTheRow) {
     SKIP_WITHOUT_SH();
-    test::TempDir dir;
-    const Outcome o = run_program_once("ints_in", "program_wrong_values", dir);
-    EXPECT_EQ(o.status, Status::failed);
-    EXPECT_NE(o.reason.find("parsed values differ: the program reports 999 integers with checksum 333333000, "
-                            "expected 1000 with checksum 333333000"),
+    const std::string reason = failure_of("ints_in", "program_wrong_values");
+    EXPECT_NE(reason.find("parsed values differ: the program reports 999 integers with checksum 333333000, "
+                         "expected 1000 with checksum 333333000"),
               std::string::npos)
-        << o.reason;
+        << reason;
 }
 
 TEST(ProgramMethods, AnExitStatusOtherThanZeroAtTheEndFailsTheRow) {
     SKIP_WITHOUT_SH();
-    test::TempDir dir;
-    const Outcome o = run_program_once("hello", "program_exits_nonzero_at_end", dir);
-    EXPECT_EQ(o.status, Status::failed);
-    EXPECT_NE(o.reason.find("exited with status 1 at the end of its requests; its last words: \"tests/programs: "
-                            "crashed while closing\""),
+    const std::string reason = failure_of("hello", "program_exits_nonzero_at_end");
+    EXPECT_NE(reason.find("exited with status 1 at the end of its requests; its last words: \"tests/programs: "
+                         "crashed while closing\""),
               std::string::npos)
-        << o.reason;
+        << reason;
 }
 
 #ifndef _WIN32
@@ -221,10 +216,8 @@ TEST(ProgramMethods, AHangIsKilledWithItsProcessGroupAtTheTimeLimit) {
 
 TEST(ProgramMethods, AProgramThatNeverSaysReadyIsKilledAtTheTimeLimit) {
     SKIP_WITHOUT_SH();
-    test::TempDir dir;
-    const Outcome o = run_program_once("hello", "program_never_ready", dir, 1.0);
-    EXPECT_EQ(o.status, Status::failed);
-    EXPECT_NE(o.reason.find("gave no answer to its start within the time limit of 1 s"), std::string::npos) << o.reason;
+    const std::string reason = failure_of("hello", "program_never_ready", 1.0);
+    EXPECT_NE(reason.find("gave no answer to its start within the time limit of 1 s"), std::string::npos) << reason;
 }
 
 TEST(ProgramMethods, AProgramNotBuiltIsSkippedWithTheReason) {
