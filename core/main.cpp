@@ -23,6 +23,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -37,6 +38,7 @@
 #include "core/instructions.hpp"
 #include "core/method_list.hpp"
 #include "core/options.hpp"
+#include "core/os_counters.hpp"
 #include "core/plugins.hpp"
 #include "core/report.hpp"
 #include "core/results_file.hpp"
@@ -533,16 +535,19 @@ int execute(const CommandLine& cl, const Plan& plan, const char* argv0) {
     if (plan.file_size != 0) session.set_input_size(plan.file_size);
     session.set_time_limit(plan.time_limit);
 
-    for (const auto& [key, value] : iobench::describe_environment(dir)) benchmark::AddCustomContext(key, value);
-    benchmark::AddCustomContext("suite", plan.suite.name);
-    benchmark::AddCustomContext("scale", fmt::format("{}", plan.scale));
-    benchmark::AddCustomContext("stdout_target", std::string(iobench::to_string(plan.stdout_target)));
-    benchmark::AddCustomContext("file_size", std::to_string(iobench::sized_input_bytes(session)));
-    benchmark::AddCustomContext("skipped", iobench::skipped_context(plan.skipped));
-    benchmark::AddCustomContext("interleaved", plan.interleave ? "true" : "false");
+    // The results file's context after Google Benchmark's own keys: the
+    // environment, the run's settings, what did not run.
+    std::map<std::string, std::string> context;
+    for (const auto& [key, value] : iobench::describe_environment(dir)) context.emplace(key, value);
+    context["suite"] = plan.suite.name;
+    context["scale"] = fmt::format("{}", plan.scale);
+    context["stdout_target"] = std::string(iobench::to_string(plan.stdout_target));
+    context["file_size"] = std::to_string(iobench::sized_input_bytes(session));
+    context["skipped"] = iobench::skipped_context(plan.skipped);
+    context["interleaved"] = plan.interleave ? "true" : "false";
+    context["counters"] = iobench::available_os_counters();  // the OS counters the rows can carry here
     if (plan.instructions)
-        benchmark::AddCustomContext("instructions_source",
-                                    std::string(iobench::to_string(iobench::instruction_counter().source())));
+        context["instructions_source"] = std::string(iobench::to_string(iobench::instruction_counter().source()));
     for (const iobench::LoadedPlugin& p : iobench::loaded_plugins())
         note("iobench: plugin {}: {} (sha256 {})\n", p.path, fmt::join(p.families, ", "), p.sha256.substr(0, 16));
     note("iobench: {} benchmark(s), scale {}, files in {} ({})\n", plan.cases.size(), plan.scale, dir.string(),
@@ -566,6 +571,7 @@ int execute(const CommandLine& cl, const Plan& plan, const char* argv0) {
     // exists on disk meanwhile.
     std::ostringstream json_text;
     iobench::NamedJSONReporter json_file(index, json_text);
+    json_file.set_context(std::move(context));
     json_file.set_plugins(iobench::loaded_plugins());
     iobench::TeeReporter tee(display, results_target.empty() ? nullptr : &json_file,
                              cl.harness.display_aggregates_only);

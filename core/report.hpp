@@ -7,10 +7,10 @@
 #pragma once
 
 #include <benchmark/benchmark.h>
+#include <nlohmann/json.hpp>
 
 #include <map>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -69,8 +69,8 @@ public:
     /// The structure of benchmark `name`, or nullptr when no case has that name.
     const RowStructure* find(std::string_view name) const;
     /// The structure of benchmark `name`; for a name no case has (rows made
-    /// outside a suite), one read from the name: its workload up to the first
-    /// '/', the rest as the method, no parameters, not a reference.
+    /// outside a suite), the whole name as its workload and its method: a
+    /// table of its own. Names are never split.
     RowStructure structure(const std::string& name) const;
 
 private:
@@ -147,7 +147,10 @@ private:
 std::string skipped_context(const std::vector<Skipped>& skipped);
 
 /// The results file: Google Benchmark's own JSON format (its compare.py reads
-/// it), without the "/manual_time" suffix, every row carrying its structure:
+/// it: the context's and each row's fields as its JSONReporter writes them,
+/// json_report::google_benchmark_context and results_row), without the
+/// "/manual_time" suffix, the context followed by iobench's own keys
+/// (set_context) and the plugins, every row carrying its structure:
 /// `workload`, `method`, `family`, `reference`, `params` (`buffer_size` in
 /// bytes and `cache`, as far as the name has them), `item_unit` and
 /// `compared_per` ("item" or "byte"), `calls_not_counted` (the reason, where
@@ -156,23 +159,29 @@ std::string skipped_context(const std::vector<Skipped>& skipped);
 /// counters are the whole process's: Method::process_counters; "program",
 /// where they are those of a program method's process: Method::program), and
 /// `x_limit` (add_x_limit); the median rows carry `median_ci_low` and
-/// `median_ci_high` (add_median_interval). It holds
-/// every row until Finalize, then writes the whole document to `out`.
-class NamedJSONReporter : public benchmark::JSONReporter {
+/// `median_ci_high` (add_median_interval). The document is built once, as a
+/// JSON value, from every row held until Finalize, which writes it to `out`
+/// (strings that are not UTF-8 get U+FFFD for their bad bytes).
+class NamedJSONReporter : public benchmark::BenchmarkReporter {
 public:
     /// `index`: the run's cases; it must outlive the reporter.
     NamedJSONReporter(const CaseIndex& index, std::ostream& out);
+    /// iobench's keys of the context (the environment, the run's settings),
+    /// written after Google Benchmark's own, by key.
+    void set_context(std::map<std::string, std::string> context) { extra_context_ = std::move(context); }
     /// The plugins the run loaded: listed in the context as "plugins" (path,
     /// sha256, built_with, families, methods), which is left out when empty.
     void set_plugins(const std::vector<LoadedPlugin>& plugins) { plugins_ = plugins; }
+    bool ReportContext(const Context& context) override;
     void ReportRuns(const std::vector<Run>& runs) override;
     void Finalize() override;
 
 private:
     const CaseIndex& index_;
-    std::vector<LoadedPlugin> plugins_;
     std::ostream& out_;
-    std::ostringstream text_;  // Google Benchmark's document, before the fields are added
+    std::map<std::string, std::string> extra_context_;
+    std::vector<LoadedPlugin> plugins_;
+    nlohmann::ordered_json context_;  // Google Benchmark's fields (ReportContext)
     std::vector<Run> runs_;
 };
 

@@ -61,11 +61,10 @@ const RowStructure* CaseIndex::find(std::string_view name) const {
 
 RowStructure CaseIndex::structure(const std::string& name) const {
     if (const RowStructure* s = find(name)) return *s;
-    RowStructure s;
+    RowStructure s;  // a row no case made: a table of its own, named as the row
     s.name = name;
-    const auto slash = name.find('/');
-    s.workload = name.substr(0, slash);
-    s.method = slash == std::string::npos ? name : name.substr(slash + 1);
+    s.workload = name;
+    s.method = name;
     return s;
 }
 

@@ -266,13 +266,6 @@ std::optional<RunCost> size_run(const Case& c, Session& session) {
 
 void register_benchmarks(const std::vector<Case>& cases, Session& session, Outcomes& outcomes, int repetitions,
                          double min_time) {
-    // Which of the operating system's counters the rows can carry here (once
-    // per process: Google Benchmark refuses a second value for a key).
-    static const bool context_added = [] {
-        benchmark::AddCustomContext("counters", available_os_counters());
-        return true;
-    }();
-    (void)context_added;
     if (repetitions < 1) throw std::invalid_argument("register_benchmarks: repetitions must be at least 1");
     if (!cases.empty()) {
         std::fprintf(stderr, "iobench: one sizing run of each benchmark first (runs per repetition)\n");

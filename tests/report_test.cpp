@@ -130,7 +130,8 @@ TEST(Report, ABinarySizeTableShowsTheSizesSmallestFirst) {
     };
     std::ostringstream out;
     const Outcomes outcomes;
-    SummaryConsoleReporter reporter(outcomes, no_cases, benchmark::ConsoleReporter::OO_None);
+    const CaseIndex index = index_of({{"binary_size", "ofstream"}, {"binary_size", "write"}, {"binary_size", "obuf"}});
+    SummaryConsoleReporter reporter(outcomes, index, benchmark::ConsoleReporter::OO_None);
     reporter.SetOutputStream(&out);
     reporter.SetErrorStream(&out);
     reporter.ReportRuns({run("binary_size/ofstream", 0.030, 1740488)});
@@ -162,7 +163,8 @@ TEST(Report, WorkloadsAreListedInTheSuitesOrderWhateverOrderTheyRan) {
     auto run = [](const std::string& name, int family) { return single_run(name, 0.01, family); };
     std::ostringstream out;
     const Outcomes outcomes;
-    SummaryConsoleReporter reporter(outcomes, no_cases, benchmark::ConsoleReporter::OO_None);
+    const CaseIndex index = index_of({{"hello", "obuf"}, {"ints_in", "ibuf"}, {"ints_out", "obuf"}});
+    SummaryConsoleReporter reporter(outcomes, index, benchmark::ConsoleReporter::OO_None);
     reporter.SetOutputStream(&out);
     reporter.SetErrorStream(&out);
     reporter.ReportRuns({run("hello/obuf", 2)});
@@ -283,7 +285,8 @@ TEST(Report, InstructionsPerItemHaveAColumnAndSayWhereTheyCameFrom) {
     auto counted = single_run("hello/obuf", 0.5, 0);
     counted.counters["instructions_per_item"] = 19.0017;
     const auto uncounted = single_run("hello/fwrite", 1.5, 1);
-    const std::string valgrind = summary_of({counted, uncounted}, "valgrind");
+    const CaseIndex index = index_of({{"hello", "obuf"}, {"hello", "fwrite"}});
+    const std::string valgrind = summary_of({counted, uncounted}, "valgrind", index);
     EXPECT_NE(valgrind.find("  instr/item"), std::string::npos) << valgrind;
     const auto obuf = valgrind.find("\n  obuf ");
     const auto fwrite = valgrind.find("\n  fwrite ");
@@ -297,11 +300,11 @@ TEST(Report, InstructionsPerItemHaveAColumnAndSayWhereTheyCameFrom) {
     EXPECT_NE(valgrind.find("- under valgrind the code runs ~50x slower: the times of this run are not the figure"),
               std::string::npos)
         << valgrind;
-    const std::string perf = summary_of({counted, uncounted}, "perf");
+    const std::string perf = summary_of({counted, uncounted}, "perf", index);
     EXPECT_NE(perf.find("counted by perf"), std::string::npos) << perf;
     EXPECT_EQ(perf.find("under valgrind"), std::string::npos) << perf;
     // Without the counter, no column and no note.
-    const std::string plain = summary_of({single_run("hello/obuf", 0.5, 0)});
+    const std::string plain = summary_of({single_run("hello/obuf", 0.5, 0)}, "", index);
     EXPECT_EQ(plain.find("instr/item"), std::string::npos) << plain;
 }
 

@@ -6,8 +6,10 @@
 #include <benchmark/benchmark.h>
 #include <gtest/gtest.h>
 
+#include <initializer_list>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/outcome.hpp"
@@ -34,15 +36,30 @@ struct Ran {
     Outcomes outcomes;
 };
 
-/// The structure of no case: the summary then reads a row's workload from its name.
+/// The structure of no case: each row is then a table of its own, named as the row.
 inline const CaseIndex no_cases;
 
-/// The console summary of `runs` (no outcomes recorded, no cases known).
+/// The structure of rows made by hand: `<workload>/<method>` for each pair,
+/// the `limit` method as the reference row.
+inline CaseIndex index_of(std::initializer_list<std::pair<std::string, std::string>> rows) {
+    CaseIndex index;
+    for (const auto& [workload, method] : rows) {
+        RowStructure s;
+        s.name = workload + "/" + method;
+        s.workload = workload;
+        s.method = method;
+        s.reference = method == "limit";
+        index.add(std::move(s));
+    }
+    return index;
+}
+
+/// The console summary of `runs` (no outcomes recorded; `index`: what the rows are).
 inline std::string summary_of(const std::vector<benchmark::BenchmarkReporter::Run>& runs,
-                       const std::string& instructions_source = "") {
+                              const std::string& instructions_source = "", const CaseIndex& index = no_cases) {
     std::ostringstream out;
     const Outcomes outcomes;
-    SummaryConsoleReporter reporter(outcomes, no_cases, benchmark::ConsoleReporter::OO_None);
+    SummaryConsoleReporter reporter(outcomes, index, benchmark::ConsoleReporter::OO_None);
     if (!instructions_source.empty()) reporter.set_instructions_source(instructions_source);
     reporter.SetOutputStream(&out);
     reporter.SetErrorStream(&out);

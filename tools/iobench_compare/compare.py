@@ -67,14 +67,17 @@ class Structure:
 def describe(name: str, bench: Benchmark | None) -> Structure:
     """The structure of benchmark `name`: from its rows' fields, or, in files written before iobench
     wrote them, from the name and the workloads as they were then (the only place that knows them)."""
-    workload, key, method, params = split_name(name)
     found = bench.structure if bench is not None else None
     if found:
-        return Structure(found["workload"], key, found["method"], found.get("family"),
+        # The row within its workload: the name after "<workload>/", as in files from before.
+        workload = found["workload"]
+        key = name[len(workload) + 1:] if name.startswith(workload + "/") else name
+        return Structure(workload, key, found["method"], found.get("family"),
                          bool(found.get("reference", False)),
                          tuple((str(k), str(v)) for k, v in found.get("params", {}).items()),
                          str(found.get("item_unit") or "item"),
                          "byte" if found.get("compared_per") == "byte" else "item")
+    workload, key, method, params = split_name(name)
     # Before: the limit row was named limit, file_read was compared per byte, and the item was this.
     units = {"ints_out": "integer", "ints_in": "integer", "doubles_out": "double", "doubles_in": "double",
              "hello": "line", "lines": "line", "endl": "line"}
@@ -210,7 +213,8 @@ class Comparison:
 
 
 def split_name(name: str) -> tuple[str, str, str, list[tuple[str, str]]]:
-    """Splits `<workload>/<method>[/<param>:<value>...]` into workload, key, method, params."""
+    """Splits `<workload>/<method>[/<param>:<value>...]` into workload, key, method, params: the one
+    reader of benchmark names, for files written before rows carried their structure."""
     parts = name.split("/")
     if len(parts) == 1:
         return name, name, name, []

@@ -1,0 +1,229 @@
+// The results file is built once as a JSON value (core/json_report.cpp); its
+// Google Benchmark fields must be what Google Benchmark's own JSONReporter
+// writes for the same rows and context, so that its tools keep reading it.
+// Every row of the results files of real runs (tools/tests/fixtures) is
+// written by both and compared field by field, in order.
+#include <benchmark/benchmark.h>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <cstdlib>
+#include <ctime>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "core/json_report.hpp"
+#include "core/report.hpp"
+#include "saved_run.hpp"
+
+namespace iobench {
+namespace {
+
+using BenchmarkRun = benchmark::BenchmarkReporter::Run;
+using nlohmann::ordered_json;
+
+/// Google Benchmark's JSONReporter's text of one row, read as JSON (discarded
+/// where it wrote NaN or Infinity, which JSON has not).
+ordered_json google_benchmark_row(const BenchmarkRun& run) {
+    std::ostringstream text;
+    benchmark::JSONReporter reporter;
+    reporter.SetOutputStream(&text);
+    reporter.SetErrorStream(&text);
+    reporter.ReportRuns({run});
+    return ordered_json::parse(text.str(), nullptr, false);
+}
+
+/// Google Benchmark's JSONReporter's context block for `context`.
+ordered_json google_benchmark_context_text(const benchmark::BenchmarkReporter::Context& context) {
+    std::ostringstream text;
+    benchmark::JSONReporter reporter;
+    reporter.SetOutputStream(&text);
+    reporter.SetErrorStream(&text);
+    reporter.ReportContext(context);
+    return ordered_json::parse(text.str() + "]}").at("context");
+}
+
+std::vector<std::string> keys_of(const ordered_json& object) {
+    std::vector<std::string> keys;
+    for (const auto& item : object.items()) keys.push_back(item.key());
+    return keys;
+}
+
+bool all_finite(const BenchmarkRun& r) {
+    if (!std::isfinite(r.real_accumulated_time) || !std::isfinite(r.cpu_accumulated_time)) return false;
+    for (const auto& entry : r.counters)
+        if (!std::isfinite(entry.second.value)) return false;
+    return true;
+}
+
+class RowsAsGoogleBenchmarkWritesThem : public testing::TestWithParam<const char*> {};
+
+TEST_P(RowsAsGoogleBenchmarkWritesThem, FieldByField) {
+    std::ifstream in(std::string(IOBENCH_FIXTURES_DIR "/") + GetParam() + ".json");
+    ASSERT_TRUE(in);
+    const SavedRun saved = read_saved_run(nlohmann::json::parse(in));
+    ASSERT_FALSE(saved.runs.empty());
+    int compared = 0;
+    for (const BenchmarkRun& run : saved.runs) {
+        const ordered_json ours = json_report::results_row(run, nullptr);
+        if (!all_finite(run)) continue;  // (Google Benchmark writes NaN: no JSON to compare with)
+        const ordered_json theirs = google_benchmark_row(run);
+        ASSERT_FALSE(theirs.is_discarded()) << run.benchmark_name();
+        ASSERT_EQ(keys_of(ours), keys_of(theirs)) << run.benchmark_name();
+        for (const auto& item : theirs.items())
+            EXPECT_EQ(ours.at(item.key()), item.value()) << run.benchmark_name() << ": " << item.key();
+        ++compared;
+    }
+    EXPECT_GT(compared, 0);
+}
+
+// Iteration and aggregate rows (a cv in percent), failed and skipped rows with
+// their messages, labels, counters of every kind, several time units.
+INSTANTIATE_TEST_SUITE_P(Fixtures, RowsAsGoogleBenchmarkWritesThem,
+                         testing::Values("quick-structure", "cold-gcc", "cold-mingw-wine", "instructions-valgrind",
+                                         "failed", "file-read-cache", "gcc-aggregates", "gcc-2reps", "sweep-gcc"),
+                         [](const testing::TestParamInfo<const char*>& param) {
+                             std::string name = param.param;
+                             for (char& c : name)
+                                 if (c == '-') c = '_';
+                             return name;
+                         });
+
+/// Checks our context against Google Benchmark's, taken between two of ours
+/// (its date is to the second: it must be one of theirs).
+void expect_context_as_google_benchmark_writes_it() {
+    const benchmark::BenchmarkReporter::Context context;
+    const ordered_json before = json_report::google_benchmark_context(context);
+    const ordered_json theirs = google_benchmark_context_text(context);
+    const ordered_json after = json_report::google_benchmark_context(context);
+    ASSERT_EQ(keys_of(before), keys_of(theirs));
+    for (const auto& item : theirs.items()) {
+        const std::string& key = item.key();
+        if (key == "date") {
+            EXPECT_TRUE(item.value() == before.at(key) || item.value() == after.at(key))
+                << "theirs " << item.value() << ", ours " << before.at(key) << " and " << after.at(key);
+        } else if (key == "load_avg") {
+            // Written with 6 significant digits by Google Benchmark, exactly by us.
+            ASSERT_EQ(before.at(key).size(), item.value().size());
+            for (std::size_t i = 0; i < item.value().size(); ++i)
+                EXPECT_NEAR(before.at(key)[i].get<double>(), item.value()[i].get<double>(),
+                            1e-5 * std::max(1.0, item.value()[i].get<double>()));
+        } else {
+            EXPECT_EQ(before.at(key), item.value()) << key;
+        }
+    }
+}
+
+TEST(ResultsContext, HasGoogleBenchmarksFieldsAsItWritesThem) { expect_context_as_google_benchmark_writes_it(); }
+
+#ifndef _WIN32
+/// Sets TZ for the life of the object, then restores it.
+class TimeZone {
+public:
+    explicit TimeZone(const char* tz) {
+        if (const char* old = std::getenv("TZ")) old_ = old;
+        ::setenv("TZ", tz, 1);
+        ::tzset();
+    }
+    ~TimeZone() {
+        if (old_) ::setenv("TZ", old_->c_str(), 1);
+        else ::unsetenv("TZ");
+        ::tzset();
+    }
+    TimeZone(const TimeZone&) = delete;
+    TimeZone& operator=(const TimeZone&) = delete;
+
+private:
+    std::optional<std::string> old_;
+};
+
+TEST(ResultsContext, TheDateCarriesTheOffsetOfAnyTimeZone) {
+    // POSIX TZ strings (no time zone database needed): UTC+5:30, UTC-3:15, UTC+14.
+    for (const char* tz : {"IST-5:30", "XYZ+3:15", "LINT-14"}) {
+        const TimeZone zone(tz);
+        SCOPED_TRACE(tz);
+        expect_context_as_google_benchmark_writes_it();
+    }
+    const TimeZone zone("IST-5:30");
+    const std::string date = json_report::google_benchmark_context(benchmark::BenchmarkReporter::Context())["date"];
+    EXPECT_EQ(date.substr(date.size() - 6), "+05:30") << date;
+}
+#endif
+
+/// A whole results document of `runs` with the structure `index` gives them.
+nlohmann::json document_of(const std::vector<BenchmarkRun>& runs, const CaseIndex& index,
+                           std::map<std::string, std::string> context = {}) {
+    std::ostringstream file;
+    NamedJSONReporter json(index, file);
+    json.set_context(std::move(context));
+    json.set_plugins({{"/p/plugin.so", std::string(64, 'a'), "GNU 12", {"mine"}, {"mine_write"}}});
+    json.ReportContext(benchmark::BenchmarkReporter::Context());
+    json.ReportRuns(runs);
+    json.Finalize();
+    return nlohmann::json::parse(file.str());  // throws, failing the test, where it is no JSON
+}
+
+TEST(ResultsFile, IobenchsContextFollowsGoogleBenchmarksAndRowsCarryTheirStructure) {
+    BenchmarkRun row;
+    row.run_name.function_name = "ints_out/obuf/buf:4096";
+    row.repetitions = 1;
+    row.time_unit = benchmark::kMillisecond;
+    row.real_accumulated_time = 0.002;
+    CaseIndex index;
+    RowStructure s;
+    s.name = "ints_out/obuf/buf:4096";
+    s.workload = "ints_out";
+    s.method = "obuf";
+    s.family = "obuf";
+    s.buffer_size = 4096;
+    s.item_unit = "integer";
+    index.add(s);
+    std::ostringstream file;
+    NamedJSONReporter json(index, file);
+    json.set_context({{"suite", "default"}, {"BUFSIZ", "8192"}});
+    json.ReportContext(benchmark::BenchmarkReporter::Context());
+    json.ReportRuns({row});
+    json.Finalize();
+    const ordered_json doc = ordered_json::parse(file.str());
+    const std::vector<std::string> context_keys = keys_of(doc.at("context"));
+    ASSERT_GE(context_keys.size(), 3u);
+    // After Google Benchmark's last key, iobench's by key; no plugins, no key.
+    EXPECT_EQ(std::vector<std::string>(context_keys.end() - 3, context_keys.end()),
+              (std::vector<std::string>{"library_build_type", "BUFSIZ", "suite"}));
+    const ordered_json& r = doc.at("benchmarks").at(0);
+    EXPECT_EQ(r.at("real_time"), 2.0);
+    EXPECT_EQ(r.at("workload"), "ints_out");
+    EXPECT_EQ(r.at("method"), "obuf");
+    EXPECT_EQ(r.at("params"), ordered_json({{"buffer_size", 4096}}));
+    EXPECT_EQ(r.at("compared_per"), "item");
+    const std::vector<std::string> keys = keys_of(r);
+    EXPECT_EQ(std::vector<std::string>(keys.end() - 7, keys.end()),
+              (std::vector<std::string>{"workload", "method", "family", "reference", "params", "item_unit",
+                                        "compared_per"}));
+}
+
+TEST(ResultsFile, IsValidJsonWhateverTheRowsHold) {
+    // A message that is not UTF-8 (a path's bytes) and a counter that is not
+    // finite: Google Benchmark would write invalid JSON for both.
+    BenchmarkRun row;
+    row.run_name.function_name = "hello/mine";
+    row.repetitions = 1;
+    row.error_occurred = true;
+    row.error_message = "cannot open /tmp/\xff\xfe";
+    row.counters["bytes_per_second"] = benchmark::Counter(std::nan(""));
+    const CaseIndex none;
+    const nlohmann::json doc = document_of({row}, none);
+    const nlohmann::json& r = doc.at("benchmarks").at(0);
+    EXPECT_EQ(r.at("error_message"), "cannot open /tmp/\xEF\xBF\xBD\xEF\xBF\xBD");
+    EXPECT_TRUE(r.at("bytes_per_second").is_null()) << r;
+    EXPECT_FALSE(r.contains("workload")) << "a row no case made has no structure: " << r;
+    EXPECT_EQ(doc.at("context").at("plugins").at(0).at("families"), nlohmann::json({"mine"}));
+}
+
+}  // namespace
+}  // namespace iobench
