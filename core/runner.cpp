@@ -214,8 +214,9 @@ Outcome run_case(benchmark::State& state, const Case& c, Session& session) {
     // Absent when unknown: a constant 0 would make Google Benchmark's cv
     // aggregate 0/0 = NaN, which is not valid JSON.
     if (trial->buffer_size != 0) state.counters["buffer_size"] = static_cast<double>(trial->buffer_size);
-    for (const auto& [name, value] : trial->counters)
-        if (value != 0) state.counters[name] = value;
+    // A trial's own figures are there when measured, and a measured 0 is
+    // reported (a program's system time, a cold file's resident pages).
+    for (const auto& [name, value] : trial->counters) state.counters[name] = value;
     if (!trial->label.empty()) state.SetLabel(trial->label);
     report_os_counters(state, *c.method, *trial, os_total);
     return outcome;
