@@ -27,6 +27,7 @@ namespace iobench {
 
 namespace {
 
+#ifndef _WIN32  // (program methods run on POSIX systems only)
 using clock_type = std::chrono::steady_clock;
 
 double seconds_since(clock_type::time_point t) {
@@ -52,6 +53,7 @@ std::string printable(std::string_view text) {
     if (text.size() > 200) out += "...";
     return out;
 }
+#endif
 
 }  // namespace
 

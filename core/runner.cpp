@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "core/case_trial.hpp"
 #include "core/instructions.hpp"
 #include "core/os_counters.hpp"
 
@@ -119,7 +120,7 @@ Outcome finish_outcome(benchmark::State* state, const Trial& trial, Outcome outc
 }
 
 Outcome make_trial(const Case& c, Session& session, std::unique_ptr<Trial>& trial) {
-    return outcome_of([&] { trial = c.workload->make_trial(*c.method, c.params, session); },
+    return outcome_of([&] { trial = trial_for(*c.workload, *c.method, c.params, session); },
                       "preparing the files failed: ");
 }
 

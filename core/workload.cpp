@@ -1,13 +1,12 @@
 // The part of a workload the runner computes from its declaration
-// (WorkloadSpec): which methods it takes, its count, and which trial a
-// method gets: the workload's own, or the `limit` row's.
+// (WorkloadSpec): which methods it takes and its count. Which trial a method
+// gets is core/case_trial.cpp's choice.
 #include "core/workload.hpp"
 
 #include <fmt/format.h>
 
 #include <stdexcept>
 
-#include "core/reference_trial.hpp"
 #include "core/session.hpp"
 
 namespace iobench {
@@ -41,15 +40,6 @@ std::string Workload::unavailable(const Method& method) const {
 std::uint64_t Workload::count(const Session& session) const {
     if (spec_.sized_input && session.input_size() != 0) return session.input_size();
     return session.scaled(spec_.default_count);
-}
-
-std::unique_ptr<Trial> Workload::make_trial(const Method& method, const Params& params, Session& session) const {
-    if (!takes(method)) throw std::invalid_argument(fmt::format("workload {} does not take method {}", name(), method.name));
-    if (params.buffer_size != 0 && !spec_.axes.buffer_size)
-        throw std::invalid_argument(fmt::format("workload {} has no buffer size to set: no /buf", name()));
-    if (!has_operation(method)) return make_reference_trial(*this, method, params, session);
-    if (!method.program.file.empty()) return make_program_trial(method, params, session);
-    return make_method_trial(method, params, session);
 }
 
 std::unique_ptr<Trial> Workload::make_program_trial(const Method& method, const Params&, Session&) const {

@@ -234,16 +234,6 @@ public:
     /// scale, or, for a sized input, Session::input_size() when set.
     std::uint64_t count(const Session& session) const;
 
-    /// The trial for `method` with `params` at the session's scale and
-    /// directory: the `limit` row's (core/reference_trial.hpp, from
-    /// expected_output() or input_file()) for a reference method that lacks
-    /// the workload's operation, make_program_trial() for a program method,
-    /// otherwise make_method_trial(). Generates
-    /// shared inputs through `session` the first time they are needed.
-    /// Throws std::invalid_argument for a method it does not take or a
-    /// buffer size it has no axis for.
-    std::unique_ptr<Trial> make_trial(const Method& method, const Params& params, Session& session) const;
-
     /// The bytes a run writes (ReferenceKind::output). The default throws
     /// std::logic_error: a workload declaring an output reference overrides it.
     virtual ExpectedOutput expected_output(Session& session) const;
@@ -267,6 +257,9 @@ protected:
 private:
     /// True when `method` has the workload's own operation and passes its filter.
     bool has_operation(const Method& method) const;
+    /// Chooses among the trials above (core/case_trial.hpp).
+    friend std::unique_ptr<Trial> trial_for(const Workload& workload, const Method& method, const Params& params,
+                                            Session& session);
 
     WorkloadSpec spec_;
 };

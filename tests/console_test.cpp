@@ -21,6 +21,7 @@
 #include <unistd.h>
 #endif
 
+#include "core/case_trial.hpp"
 #include "core/os_counters.hpp"
 #include "core/outcome.hpp"
 #include "core/session.hpp"
@@ -72,7 +73,7 @@ Result run_console(const char* workload, const char* method, StdoutTarget target
     const std::filesystem::path file = session.output(fmt::format("{}-{}", workload, method));
     if (before_reset) before_reset(file);
     std::unique_ptr<Trial> trial;
-    out.outcome = outcome_of([&] { trial = w->make_trial(*m, Params{}, session); });
+    out.outcome = outcome_of([&] { trial = trial_for(*w, *m, Params{}, session); });
     if (out.outcome.ok()) out.outcome = outcome_of([&] { trial->reset(); });
     if (out.outcome.ok()) out.outcome = outcome_of([&] { trial->run(); });
     if (out.outcome.ok()) {

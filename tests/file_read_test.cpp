@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "core/case_trial.hpp"
 #include "core/environment.hpp"
 #include "core/error.hpp"
 #include "core/page_cache.hpp"
@@ -298,7 +299,7 @@ std::string read_once(Session& session, const char* method, CacheState cache = C
                       std::size_t buffer_size = 0, std::string* label = nullptr) {
     const Workload* w = find_workload("file_read");
     const Method* m = find_method(method);
-    auto trial = w->make_trial(*m, Params{buffer_size, cache}, session);
+    auto trial = trial_for(*w, *m, Params{buffer_size, cache}, session);
     trial->reset();
     trial->run();
     std::string verdict = trial->verify();
@@ -375,7 +376,7 @@ TEST(DoublesIn, ValuesOffInTheirLowBitsAreCaught) {
     test::TempDir dir;
     Session session(dir.path(), 1e-4, false);
     const Method* m = find_method("broken_float_doubles");
-    auto trial = find_workload("doubles_in")->make_trial(*m, {}, session);
+    auto trial = trial_for(*find_workload("doubles_in"), *m, {}, session);
     trial->reset();
     trial->run();
     const std::string verdict = trial->verify();
@@ -417,7 +418,7 @@ TEST(FileRead, StreamingMethodsReadAFileFarLargerThanTheirBufferInBoundedMemory)
         if (!m.read_bytes || !m.unavailable.empty() || m.family == "zz_broken") continue;
         const std::size_t buffer = m.sizable_buffer ? 64u << 10 : 0;
         // Prepare (the file, the warm-up read) before measuring.
-        auto trial = find_workload("file_read")->make_trial(m, Params{buffer, CacheState::warm}, session);
+        auto trial = trial_for(*find_workload("file_read"), m, Params{buffer, CacheState::warm}, session);
         trial->reset();
         ASSERT_TRUE(reset_peak_rss());
         const long before = peak_rss_kib();
@@ -519,7 +520,7 @@ TEST(BinarySize, ReportsTheProgramsFileSize) {
 #endif
     test::TempDir dir;
     Session session(dir.path(), 1e-4, false);
-    auto trial = find_workload("binary_size")->make_trial(*find_method(method), {}, session);
+    auto trial = trial_for(*find_workload("binary_size"), *find_method(method), {}, session);
     ASSERT_TRUE(trial->counters.count("binary_size"));
     EXPECT_GT(trial->counters.at("binary_size"), 1000);
     trial->reset();

@@ -9,6 +9,7 @@
 #include <iterator>
 #include <locale>
 
+#include "core/case_trial.hpp"
 #include "core/error.hpp"
 #include "core/session.hpp"
 #include "core/suite.hpp"
@@ -81,7 +82,7 @@ std::string run_pair(const char* workload, const char* method, const std::filesy
     const Workload* w = find_workload(workload);
     const Method* m = find_method(method);
     if (!w || !m) return "no such pair";
-    auto trial = w->make_trial(*m, {}, session);
+    auto trial = trial_for(*w, *m, {}, session);
     trial->reset();
     trial->run();
     std::string verdict = trial->verify();
@@ -155,7 +156,7 @@ TEST_F(GroupingLocale, ExpectedTextIsGroupedAtTenThousand) {
     // At scale 1e-3 (10,000 integers) the expected text holds "1,000" .. "9,999".
     test::TempDir dir;
     Session session(dir.path(), 1e-3, false);
-    auto trial = find_workload("ints_out_locale")->make_trial(*find_method("ofstream"), {}, session);
+    auto trial = trial_for(*find_workload("ints_out_locale"), *find_method("ofstream"), {}, session);
     // 0..9,999: 48,890 bytes ungrouped plus one separator per number from 1,000.
     EXPECT_EQ(trial->bytes, 48'890u + 9'000u);
     trial->reset();

@@ -13,6 +13,7 @@
 #include <set>
 #include <string>
 
+#include "core/case_trial.hpp"
 #include "core/console_format.hpp"
 #include "workloads/console_messages.hpp"
 #include "core/session.hpp"
@@ -37,7 +38,7 @@ std::string text_of(const Generator& g) {
 std::string run_once(const char* workload, const char* method, double scale = 1e-4) {
     test::TempDir dir;
     Session session(dir.path(), scale, false);
-    auto trial = find_workload(workload)->make_trial(*find_method(method), Params{}, session);
+    auto trial = trial_for(*find_workload(workload), *find_method(method), Params{}, session);
     trial->reset();
     trial->run();
     std::string verdict = trial->verify();
@@ -70,7 +71,7 @@ TEST(Lines, NumberedTextIsTheGoExperimentsLines) {
 TEST(Endl, LinesAre175BytesAndNIsTenMillion) {
     test::TempDir dir;
     Session session(dir.path(), 1e-6, false);  // 10 lines
-    auto trial = find_workload("endl")->make_trial(*find_method("ofstream_endl"), Params{}, session);
+    auto trial = trial_for(*find_workload("endl"), *find_method("ofstream_endl"), Params{}, session);
     EXPECT_EQ(trial->items, 10u);
     EXPECT_EQ(trial->bytes, 1750u);
     EXPECT_EQ(find_workload("endl")->default_count(), 10'000'000u);

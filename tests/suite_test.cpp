@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/case_trial.hpp"
 #include "core/method.hpp"
 #include "core/options.hpp"
 #include "core/session.hpp"
@@ -237,11 +238,11 @@ TEST(Workloads, AnOperationNotBuiltHereSkipsOnlyThePairsThatNeedIt) {
 TEST(Workloads, TrialsOutsideTheDeclarationAreRefused) {
     test::TempDir dir;
     Session session(dir.path(), 1e-4, false);
-    EXPECT_THROW(find_workload("ints_out")->make_trial(*find_method("fscanf"), {}, session), std::invalid_argument);
+    EXPECT_THROW(trial_for(*find_workload("ints_out"), *find_method("fscanf"), {}, session), std::invalid_argument);
     const Workload* binary_size = find_workload("binary_size");
     for (const Method& m : methods()) {
         if (!binary_size->takes(m)) continue;
-        EXPECT_THROW(binary_size->make_trial(m, Params{4096}, session), std::invalid_argument) << m.name;
+        EXPECT_THROW(trial_for(*binary_size, m, Params{4096}, session), std::invalid_argument) << m.name;
         break;
     }
 }
