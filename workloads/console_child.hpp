@@ -82,9 +82,19 @@ protected:
     ConsoleTrialBase(Session& s, const Method& m, const Params& p, std::string_view workload, const ConsoleMessage& msg,
                      std::uint64_t count);
 
+    /// Closes the target and the pipe (its reader joined); the file target
+    /// is removed.
+    void finish() override;
+
+    /// Closes the target and the pipe, joining the pipe's reader.
+    virtual void close_all() = 0;
+    /// Waits for the pipe's reader, if one runs: pipe_digest_ and
+    /// pipe_error_ are then final.
+    virtual void join_reader() = 0;
+
     /// What the pipe reader read (pipe target), once the child has exited:
     /// "" and its digest in `got`, or why reading failed.
-    virtual std::string pipe_digest(Digest& got) = 0;
+    std::string pipe_digest(Digest& got);
 
     /// After a complete report: throws unavailable_error when the call was
     /// skipped, std::runtime_error with the child's message when it failed.
@@ -96,6 +106,8 @@ protected:
     StdoutTarget target_kind_;
     std::filesystem::path path_;  ///< the file target's path
     ChildReport report_;
+    Digest pipe_digest_;      ///< what the pipe's reader read (pipe target)
+    std::string pipe_error_;  ///< why reading the pipe failed ("" when it did not)
 
 private:
     Session& session_;

@@ -162,6 +162,19 @@ ConsoleTrialBase::ConsoleTrialBase(Session& s, const Method& m, const Params& p,
     runs_in_child = true;  // each call in a child (forked, or made with CreateProcessW)
 }
 
+void ConsoleTrialBase::finish() {
+    close_all();
+    std::error_code ec;
+    std::filesystem::remove(path_, ec);
+    forget_on_interrupt(path_);
+}
+
+std::string ConsoleTrialBase::pipe_digest(Digest& got) {
+    join_reader();
+    got = pipe_digest_;
+    return pipe_error_;
+}
+
 void ConsoleTrialBase::throw_unless_ok() const {
     if (report_.skipped) throw unavailable_error(report_.error);
     if (!report_.ok) throw std::runtime_error(report_.error);
@@ -386,19 +399,7 @@ public:
         throw_unless_ok();
     }
 
-    void finish() override {
-        close_all();
-        std::error_code ec;
-        std::filesystem::remove(path_, ec);
-        forget_on_interrupt(path_);
-    }
-
 private:
-    std::string pipe_digest(Digest& got) override {
-        join_reader();
-        got = pipe_digest_;
-        return pipe_error_;
-    }
 
     /// The reader thread: drains the pipe until every writer has closed it,
     /// checksumming what it reads.
@@ -422,13 +423,13 @@ private:
         return nullptr;
     }
 
-    void join_reader() {
+    void join_reader() override {
         if (!reader_running_) return;
         ::pthread_join(reader_, nullptr);
         reader_running_ = false;
     }
 
-    void close_all() {
+    void close_all() override {
         if (target_ >= 0) ::close(target_);
         target_ = -1;
         join_reader();  // returns: no writer is left once target_ is closed
@@ -443,8 +444,6 @@ private:
     std::atomic<bool> reader_started_ = false;
     std::unique_ptr<Checksum> pipe_sum_;
     std::vector<char> pipe_buf_;
-    Digest pipe_digest_;
-    std::string pipe_error_;
 };
 
 }  // namespace

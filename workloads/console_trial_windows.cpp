@@ -488,19 +488,7 @@ public:
         throw_unless_ok();
     }
 
-    void finish() override {
-        close_all();
-        std::error_code ec;
-        std::filesystem::remove(path_, ec);
-        forget_on_interrupt(path_);
-    }
-
 private:
-    std::string pipe_digest(Digest& got) override {
-        join_reader();
-        got = pipe_digest_;
-        return pipe_error_;
-    }
 
     /// The reader thread: drains the pipe until the child has closed it
     /// (ERROR_BROKEN_PIPE), checksumming what it reads.
@@ -521,11 +509,11 @@ private:
         pipe_digest_ = {sum.size(), sum.digest()};
     }
 
-    void join_reader() {
+    void join_reader() override {
         if (reader_.joinable()) reader_.join();
     }
 
-    void close_all() {
+    void close_all() override {
         target_.reset();
         join_reader();  // returns: no writer is left once target_ is closed and the child has exited
         pipe_read_.reset();
@@ -536,8 +524,6 @@ private:
     Handle target_;
     Handle pipe_read_;
     std::thread reader_;
-    Digest pipe_digest_;
-    std::string pipe_error_;
 };
 
 /// Whether GetProcessIoCounters counts the bytes this process writes: a
