@@ -7,7 +7,9 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <cstdlib>
 #include <ctime>
 #include <fstream>
@@ -18,6 +20,7 @@
 #include <vector>
 
 #include "core/json_report.hpp"
+#include "core/outcome.hpp"
 #include "core/report.hpp"
 #include "saved_run.hpp"
 
@@ -231,6 +234,36 @@ TEST(ResultsFile, IsValidJsonWhateverTheRowsHold) {
     EXPECT_TRUE(r.at("bytes_per_second").is_null()) << r;
     EXPECT_FALSE(r.contains("workload")) << "a row no case made has no structure: " << r;
     EXPECT_EQ(doc.at("context").at("plugins").at(0).at("families"), nlohmann::json({"mine"}));
+}
+
+/// tests/data/results_format.json: what the results file says beyond Google
+/// Benchmark's fields, which tools/iobench_compare reads (its tests check the
+/// same file).
+TEST(ResultsFile, SaysWhatTheResultsFormatSpecSays) {
+    std::ifstream in(IOBENCH_TEST_DATA_DIR "/results_format.json");
+    ASSERT_TRUE(in) << "cannot open " << IOBENCH_TEST_DATA_DIR "/results_format.json";
+    const nlohmann::json spec = nlohmann::json::parse(in);
+    EXPECT_EQ(Outcome::skipped("why").error_message(), spec.at("skipped_prefix").get<std::string>() + "why");
+    EXPECT_EQ(Outcome::failed("why").error_message(), "why");
+    // A row with every field of the structure: a program method's row without call counts.
+    RowStructure s;
+    s.name = "ints_out/go_File.Write/buf:4096";
+    s.workload = "ints_out";
+    s.method = "go_File.Write";
+    s.family = "go";
+    s.buffer_size = 4096;
+    s.item_unit = "integer";
+    s.calls_not_counted = "not counted here";
+    s.program = true;
+    BenchmarkRun run;
+    run.run_name.function_name = s.name;
+    const std::vector<std::string> gb = keys_of(json_report::results_row(run, nullptr));
+    const std::vector<std::string> all = keys_of(json_report::results_row(run, &s));
+    ASSERT_GT(all.size(), gb.size());
+    EXPECT_TRUE(std::equal(gb.begin(), gb.end(), all.begin())) << "Google Benchmark's fields come first";
+    std::vector<std::string> fields;
+    for (const auto& f : spec.at("row_structure")) fields.push_back(f.at("field"));
+    EXPECT_EQ(std::vector<std::string>(all.begin() + static_cast<std::ptrdiff_t>(gb.size()), all.end()), fields);
 }
 
 }  // namespace

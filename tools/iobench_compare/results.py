@@ -43,7 +43,8 @@ _GB_FIELDS = frozenset({
     "aggregate_unit", "error_occurred", "error_message", "label", "big_o", "rms", "complexity_n",
 })
 
-# How iobench marks a benchmark the platform refused (core/outcome.hpp: Outcome::error_message).
+# How iobench marks a benchmark the platform refused (core/outcome.hpp: Outcome::error_message;
+# tests/data/results_format.json).
 SKIPPED_PREFIX = "skipped: "
 
 
@@ -165,10 +166,11 @@ def _registration(row: dict) -> tuple[int, int] | None:
     return None
 
 
-# The fields iobench writes on every row (iteration, aggregate, failed or skipped) about what it measured;
-# calls_not_counted only where the row has no read or write calls, with the reason.
+# The fields iobench writes on every row (iteration, aggregate, failed or skipped) about what it measured,
+# in its order (tests/data/results_format.json); calls_not_counted only where the row has no read or
+# write calls, with the reason; counters_scope only where the counters are a process's or a program's.
 STRUCTURE_FIELDS = ("workload", "method", "family", "reference", "params", "item_unit", "compared_per",
-                    "calls_not_counted")
+                    "calls_not_counted", "counters_scope")
 
 
 def _structure(row: dict) -> dict | None:

@@ -88,6 +88,33 @@ class RulesTest(unittest.TestCase):
                 self.assertIn(rule["readme"], legend)
 
 
+
+RESULTS_FORMAT = os.path.join(ROOT, "tests", "data", "results_format.json")
+
+
+class ResultsFormatTest(unittest.TestCase):
+    """What the results file says beyond Google Benchmark's fields, as iobench writes it (tested in C++)."""
+
+    @classmethod
+    def setUpClass(cls):
+        with open(RESULTS_FORMAT, encoding="utf-8") as f:
+            cls.spec = json.load(f)
+
+    def test_the_reader_knows_every_structure_field_in_order(self):
+        self.assertEqual(results.STRUCTURE_FIELDS, tuple(f["field"] for f in self.spec["row_structure"]))
+
+    def test_skipped_rows_are_told_by_the_same_prefix(self):
+        self.assertEqual(results.SKIPPED_PREFIX, self.spec["skipped_prefix"])
+
+    def test_the_readme_names_every_field(self):
+        with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
+            readme = f.read()
+        for field in self.spec["row_structure"]:
+            with self.subTest(field=field["field"]):
+                # `field`, or "field" inside a snippet (`"counters_scope": "process"`)
+                self.assertRegex(readme, f"[`\"]{field['field']}[`\"]")
+        self.assertIn(f'`"{self.spec["skipped_prefix"]}<reason>"`', readme)
+
 if __name__ == "__main__":
     main()
 
