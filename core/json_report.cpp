@@ -4,6 +4,8 @@
 #include "core/report_runs.hpp"
 
 #include <cmath>
+#include <cstdint>
+#include <cstdlib>
 #include <ctime>
 #include <sstream>
 #include <string>

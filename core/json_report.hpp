@@ -14,7 +14,11 @@ namespace iobench::json_report {
 /// and with the values its JSONReporter::ReportContext writes them (1.7:
 /// date as RFC 3339 local time, host_name, executable, num_cpus, mhz_per_cpu,
 /// cpu_scaling_enabled where known, caches, load_avg, library_build_type);
-/// without the custom context (NamedJSONReporter::set_context).
+/// without the custom context (NamedJSONReporter::set_context). Where they
+/// differ: load_avg is written exactly (Google Benchmark: 6 significant
+/// digits), and the date always has its offset from UTC (Google Benchmark
+/// writes the UTC time with RFC 3339's unknown offset, -00:00, where its C
+/// runtime's strftime gives no numeric %z: MinGW's and MSVC's).
 nlohmann::ordered_json google_benchmark_context(const benchmark::BenchmarkReporter::Context& context);
 
 /// One row of the results file: Google Benchmark's fields of `run` in the

@@ -212,8 +212,7 @@ Outcome run_case(benchmark::State& state, const Case& c, Session& session) {
     // What one run did, for readers comparing runs of different sizes.
     state.counters["items"] = static_cast<double>(trial->items);
     state.counters["bytes"] = static_cast<double>(trial->bytes);
-    // Absent when unknown: a constant 0 would make Google Benchmark's cv
-    // aggregate 0/0 = NaN, which is not valid JSON.
+    // Absent when unbuffered or unknown (0): no buffer has no size.
     if (trial->buffer_size != 0) state.counters["buffer_size"] = static_cast<double>(trial->buffer_size);
     // A trial's own figures are there when measured, and a measured 0 is
     // reported (a program's system time, a cold file's resident pages).

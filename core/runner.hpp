@@ -19,7 +19,7 @@ namespace iobench {
 /// error naming what went wrong; it then reports no time. Rows that pass carry
 /// the counters bytes_per_second, items_per_second, verified (1) and
 /// buffer_size (bytes; absent when unbuffered or the library's own default),
-/// plus the trial's own counters (Trial::counters, e.g. write_calls). A trial
+/// plus the trial's own counters (Trial::counters, e.g. resident_at_start). A trial
 /// that times its work itself (Trial::measured_seconds: the console workloads,
 /// whose call runs in a child process; program methods, whose program times
 /// each run, docs/external-methods.md) gives the iteration time instead of the

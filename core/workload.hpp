@@ -92,9 +92,9 @@ public:
     /// User-space buffer in bytes the run used (0 = unbuffered or unknown).
     std::size_t buffer_size = 0;
     /// Further per-run figures the runner reports as counters of the same
-    /// name, from the last verified run (the console workloads: "write_calls",
-    /// the write system calls one run made). A figure is set only when it was
-    /// measured; a measured 0 is reported as 0.
+    /// name, as the trial last set them (file_read's "resident_at_start",
+    /// binary_size's "binary_size", a program's "start_time"). A figure is set
+    /// only when it was measured; a measured 0 is reported as 0.
     std::map<std::string, double> counters;
     /// What the runs did that the benchmark's name does not say, as the
     /// row's `label` (Google Benchmark's; in the JSON and under the summary);

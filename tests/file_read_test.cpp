@@ -1,4 +1,4 @@
-// The input side (issue 4): the byte fold and the generated text file_read
+// The input side: the byte fold and the generated text file_read
 // verifies with, ibuf's get_double, the page-cache states, streaming readers
 // reading a file far larger than their buffer in bounded memory, wrong
 // readers caught, and methods refused at run time (O_DIRECT, io_uring, huge

@@ -97,26 +97,43 @@ INSTANTIATE_TEST_SUITE_P(Fixtures, RowsAsGoogleBenchmarkWritesThem,
                              return name;
                          });
 
+/// The time now in UTC as `yyyy-mm-ddTHH:MM:SS`.
+std::string utc_now() {
+    const std::time_t now = std::time(nullptr);
+    std::tm utc{};
+#ifdef _WIN32
+    gmtime_s(&utc, &now);
+#else
+    gmtime_r(&now, &utc);
+#endif
+    char text[32];
+    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%S", &utc);
+    return text;
+}
+
 /// Checks our context against Google Benchmark's, taken between two of ours
 /// (its date is to the second: it must be one of theirs).
 void expect_context_as_google_benchmark_writes_it() {
     const benchmark::BenchmarkReporter::Context context;
+    const std::string utc_before = utc_now();
     const ordered_json before = json_report::google_benchmark_context(context);
     const ordered_json theirs = google_benchmark_context_text(context);
     const ordered_json after = json_report::google_benchmark_context(context);
+    const std::string utc_after = utc_now();
     ASSERT_EQ(keys_of(before), keys_of(theirs));
     for (const auto& item : theirs.items()) {
         const std::string& key = item.key();
         if (key == "date") {
-            // Where Google Benchmark cannot tell the offset (strftime's %z of
-            // MinGW's C runtime), it writes RFC 3339's "unknown", -00:00; the
-            // local time before it must still be ours.
-            const auto same = [&](const ordered_json& ours) {
-                const std::string a = ours, b = item.value();
-                if (b.size() == 25 && b.substr(19) == "-00:00") return a.substr(0, 19) == b.substr(0, 19);
-                return a == b;
-            };
-            EXPECT_TRUE(same(before.at(key)) || same(after.at(key)))
+            const std::string date = item.value();
+            if (date.size() == 25 && date.substr(19) == "-00:00") {
+                // Where its C runtime's strftime gives no numeric %z (MinGW's),
+                // Google Benchmark writes the UTC time with RFC 3339's unknown
+                // offset; ours has the offset (json_report.hpp).
+                EXPECT_TRUE(date.substr(0, 19) == utc_before || date.substr(0, 19) == utc_after)
+                    << "theirs " << date << ", the UTC time " << utc_before << " or " << utc_after;
+                continue;
+            }
+            EXPECT_TRUE(item.value() == before.at(key) || item.value() == after.at(key))
                 << "theirs " << item.value() << ", ours " << before.at(key) << " and " << after.at(key);
         } else if (key == "load_avg") {
             // Written with 6 significant digits by Google Benchmark, exactly by us.

@@ -16,8 +16,8 @@
 //
 // Counters: `resident_at_start`, the fraction of the file's pages in the page
 // cache when a measured read began (mincore; the mean over the run's
-// iterations; absent when 0, i.e. every page had been dropped, and on Windows,
-// which has no call that tells). Where more
+// iterations; 0 when every page had been dropped; absent on Windows, which
+// has no call that tells). Where more
 // than half the file stays in memory after the drop (tmpfs keeps every page:
 // the pages are the file) a cold row is skipped with that reason: it would be
 // a warm run.

@@ -216,8 +216,9 @@ def _shown(value) -> str:
 def _check_row(path: str, index: int, row) -> None:
     """Checks the type and range of every field Google Benchmark defines and of
     every counter; raises InputError naming the benchmark, the field and the value.
-    NaN and infinite times are let through (Google Benchmark writes them; the
-    benchmark is then marked invalid); a number beyond a double is not."""
+    NaN and infinite times are let through (Google Benchmark writes them, iobench
+    writes null for them; the benchmark is then marked invalid); a number beyond a
+    double is not."""
     if not isinstance(row, dict) or not isinstance(row.get("name"), str) or not row["name"]:
         raise _not_a_result(path, f'benchmark {index + 1} has no "name"')
     name = row["name"]
@@ -246,9 +247,10 @@ def _check_row(path: str, index: int, row) -> None:
         raise bad("time_unit", "one of " + ", ".join(TIME_UNITS))
     if row.get("error_occurred") is True:
         return
-    if not _is_number(row.get("real_time")) or row.get("time_unit") not in TIME_UNITS:
+    real_time = row.get("real_time", False)  # (null: a time that was not finite)
+    if not (real_time is None or _is_number(real_time)) or row.get("time_unit") not in TIME_UNITS:
         raise _not_a_result(path, f'benchmark {name!r} has no "real_time" with a "time_unit"')
-    if "cpu_time" in row and not _is_number(row["cpu_time"]):
+    if row.get("cpu_time") is not None and not _is_number(row.get("cpu_time", 0)):
         raise bad("cpu_time", "a number")
 
 
@@ -338,7 +340,7 @@ def parse(path: str, data) -> ResultFile:
             continue
         unit = TIME_UNITS[row["time_unit"]]
         aggregate = _aggregate_name(row) if run_type == "aggregate" else None
-        real_time = float(row["real_time"])
+        real_time = math.nan if row["real_time"] is None else float(row["real_time"])
         if run_type == "iteration":
             if not (math.isfinite(real_time) and real_time > 0) and bench.invalid is None:
                 bench.invalid = f"real_time is {_describe(real_time)} in repetition {len(bench.real_times) + 1}"

@@ -824,6 +824,19 @@ class ProblemRowsTest(unittest.TestCase):
         rows = csv_rows(self, fixture("invalid-times.json"), fixture("gcc.json"))
         self.assertEqual(rows[("ints_out/obuf", "gcc.json")]["ratio"], "")
 
+    def test_null_times_as_iobench_writes_them_are_invalid(self):
+        # iobench writes a time that is not finite as null (JSON has no NaN).
+        data = load_json("gcc.json")
+        for row in data["benchmarks"]:
+            if row["name"] == "ints_out/obuf":
+                row["real_time"] = None
+                row["cpu_time"] = None
+        with tempfile.TemporaryDirectory() as tmp:
+            rows = csv_rows(self, fixture("gcc.json"), write_json(tmp, "null.json", data))
+        row = rows[("ints_out/obuf", "null.json")]
+        self.assertEqual((row["status"], row["error"]), ("invalid", "real_time is NaN in repetition 1"))
+        self.assertEqual(rows[("hello/fwrite", "null.json")]["status"], "ok")
+
     def test_invalid_median_row(self):
         data = load_json("gcc-aggregates.json")
         for row in data["benchmarks"]:
