@@ -183,6 +183,18 @@ TEST(ResultsContext, TheDateCarriesTheOffsetOfAnyTimeZone) {
 }
 #endif
 
+/// The structure of `ints_out/<method>/buf:4096`.
+RowStructure ints_out_structure(const std::string& method, const std::string& family) {
+    RowStructure s;
+    s.name = "ints_out/" + method + "/buf:4096";
+    s.workload = "ints_out";
+    s.method = method;
+    s.family = family;
+    s.buffer_size = 4096;
+    s.item_unit = "integer";
+    return s;
+}
+
 /// A whole results document of `runs` with the structure `index` gives them.
 nlohmann::json document_of(const std::vector<BenchmarkRun>& runs, const CaseIndex& index,
                            std::map<std::string, std::string> context = {}) {
@@ -203,14 +215,7 @@ TEST(ResultsFile, IobenchsContextFollowsGoogleBenchmarksAndRowsCarryTheirStructu
     row.time_unit = benchmark::kMillisecond;
     row.real_accumulated_time = 0.002;
     CaseIndex index;
-    RowStructure s;
-    s.name = "ints_out/obuf/buf:4096";
-    s.workload = "ints_out";
-    s.method = "obuf";
-    s.family = "obuf";
-    s.buffer_size = 4096;
-    s.item_unit = "integer";
-    index.add(s);
+    index.add(ints_out_structure("obuf", "obuf"));
     std::ostringstream file;
     NamedJSONReporter json(index, file);
     json.set_context({{"suite", "default"}, {"BUFSIZ", "8192"}});
@@ -263,13 +268,7 @@ TEST(ResultsFile, SaysWhatTheResultsFormatSpecSays) {
     EXPECT_EQ(Outcome::skipped("why").error_message(), spec.at("skipped_prefix").get<std::string>() + "why");
     EXPECT_EQ(Outcome::failed("why").error_message(), "why");
     // A row with every field of the structure: a program method's row without call counts.
-    RowStructure s;
-    s.name = "ints_out/go_File.Write/buf:4096";
-    s.workload = "ints_out";
-    s.method = "go_File.Write";
-    s.family = "go";
-    s.buffer_size = 4096;
-    s.item_unit = "integer";
+    RowStructure s = ints_out_structure("go_File.Write", "go");
     s.calls_not_counted = "not counted here";
     s.program = true;
     BenchmarkRun run;
