@@ -18,7 +18,7 @@ namespace iobench::json_report {
 /// differ: load_avg is written exactly (Google Benchmark: 6 significant
 /// digits), and the date always has its offset from UTC (Google Benchmark
 /// writes the UTC time with RFC 3339's unknown offset, -00:00, where its C
-/// runtime's strftime gives no numeric %z: MinGW's and MSVC's).
+/// runtime's strftime gives no numeric %z, as MinGW's msvcrt under wine).
 nlohmann::ordered_json google_benchmark_context(const benchmark::BenchmarkReporter::Context& context);
 
 /// One row of the results file: Google Benchmark's fields of `run` in the
