@@ -9,8 +9,10 @@ It prints, in Markdown, one table per workload (every row of the workload, faste
 on the first run: the first run's columns, then the second run's time and ratio) and the
 table of each language's best row, as they stand under "## The tables" in languages.md.
 Every number is taken from the rows' `_median` aggregates (Google Benchmark's median of the
-repetitions, counter by counter); a ratio is one median time over another of the same run.
-Standard library only.
+repetitions, counter by counter, over the repetitions that have the counter); a ratio is one
+median time over another of the same run. A counter the row does not have (unknown, e.g. the
+user and system time of a program whose whole life had no clock tick to split its CPU time
+by) is an empty cell. Standard library only.
 """
 
 import json
@@ -67,6 +69,8 @@ def wall(seconds):
 
 def cpu(seconds):
     """A CPU time, always in ms."""
+    if seconds is None:
+        return ""
     return g3(seconds * 1e3) + " ms"
 
 
@@ -75,6 +79,8 @@ def ratio(x):
 
 
 def count(x):
+    if x is None:
+        return ""
     return "{:,}".format(int(round(x)))
 
 
@@ -97,17 +103,16 @@ def workload_table(workload, fs1, rows1, fs2, rows2):
     for method, row in sorted(rows1.items(), key=lambda kv: kv[1]["seconds"]):
         program = row.get("counters_scope") == "program"
         other = rows2.get(method)
-        calls = row.get("read_calls" if reading else "write_calls", 0.0)
         cells = [
             "`%s`" % method,
             row["language"],
             wall(row["seconds"]),
             ratio(row["seconds"] / r1),
             ratio(row["seconds"] / lim1),
-            count(calls),
-            count(row["bytes_per_call"]) if "bytes_per_call" in row else "",
-            cpu(row["user_time"]),
-            cpu(row["system_time"]),
+            count(row.get("read_calls" if reading else "write_calls")),
+            count(row.get("bytes_per_call")),
+            cpu(row.get("user_time")),
+            cpu(row.get("system_time")),
             wall(row.get("start_time")) if program else "",
             wall(row.get("warmup_time")) if program else "",
             wall(other["seconds"]) if other else "",
