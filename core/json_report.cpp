@@ -55,16 +55,6 @@ const char* library_build_type(const benchmark::BenchmarkReporter::Context& cont
 /// `value`, or null when it is not finite.
 ordered_json number(double value) { return std::isfinite(value) ? ordered_json(value) : ordered_json(nullptr); }
 
-const char* time_unit_name(benchmark::TimeUnit unit) {
-    switch (unit) {
-    case benchmark::kNanosecond: return "ns";
-    case benchmark::kMicrosecond: return "us";
-    case benchmark::kMillisecond: return "ms";
-    case benchmark::kSecond: return "s";
-    }
-    return "ms";
-}
-
 }  // namespace
 
 namespace json_report {
@@ -117,7 +107,7 @@ ordered_json results_row(const Run& run, const RowStructure* s) {
     // A cv (percentage) aggregate holds its value as it is, not per run.
     row["real_time"] = number(percentage ? run.real_accumulated_time : run.GetAdjustedRealTime());
     row["cpu_time"] = number(percentage ? run.cpu_accumulated_time : run.GetAdjustedCPUTime());
-    row["time_unit"] = time_unit_name(run.time_unit);
+    row["time_unit"] = benchmark::GetTimeUnitString(run.time_unit);
     for (const auto& [name, counter] : run.counters) row[name] = number(counter.value);
     if (!run.report_label.empty()) row["label"] = run.report_label;
     if (s == nullptr) return row;

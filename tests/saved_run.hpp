@@ -18,10 +18,6 @@ namespace iobench {
 
 using nlohmann::json;
 
-namespace saved_run_detail {
-using Run = benchmark::BenchmarkReporter::Run;
-}
-
 /// What the summary of a finished run is printed from, read from its results file.
 struct SavedRun {
     std::vector<benchmark::BenchmarkReporter::Run> runs;
@@ -37,17 +33,6 @@ inline benchmark::TimeUnit time_unit_of(const std::string& unit) {
     if (unit == "us") return benchmark::kMicrosecond;
     if (unit == "s") return benchmark::kSecond;
     return benchmark::kMillisecond;
-}
-
-/// Seconds per unit of `unit` (Google Benchmark's GetTimeUnitMultiplier, inverted).
-inline double seconds_per(benchmark::TimeUnit unit) {
-    switch (unit) {
-    case benchmark::kNanosecond: return 1e-9;
-    case benchmark::kMicrosecond: return 1e-6;
-    case benchmark::kMillisecond: return 1e-3;
-    case benchmark::kSecond: return 1;
-    }
-    return 1e-3;
 }
 
 /// The keys of a results row that are not counters: Google Benchmark's own
@@ -84,7 +69,7 @@ inline SavedRun read_saved_run(const json& doc) {
         saved.plugins.push_back({p.at("path"), p.at("sha256"), p.value("built_with", ""), p.at("families"),
                                  p.value("methods", std::vector<std::string>{})});
     for (const json& row : doc.at("benchmarks")) {
-        using saved_run_detail::Run;
+        using Run = benchmark::BenchmarkReporter::Run;
         Run r;
         const std::string name = row.at("run_name");
         r.run_name.function_name = name;
@@ -107,8 +92,8 @@ inline SavedRun read_saved_run(const json& doc) {
             r.cpu_accumulated_time = cpu;
         } else {
             const double runs = r.iterations > 0 ? static_cast<double>(r.iterations) : 1.0;
-            r.real_accumulated_time = real * runs * seconds_per(r.time_unit);
-            r.cpu_accumulated_time = cpu * runs * seconds_per(r.time_unit);
+            r.real_accumulated_time = real * runs / benchmark::GetTimeUnitMultiplier(r.time_unit);
+            r.cpu_accumulated_time = cpu * runs / benchmark::GetTimeUnitMultiplier(r.time_unit);
         }
         for (const auto& [key, value] : row.items())
             if (value.is_number() && is_counter(key)) r.counters[key] = value.get<double>();

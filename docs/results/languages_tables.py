@@ -43,9 +43,7 @@ def load(path):
     for b in data["benchmarks"]:
         if b.get("run_type") != "aggregate" or b.get("aggregate_name") != "median":
             continue
-        workload, method = b.get("workload"), b.get("method")
-        if workload is None or method is None:
-            workload, _, method = b["run_name"].partition("/")
+        workload, method = b["workload"], b["method"]  # every row of iobench's files says what it is
         row = dict(b)
         row["seconds"] = b["real_time"] * TO_SECONDS[b["time_unit"]]
         row["language"] = LANGUAGE_OF_FAMILY.get(b.get("family"), b.get("family", "?"))
