@@ -60,14 +60,23 @@ add_library(iobench::dragonbox ALIAS iobench_dragonbox)
 target_include_directories(iobench_dragonbox SYSTEM INTERFACE ${IOBENCH_DRAGONBOX_INCLUDE_DIR})
 
 # System libraries of the core: on Windows GetProcessMemoryInfo (psapi,
-# core/os_counters.cpp) and the SHA-256 of a loaded plugin (bcrypt, Windows'
-# own CNG: core/plugins.cpp); elsewhere that SHA-256 comes from OpenSSL's
+# core/os/os_counters.cpp) and the SHA-256 of a loaded plugin (bcrypt, Windows'
+# own CNG: core/plugins/plugins.cpp); elsewhere that SHA-256 comes from OpenSSL's
 # libcrypto, and loading a plugin from libdl (part of the C library since glibc 2.34).
 if(WIN32)
   set(IOBENCH_CORE_SYSTEM_LIBRARIES psapi bcrypt)
 else()
   find_package(OpenSSL 1.1 REQUIRED COMPONENTS Crypto)
-  set(IOBENCH_CORE_SYSTEM_LIBRARIES OpenSSL::Crypto ${CMAKE_DL_LIBS})
+  # Installed, the core names libcrypto by the path of the shared library
+  # itself (libcrypto.so.3, the run-time package), so that a project built
+  # against the installed iobench needs no OpenSSL of its own: the hash is
+  # iobench's business, and find_package(iobench) does not look for OpenSSL.
+  set(_iobench_crypto "${OPENSSL_CRYPTO_LIBRARY}")
+  if(EXISTS "${_iobench_crypto}")
+    file(REAL_PATH "${_iobench_crypto}" _iobench_crypto)
+  endif()
+  set(IOBENCH_CORE_SYSTEM_LIBRARIES "$<BUILD_INTERFACE:OpenSSL::Crypto>" "$<INSTALL_INTERFACE:${_iobench_crypto}>"
+      ${CMAKE_DL_LIBS})
 endif()
 
 if(benchmark_VERSION)

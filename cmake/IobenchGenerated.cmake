@@ -9,7 +9,7 @@ endif()
 if(NOT IOBENCH_COMPILER_TARGET)
   set(IOBENCH_COMPILER_TARGET "${CMAKE_SYSTEM_NAME}-${CMAKE_SYSTEM_PROCESSOR}")
 endif()
-configure_file(${PROJECT_SOURCE_DIR}/core/build_info.hpp.in ${IOBENCH_GENERATED_DIR}/iobench/build_info.hpp @ONLY)
+configure_file(${PROJECT_SOURCE_DIR}/core/os/build_info.hpp.in ${IOBENCH_GENERATED_DIR}/generated/build_info.hpp @ONLY)
 
 file(GLOB IOBENCH_SUITE_FILES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/suites/*.json)
 list(JOIN IOBENCH_SUITE_FILES "|" _iobench_suite_arg)

@@ -3,8 +3,8 @@
 #   P/bin/iobench                      the executable (plus, on Windows, its import library in P/lib)
 #   P/libexec/iobench/binsize/         the binary_size workload's programs
 #   P/libexec/iobench/methods/<lang>/  the program methods' programs (Go, Rust, Java, Python, Node.js)
-#   P/include/iobench/core/*.hpp       the headers a method file includes (core/method.hpp,
-#   P/include/iobench/data/*.hpp         core/error.hpp and what they include)
+#   P/include/iobench/*.hpp            the public API: what a method file includes
+#                                      (<iobench/method.hpp>, <iobench/error.hpp>; docs/plugins.md)
 #   P/lib/libiobench_{core,workloads,methods,main}.a   the libraries, static
 #   P/lib/libiobench_zmij.a            Żmij, where it was built here (cmake/IobenchZmij.cmake)
 #   P/share/iobench/plugin_entry.cpp   compiled into every plugin
@@ -46,43 +46,24 @@ if(_iobench_downloaded)
     "them (tools/install-deps.sh) so that the installed package can find them")
 endif()
 
-# The static libraries, made of the OBJECT libraries' objects (nothing is
-# compiled twice), each with the link dependencies its objects need.
-foreach(_part core workloads methods main)
-  add_library(iobench_${_part}_static STATIC $<TARGET_OBJECTS:iobench_${_part}>)
-  set_target_properties(iobench_${_part}_static PROPERTIES
-    OUTPUT_NAME iobench_${_part} EXPORT_NAME ${_part} LINKER_LANGUAGE CXX)
-endforeach()
-# None names another: iobench_add_executable links all four whole, and CMake
-# refuses a library linked both whole and not.
-foreach(_part core workloads methods main)
-  target_link_libraries(iobench_${_part}_static INTERFACE
-    benchmark::benchmark fmt::fmt nlohmann_json::nlohmann_json ${IOBENCH_CORE_SYSTEM_LIBRARIES})
-endforeach()
-if(IOBENCH_SANITIZER_FLAGS AND NOT MSVC)
-  target_link_options(iobench_core_static INTERFACE ${IOBENCH_SANITIZER_FLAGS})
-endif()
+# The static libraries are the ones this tree builds and links
+# (cmake/IobenchLibraries.cmake); what the package's config must find again
+# for them is said below.
 set(IOBENCH_PACKAGE_NEEDS_BOOST OFF)
-if(TARGET Boost::iostreams AND "Boost::iostreams" IN_LIST IOBENCH_METHOD_LIBRARIES)
-  target_link_libraries(iobench_methods_static INTERFACE Boost::iostreams)
+if("Boost::iostreams" IN_LIST IOBENCH_METHOD_LIBRARIES)
   set(IOBENCH_PACKAGE_NEEDS_BOOST ON)
 endif()
 set(_iobench_zmij_target "")
 if(TARGET iobench_zmij)
   # Żmij (obuf's doubles): the library built here is installed with iobench's
   # (libiobench_zmij.a: its own name, next to any libzmij of the system).
-  target_link_libraries(iobench_methods_static INTERFACE iobench_zmij)
   set_target_properties(iobench_zmij PROPERTIES OUTPUT_NAME iobench_zmij)
   set(_iobench_zmij_target iobench_zmij)
 endif()
-if(LIBURING_FOUND)
-  # pkg-config's imported target exists only in this build: the library itself.
-  target_link_libraries(iobench_methods_static INTERFACE ${LIBURING_LINK_LIBRARIES})
-endif()
 
 set(IOBENCH_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/iobench)
-install(TARGETS iobench iobench_headers iobench_core_static iobench_workloads_static iobench_methods_static
-                iobench_main_static ${_iobench_zmij_target}
+install(TARGETS iobench iobench_headers iobench_core iobench_workloads iobench_methods iobench_main
+                ${_iobench_zmij_target}
   EXPORT iobenchTargets
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
@@ -90,17 +71,17 @@ install(TARGETS iobench iobench_headers iobench_core_static iobench_workloads_st
 # The binary_size workload's programs, where an installed iobench looks for
 # them (workloads/binary_size.cpp: ../libexec/iobench/binsize from bin/).
 install(TARGETS ${IOBENCH_BINSIZE_TARGETS} RUNTIME DESTINATION libexec/iobench/binsize)
-# The program methods' programs (core/program.hpp: ../libexec/iobench/methods/<language>/ from bin/).
+# The program methods' programs (core/programs/program.hpp: ../libexec/iobench/methods/<language>/ from bin/).
 foreach(_program IN LISTS IOBENCH_LANGUAGE_PROGRAMS)
   string(REPLACE "|" ";" _program "${_program}")
   list(GET _program 0 _language)
   list(GET _program 1 _file)
   install(PROGRAMS ${_file} DESTINATION libexec/iobench/methods/${_language})
 endforeach()
-install(FILES core/api.hpp core/error.hpp core/method.hpp core/plugin.hpp
-  DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/iobench/core)
-install(FILES data/byte_fold.hpp data/encoding.hpp data/load_le.hpp DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/iobench/data)
-install(FILES core/plugin_entry.cpp DESTINATION ${CMAKE_INSTALL_DATADIR}/iobench)
+# The public API, include/iobench/*.hpp: the directory as it is (a project
+# includes <iobench/method.hpp>; iobench::headers adds P/include).
+install(DIRECTORY include/iobench DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} FILES_MATCHING PATTERN "*.hpp")
+install(FILES core/plugins/plugin_entry.cpp DESTINATION ${CMAKE_INSTALL_DATADIR}/iobench)
 install(EXPORT iobenchTargets NAMESPACE iobench:: DESTINATION ${IOBENCH_CMAKE_DIR})
 
 # What the package's config must find again: the build type and toolchain
@@ -111,10 +92,6 @@ string(TOUPPER "${CMAKE_BUILD_TYPE}" _upper)
 set(IOBENCH_PACKAGE_CONFIG_FLAGS "")
 if(_upper)
   set(IOBENCH_PACKAGE_CONFIG_FLAGS "${CMAKE_CXX_FLAGS_${_upper}}")
-endif()
-set(IOBENCH_PACKAGE_NEEDS_OPENSSL OFF)
-if(NOT WIN32)
-  set(IOBENCH_PACKAGE_NEEDS_OPENSSL ON)
 endif()
 configure_package_config_file(cmake/iobenchConfig.cmake.in ${PROJECT_BINARY_DIR}/iobenchConfig.cmake
   INSTALL_DESTINATION ${IOBENCH_CMAKE_DIR}

@@ -64,7 +64,15 @@ function(iobench_windows_definitions target)
 endfunction()
 
 # Applies warnings, sanitizers and the build description to `target`.
+# iobench_cxx20(TARGET): C++20 without compiler extensions, for TARGET alone
+# (nothing global: a project that adds iobench keeps its own standard).
+function(iobench_cxx20 target)
+  target_compile_features(${target} PRIVATE cxx_std_20)
+  set_target_properties(${target} PROPERTIES CXX_EXTENSIONS OFF)
+endfunction()
+
 function(iobench_apply_options target)
+  iobench_cxx20(${target})
   target_compile_options(${target} PRIVATE ${IOBENCH_OWN_FLAGS} ${IOBENCH_SANITIZER_FLAGS})
   if(IOBENCH_SANITIZER_FLAGS AND NOT MSVC)
     target_link_options(${target} PRIVATE ${IOBENCH_SANITIZER_FLAGS})

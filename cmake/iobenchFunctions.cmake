@@ -1,16 +1,15 @@
 # iobench_add_executable() and iobench_add_plugin(): a method file (one
-# family, registered with MethodRegistrar, including "core/method.hpp" and
-# "core/error.hpp") built into an executable that is iobench with the file's
+# family, registered with MethodRegistrar, including <iobench/method.hpp> and
+# <iobench/error.hpp>) built into an executable that is iobench with the file's
 # families, or into a plugin that `iobench --plugin PATH` loads
 # (docs/plugins.md). The same file builds unchanged in methods/ of iobench.
 #
 # Used by iobench's own build (iobench is made with iobench_add_executable),
 # by a project that adds iobench with add_subdirectory or FetchContent, and
 # by the installed package (find_package(iobench), iobenchConfig.cmake). In
-# iobench's build the libraries are OBJECT libraries whose objects are linked
-# directly; installed they are static libraries, linked whole (their
-# registrars are static objects nothing refers to, which a linker would
-# otherwise drop).
+# iobench's build and installed the libraries are the same static libraries
+# (cmake/IobenchLibraries.cmake), linked whole (their registrars are static
+# objects nothing refers to, which a linker would otherwise drop).
 
 include_guard(GLOBAL)
 
@@ -19,7 +18,7 @@ if(CMAKE_VERSION VERSION_LESS 3.24)
 endif()
 
 # iobench_build_type_definition(VAR): the compile definition of the build
-# type a translation unit records (core/plugin.hpp, the results' build_type):
+# type a translation unit records (iobench/plugin.hpp, the results' build_type):
 # the configuration, or "none" without one. (A function, not a variable: a
 # project that adds iobench as a subdirectory does not see its variables.)
 function(iobench_build_type_definition var)
@@ -47,20 +46,22 @@ endfunction()
 #   counters, the limit rows, the JSON, the summary, --plugin) with the method
 #   families of SOURCES registered beside iobench's own.
 function(iobench_add_executable name)
-  add_executable(${name} ${ARGN})
-  get_target_property(_type iobench::core TYPE)
-  if(_type STREQUAL "OBJECT_LIBRARY")
-    target_link_libraries(${name} PRIVATE iobench::main iobench::core iobench::workloads iobench::methods)
-  else()
-    target_link_libraries(${name} PRIVATE
-      "$<LINK_LIBRARY:WHOLE_ARCHIVE,iobench::core,iobench::workloads,iobench::methods,iobench::main>")
+  set(_sources ${ARGN})
+  if(NOT _sources)
+    # No family of its own (iobench itself): main() is in iobench::main, and
+    # an executable needs one source of its own.
+    set(_sources ${CMAKE_CURRENT_BINARY_DIR}/${name}_no_families.cpp)
+    file(CONFIGURE OUTPUT ${_sources} CONTENT "// ${name}: iobench's own families only (iobench_add_executable).\n")
   endif()
+  add_executable(${name} ${_sources})
+  target_link_libraries(${name} PRIVATE
+    "$<LINK_LIBRARY:WHOLE_ARCHIVE,iobench::core,iobench::workloads,iobench::methods,iobench::main>")
   target_link_libraries(${name} PRIVATE iobench::headers)
-  # The families of SOURCES are added ones (core/method.hpp: FamilyOrigin):
+  # The families of SOURCES are added ones (iobench/method.hpp: FamilyOrigin):
   # they join the suites beside the methods a suite names.
   target_compile_definitions(${name} PRIVATE IOBENCH_ADDED_FAMILY)
   _iobench_compile_like_iobench(${name})
-  # The executable's symbols are what a plugin calls (core/api.hpp).
+  # The executable's symbols are what a plugin calls (iobench/api.hpp).
   set_target_properties(${name} PROPERTIES ENABLE_EXPORTS ON)
 endfunction()
 
@@ -84,7 +85,7 @@ function(iobench_add_plugin name)
   iobench_build_type_definition(_build_type)
   target_compile_definitions(${name} PRIVATE IOBENCH_PLUGIN ${_build_type})
   _iobench_compile_like_iobench(${name})
-  # Only the two entry points leave the plugin (core/plugin_entry.cpp); the
+  # Only the two entry points leave the plugin (core/plugins/plugin_entry.cpp); the
   # name is NAME.so / NAME.dll, without a "lib" in front.
   set_target_properties(${name} PROPERTIES
     CXX_VISIBILITY_PRESET hidden VISIBILITY_INLINES_HIDDEN ON PREFIX "")

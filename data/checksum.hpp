@@ -1,6 +1,6 @@
 // Checksums of byte streams, used to verify what a method wrote or read.
 // Depends on nothing else of iobench (docs/design.md): a failed call is a
-// std::system_error, whose what() reads like core/error.hpp's io_error.
+// std::system_error, whose what() reads like iobench/error.hpp's io_error.
 #pragma once
 
 #include <cstdint>

@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "data/encoding.hpp"
+#include <iobench/encoding.hpp>
 #include "data/checksum.hpp"
 
 namespace iobench {

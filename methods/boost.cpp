@@ -4,7 +4,7 @@
 // reading through stream<file_descriptor_source> and mapped_file_source.
 // Built when CMake finds Boost.Iostreams (IOBENCH_HAVE_BOOST_IOSTREAMS);
 // otherwise listed as skipped with the reason.
-#include "core/method.hpp"
+#include <iobench/method.hpp>
 #include "methods/buffer_sizes.hpp"
 
 #ifdef IOBENCH_HAVE_BOOST_IOSTREAMS
@@ -16,8 +16,8 @@
 #include <string>
 #include <vector>
 
-#include "core/error.hpp"
-#include "data/byte_fold.hpp"
+#include <iobench/byte_fold.hpp>
+#include <iobench/error.hpp>
 #endif
 
 namespace iobench {

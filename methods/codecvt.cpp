@@ -23,10 +23,10 @@
 #include <string>
 #include <vector>
 
-#include "core/error.hpp"
-#include "core/method.hpp"
-#include "methods/stdio_stream.hpp"
+#include <iobench/error.hpp>
+#include <iobench/method.hpp>
 #include "methods/buffer_sizes.hpp"
+#include "methods/stdio_stream.hpp"
 
 namespace iobench {
 namespace {

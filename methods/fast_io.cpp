@@ -19,10 +19,10 @@
 #include <memory>
 #include <string>
 
-#include "core/error.hpp"
-#include "core/method.hpp"
+#include <iobench/byte_fold.hpp>
+#include <iobench/error.hpp>
+#include <iobench/method.hpp>
 #include "methods/buffer_sizes.hpp"
-#include "data/byte_fold.hpp"
 
 #ifdef IOBENCH_HAVE_FAST_IO
 #include <fast_io_device.h>

@@ -10,10 +10,10 @@
 #include <string>
 #include <system_error>
 
-#include "core/error.hpp"
-#include "methods/posix_file.hpp"
+#include <iobench/error.hpp>
 #include "methods/ibuf.hpp"
 #include "methods/obuf.hpp"
+#include "methods/posix_file.hpp"
 
 namespace iobench {
 

@@ -14,9 +14,9 @@
 #include <memory>
 #include <string>
 
-#include "core/console_format.hpp"
-#include "core/error.hpp"
-#include "core/method.hpp"
+#include <iobench/console_format.hpp>
+#include <iobench/error.hpp>
+#include <iobench/method.hpp>
 #include "methods/obuf_file.hpp"
 #include "methods/stdio_stream.hpp"
 

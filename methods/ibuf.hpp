@@ -30,7 +30,7 @@
 #include <system_error>
 #include <utility>
 
-#include "core/error.hpp"
+#include <iobench/error.hpp>
 #include "methods/buffer_sizes.hpp"
 #include "methods/hot_path.hpp"
 #include "methods/parse_uint.hpp"

@@ -11,10 +11,10 @@
 #include <string>
 #include <vector>
 
-#include "core/error.hpp"
-#include "core/method.hpp"
-#include "methods/stdio_stream.hpp"
+#include <iobench/error.hpp>
+#include <iobench/method.hpp>
 #include "methods/buffer_sizes.hpp"
+#include "methods/stdio_stream.hpp"
 
 #if __has_include(<iconv.h>) && !defined(_WIN32)
 #include <iconv.h>

@@ -7,7 +7,7 @@
 // Built where CMake finds liburing (IOBENCH_HAVE_LIBURING); at run time the
 // kernel may still refuse io_uring (kernel.io_uring_disabled, seccomp, a
 // kernel before 5.1): the benchmark is then skipped with that reason.
-#include "core/method.hpp"
+#include <iobench/method.hpp>
 #include "methods/buffer_sizes.hpp"
 
 #ifdef IOBENCH_HAVE_LIBURING
@@ -21,8 +21,8 @@
 #include <string>
 #include <vector>
 
-#include "core/error.hpp"
-#include "data/byte_fold.hpp"
+#include <iobench/byte_fold.hpp>
+#include <iobench/error.hpp>
 #include "methods/posix_file.hpp"
 #endif
 

@@ -16,12 +16,12 @@
 #include <stdexcept>
 #include <string>
 
-#include "core/console_format.hpp"
+#include <iobench/console_format.hpp>
 
-#include "core/error.hpp"
-#include "core/method.hpp"
+#include <iobench/byte_fold.hpp>
+#include <iobench/error.hpp>
+#include <iobench/method.hpp>
 #include "methods/buffer_sizes.hpp"
-#include "data/byte_fold.hpp"
 
 namespace iobench {
 namespace {

@@ -3,17 +3,17 @@
 // bytes are formatted into memory before the measured call (outside it) and
 // written with write(2) (WriteFile on Windows) 1 MiB per call; an input
 // workload's file is read with read(2) (ReadFile) 1 MiB per call into one
-// reused buffer and folded (data/byte_fold.hpp, as every file_read method
+// reused buffer and folded (iobench/byte_fold.hpp, as every file_read method
 // does), with no parsing. A buffered method that formats as fast as memory
 // allows gets close to it; the summary gives every row as a multiple of it
 // (x_limit).
 #include <algorithm>
 #include <span>
 
-#include "core/method.hpp"
-#include "data/byte_fold.hpp"
-#include "methods/native_file.hpp"
+#include <iobench/byte_fold.hpp>
+#include <iobench/method.hpp>
 #include "methods/buffer_sizes.hpp"
+#include "methods/native_file.hpp"
 
 namespace iobench {
 namespace {

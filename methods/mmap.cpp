@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "core/method.hpp"
+#include <iobench/method.hpp>
 
 #ifndef _WIN32
 #include <sys/mman.h>
@@ -24,8 +24,8 @@
 #include <filesystem>
 #include <fstream>
 
-#include "core/error.hpp"
-#include "data/byte_fold.hpp"
+#include <iobench/byte_fold.hpp>
+#include <iobench/error.hpp>
 #include "methods/posix_file.hpp"
 #endif
 

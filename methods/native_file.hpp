@@ -12,7 +12,7 @@
 #include <string>
 #include <string_view>
 
-#include "core/method.hpp"
+#include <iobench/method.hpp>
 
 #ifdef _WIN32
 #include "methods/win32_device.hpp"

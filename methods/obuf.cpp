@@ -12,7 +12,7 @@
 #include <mutex>
 #include <string>
 
-#include "core/method.hpp"
+#include <iobench/method.hpp>
 #include "methods/obuf_file.hpp"
 #include "methods/obuf_writes.hpp"
 

@@ -43,7 +43,7 @@
 #include <string_view>
 #include <utility>
 
-#include "core/method.hpp"
+#include <iobench/method.hpp>
 #include "methods/buffer_sizes.hpp"
 #include "methods/native_file.hpp"
 #include "methods/obuf.hpp"

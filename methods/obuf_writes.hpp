@@ -10,7 +10,7 @@
 #include <span>
 #include <string_view>
 
-#include "core/method.hpp"
+#include <iobench/method.hpp>
 #include "methods/obuf.hpp"
 
 namespace iobench {

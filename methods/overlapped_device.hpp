@@ -20,7 +20,7 @@
 #include <system_error>
 #include <vector>
 
-#include "core/error.hpp"
+#include <iobench/error.hpp>
 #include "methods/handoff.hpp"
 #include "methods/win32_device.hpp"
 

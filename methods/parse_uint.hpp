@@ -18,7 +18,7 @@
 #include <cstring>
 #include <system_error>
 
-#include "data/load_le.hpp"
+#include <iobench/load_le.hpp>
 #include "methods/hot_path.hpp"
 
 /// IOBENCH_IBUF_SSE2: 1 where ibuf's block parsers are built (every x86-64

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "core/method.hpp"
+#include <iobench/method.hpp>
 #include "methods/buffer_sizes.hpp"
 
 #ifndef _WIN32
@@ -26,8 +26,8 @@
 #include <filesystem>
 #include <memory>
 
-#include "core/error.hpp"
-#include "data/byte_fold.hpp"
+#include <iobench/byte_fold.hpp>
+#include <iobench/error.hpp>
 #include "methods/native_file.hpp"
 #include "methods/posix_file.hpp"
 #endif
@@ -400,7 +400,7 @@ void mmap_doubles(const Sink& sink, std::span<const double> values) {
 
 // --- reading: read(2), pread(2), readv(2), posix_fadvise + read, O_DIRECT ---
 // Every call fills a user buffer of `buf` bytes (default_buffer_size), whose
-// bytes are then folded (data/byte_fold.hpp); none keeps more than that buffer.
+// bytes are then folded (iobench/byte_fold.hpp); none keeps more than that buffer.
 
 
 /// Bytes per read call for `source` (at most fd_max_io).

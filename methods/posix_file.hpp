@@ -8,8 +8,8 @@
 #include <memory>
 #include <string>
 
-#include "core/error.hpp"
-#include "data/byte_fold.hpp"
+#include <iobench/byte_fold.hpp>
+#include <iobench/error.hpp>
 
 namespace iobench {
 
@@ -77,7 +77,7 @@ inline void write_all(int fd, const char* data, std::size_t size, const std::str
 
 /// Reads the open descriptor `fd` to its end with read(2) of `chunk` bytes
 /// (at most fd_max_io) into one buffer, folding every byte in file order
-/// (data/byte_fold.hpp); retries on EINTR. Returns the byte count and the
+/// (iobench/byte_fold.hpp); retries on EINTR. Returns the byte count and the
 /// fold. Throws `io_error("read", path)`.
 inline ReadResult read_folded(int fd, std::size_t chunk, const std::string& path) {
     chunk = chunk < fd_max_io ? chunk : fd_max_io;

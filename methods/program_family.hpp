@@ -7,8 +7,8 @@
 
 #include <string>
 
-#include "core/method.hpp"
-#include "iobench/language_programs.hpp"
+#include <iobench/method.hpp>
+#include "generated/language_programs.hpp"
 
 namespace iobench {
 

@@ -17,7 +17,7 @@
 // Windows only: listed elsewhere, skipped with the reason.
 #include <string>
 
-#include "core/method.hpp"
+#include <iobench/method.hpp>
 
 #ifdef _WIN32
 #include <fcntl.h>
@@ -27,8 +27,8 @@
 #include <cstdio>
 #include <cwchar>
 
-#include "core/console_format.hpp"
-#include "core/error.hpp"
+#include <iobench/console_format.hpp>
+#include <iobench/error.hpp>
 #include "methods/stdio_stream.hpp"  // flush_stdout
 #endif
 

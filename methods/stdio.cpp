@@ -19,12 +19,12 @@
 #include <string>
 #include <utility>
 
-#include "core/console_format.hpp"
-#include "core/error.hpp"
-#include "core/method.hpp"
-#include "data/byte_fold.hpp"
-#include "methods/stdio_stream.hpp"
+#include <iobench/byte_fold.hpp>
+#include <iobench/console_format.hpp>
+#include <iobench/error.hpp>
+#include <iobench/method.hpp>
 #include "methods/buffer_sizes.hpp"
+#include "methods/stdio_stream.hpp"
 
 namespace iobench {
 namespace {

@@ -6,8 +6,8 @@
 #include <cstdio>
 #include <string>
 
-#include "core/console_format.hpp"
-#include "core/method.hpp"
+#include <iobench/console_format.hpp>
+#include <iobench/method.hpp>
 
 #ifndef _WIN32
 #include "methods/posix_file.hpp"

@@ -9,7 +9,7 @@
 #include <string>
 #include <system_error>
 
-#include "core/error.hpp"
+#include <iobench/error.hpp>
 
 namespace iobench {
 

@@ -22,7 +22,7 @@
 #include <system_error>
 #include <vector>
 
-#include "core/error.hpp"
+#include <iobench/error.hpp>
 #include "methods/handoff.hpp"
 #include "methods/posix_file.hpp"
 

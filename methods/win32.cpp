@@ -10,7 +10,7 @@
 // reads in flight, FILE_FLAG_NO_BUFFERING, and CreateFileMapping +
 // MapViewOfFile (whole file, or windows of `buf` bytes).
 // Listed everywhere; built on Windows only, skipped elsewhere with the reason.
-#include "core/method.hpp"
+#include <iobench/method.hpp>
 #include "methods/buffer_sizes.hpp"
 
 #ifdef _WIN32
@@ -20,8 +20,8 @@
 #include <system_error>
 #include <vector>
 
-#include "core/error.hpp"
-#include "data/byte_fold.hpp"
+#include <iobench/byte_fold.hpp>
+#include <iobench/error.hpp>
 #include "methods/native_file.hpp"
 #include "methods/win32_device.hpp"
 #endif
@@ -34,7 +34,7 @@ constexpr const char* unavailable = "";
 
 // --- reading: ReadFile, overlapped ReadFile, NO_BUFFERING, file mapping ---
 // Every ReadFile fills a user buffer of `buf` bytes (default_buffer_size), whose
-// bytes are then folded (data/byte_fold.hpp), as the POSIX read methods do.
+// bytes are then folded (iobench/byte_fold.hpp), as the POSIX read methods do.
 
 
 /// Bytes per ReadFile call for `source` (at most handle_max_io).

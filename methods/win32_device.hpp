@@ -17,8 +17,8 @@
 #include <string>
 #include <system_error>
 
-#include "core/error.hpp"
-#include "data/byte_fold.hpp"
+#include <iobench/byte_fold.hpp>
+#include <iobench/error.hpp>
 #include "methods/ibuf.hpp"
 #include "methods/obuf.hpp"
 
@@ -141,7 +141,7 @@ using handle_ibuf = basic_ibuf<handle_source_device>;
 
 /// Reads the open handle `h` to its end with synchronous ReadFile of
 /// `chunk` bytes (at most handle_max_io) into one buffer, folding every byte
-/// in file order (data/byte_fold.hpp). Returns the byte count and the fold.
+/// in file order (iobench/byte_fold.hpp). Returns the byte count and the fold.
 /// Throws `io_error("ReadFile", path)`.
 inline ReadResult read_folded(HANDLE h, std::size_t chunk, const std::string& path) {
     chunk = chunk < handle_max_io ? chunk : handle_max_io;

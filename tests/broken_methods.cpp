@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "core/error.hpp"
-#include "core/method.hpp"
-#include "data/byte_fold.hpp"
+#include <iobench/byte_fold.hpp>
+#include <iobench/error.hpp>
+#include <iobench/method.hpp>
 
 namespace iobench {
 namespace {

@@ -9,8 +9,8 @@
 #include <string>
 #include <system_error>
 
-#include "core/error.hpp"
-#include "core/method.hpp"
+#include <iobench/error.hpp>
+#include <iobench/method.hpp>
 
 namespace iobench {
 namespace {

@@ -6,7 +6,7 @@
 // tests/program_test.cpp runs them.
 #include <string>
 
-#include "core/method.hpp"
+#include <iobench/method.hpp>
 
 namespace iobench {
 namespace {

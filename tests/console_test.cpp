@@ -21,11 +21,11 @@
 #include <unistd.h>
 #endif
 
-#include "core/case_trial.hpp"
-#include "core/os_counters.hpp"
-#include "core/outcome.hpp"
-#include "core/session.hpp"
-#include "core/workload.hpp"
+#include "core/engine/case_trial.hpp"
+#include "core/engine/outcome.hpp"
+#include "core/engine/session.hpp"
+#include "core/engine/workload.hpp"
+#include "core/os/os_counters.hpp"
 #include "test_dir.hpp"
 #include "workloads/console_child.hpp"
 #include "workloads/console_trial.hpp"

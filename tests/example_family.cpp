@@ -7,8 +7,8 @@
 #include <fstream>
 #include <iterator>
 
-#include "core/error.hpp"
-#include "core/method.hpp"
+#include <iobench/error.hpp>
+#include <iobench/method.hpp>
 
 namespace iobench {
 namespace {

@@ -8,10 +8,10 @@
 #include <string>
 #include <system_error>
 
-#include "core/error.hpp"
-#include "core/output_trial.hpp"
-#include "core/session.hpp"
-#include "core/workload.hpp"
+#include <iobench/error.hpp>
+#include "core/engine/output_trial.hpp"
+#include "core/engine/session.hpp"
+#include "core/engine/workload.hpp"
 #include "data/text.hpp"
 #include "workloads/ints_in_trial.hpp"
 

@@ -14,13 +14,13 @@
 #include <string>
 #include <vector>
 
-#include "core/case_trial.hpp"
-#include "core/environment.hpp"
-#include "core/error.hpp"
-#include "core/page_cache.hpp"
-#include "core/session.hpp"
-#include "core/suite.hpp"
-#include "data/byte_fold.hpp"
+#include <iobench/byte_fold.hpp>
+#include <iobench/error.hpp>
+#include "core/engine/case_trial.hpp"
+#include "core/engine/session.hpp"
+#include "core/engine/suite.hpp"
+#include "core/os/environment.hpp"
+#include "core/os/page_cache.hpp"
 #include "data/doubles.hpp"
 #include "data/file_text.hpp"
 #include "methods/ibuf.hpp"

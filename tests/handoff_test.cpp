@@ -16,7 +16,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/error.hpp"
+#include <iobench/error.hpp>
 #include "methods/native_file.hpp"
 #include "methods/obuf.hpp"
 #include "methods/thread_device.hpp"

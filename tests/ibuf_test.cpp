@@ -26,7 +26,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/error.hpp"
+#include <iobench/error.hpp>
 #include "methods/ibuf.hpp"
 #include "sample_values.hpp"
 

@@ -1,4 +1,4 @@
-// Checks iobench's instruction counter (core/instructions.hpp) for real, in
+// Checks iobench's instruction counter (core/os/instructions.hpp) for real, in
 // a program built without sanitizers (valgrind cannot run them):
 //   instructions_probe TMPDIR     runs itself again under valgrind
 //                                 (rerun_under_valgrind) with TMPDIR (made
@@ -15,7 +15,7 @@
 #include <string>
 #include <thread>
 
-#include "core/instructions.hpp"
+#include "core/os/instructions.hpp"
 
 namespace {
 

@@ -1,4 +1,4 @@
-// The results file is built once as a JSON value (core/json_report.cpp); its
+// The results file is built once as a JSON value (core/report/json_report.cpp); its
 // Google Benchmark fields must be what Google Benchmark's own JSONReporter
 // writes for the same rows and context, so that its tools keep reading it.
 // Every row of the results files of real runs (tools/tests/fixtures) is
@@ -19,9 +19,9 @@
 #include <string>
 #include <vector>
 
-#include "core/json_report.hpp"
-#include "core/outcome.hpp"
-#include "core/report.hpp"
+#include "core/engine/outcome.hpp"
+#include "core/report/json_report.hpp"
+#include "core/report/report.hpp"
 #include "saved_run.hpp"
 
 namespace iobench {

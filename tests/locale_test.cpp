@@ -9,10 +9,10 @@
 #include <iterator>
 #include <locale>
 
-#include "core/case_trial.hpp"
-#include "core/error.hpp"
-#include "core/session.hpp"
-#include "core/suite.hpp"
+#include <iobench/error.hpp>
+#include "core/engine/case_trial.hpp"
+#include "core/engine/session.hpp"
+#include "core/engine/suite.hpp"
 #include "data/grouped_text.hpp"
 #include "test_dir.hpp"
 

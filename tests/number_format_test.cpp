@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "core/number_format.hpp"
+#include "core/report/number_format.hpp"
 
 namespace iobench {
 namespace {

@@ -18,7 +18,7 @@
 #include <system_error>
 #include <vector>
 
-#include "core/error.hpp"
+#include <iobench/error.hpp>
 #include "methods/fd_device.hpp"
 #include "methods/ibuf.hpp"
 #include "methods/obuf.hpp"

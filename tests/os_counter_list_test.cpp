@@ -6,7 +6,7 @@
 #include <fstream>
 #include <string>
 
-#include "core/os_counters.hpp"
+#include "core/os/os_counters.hpp"
 
 namespace iobench {
 namespace {

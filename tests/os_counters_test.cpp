@@ -20,8 +20,8 @@
 #include <unistd.h>
 #endif
 
-#include "core/environment.hpp"
-#include "core/os_counters.hpp"
+#include "core/os/environment.hpp"
+#include "core/os/os_counters.hpp"
 #include "runner_support.hpp"
 
 namespace iobench {

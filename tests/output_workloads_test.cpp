@@ -13,17 +13,17 @@
 #include <set>
 #include <string>
 
-#include "core/case_trial.hpp"
-#include "core/console_format.hpp"
-#include "workloads/console_messages.hpp"
-#include "core/session.hpp"
-#include "core/method.hpp"
-#include "core/suite.hpp"
-#include "core/workload.hpp"
+#include <iobench/console_format.hpp>
+#include <iobench/method.hpp>
+#include "core/engine/case_trial.hpp"
+#include "core/engine/session.hpp"
+#include "core/engine/suite.hpp"
+#include "core/engine/workload.hpp"
+#include "core/os/page_cache.hpp"
 #include "data/doubles.hpp"
 #include "data/text.hpp"
 #include "test_dir.hpp"
-#include "core/page_cache.hpp"
+#include "workloads/console_messages.hpp"
 
 namespace iobench {
 namespace {

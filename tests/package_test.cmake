@@ -40,12 +40,19 @@ if(IOBENCH_BUILD)
   endforeach()
   list(LENGTH installed files)
   message(STATUS "installed ${files} files, ${bytes} bytes, to ${prefix}")
-  foreach(required bin/iobench include/iobench/core/method.hpp include/iobench/core/error.hpp
+  foreach(required bin/iobench include/iobench/method.hpp include/iobench/error.hpp
                    lib/cmake/iobench/iobenchConfig.cmake lib/cmake/iobench/iobenchConfigVersion.cmake
                    share/iobench/plugin_entry.cpp)
     file(GLOB found ${prefix}/${required} ${prefix}/${required}.exe)
     if(NOT found)
       message(FATAL_ERROR "not installed: ${required}")
+    endif()
+  endforeach()
+  # The public API only: include/iobench/*.hpp, no folder of iobench's own tree.
+  file(GLOB_RECURSE headers LIST_DIRECTORIES false RELATIVE ${prefix}/include ${prefix}/include/*)
+  foreach(h ${headers})
+    if(NOT h MATCHES "^iobench/[^/]+\\.hpp$")
+      message(FATAL_ERROR "installed beside the public API (include/iobench/*.hpp): include/${h}")
     endif()
   endforeach()
   # iobench_DIR too: a cross toolchain may look for packages in its sysroot only.

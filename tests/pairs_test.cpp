@@ -8,10 +8,10 @@
 #include <string>
 #include <string_view>
 
-#include "core/outcome.hpp"
-#include "core/runner.hpp"
-#include "core/session.hpp"
-#include "core/suite.hpp"
+#include "core/engine/outcome.hpp"
+#include "core/engine/runner.hpp"
+#include "core/engine/session.hpp"
+#include "core/engine/suite.hpp"
 #include "test_dir.hpp"
 
 namespace iobench {

@@ -18,13 +18,13 @@
 #include <string>
 #include <vector>
 
-#include "core/outcome.hpp"
-#include "core/program.hpp"
-#include "core/program_trial.hpp"
-#include "core/report.hpp"
-#include "core/runner.hpp"
-#include "core/session.hpp"
-#include "core/suite.hpp"
+#include "core/engine/outcome.hpp"
+#include "core/engine/runner.hpp"
+#include "core/engine/session.hpp"
+#include "core/engine/suite.hpp"
+#include "core/programs/program.hpp"
+#include "core/programs/program_trial.hpp"
+#include "core/report/report.hpp"
 #include "runner_support.hpp"
 #include "test_dir.hpp"
 

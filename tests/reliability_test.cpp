@@ -16,11 +16,11 @@
 #include <thread>
 #include <vector>
 
-#include "core/error.hpp"
-#include "core/options.hpp"
-#include "core/results_file.hpp"
-#include "core/session.hpp"
-#include "core/workdir.hpp"
+#include <iobench/error.hpp>
+#include "app/options.hpp"
+#include "core/engine/session.hpp"
+#include "core/os/workdir.hpp"
+#include "core/report/results_file.hpp"
 #include "data/checksum.hpp"
 #include "test_dir.hpp"
 
@@ -33,7 +33,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/cleanup.hpp"
+#include "core/os/cleanup.hpp"
 #endif
 
 namespace iobench {

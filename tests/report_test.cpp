@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "core/environment.hpp"
-#include "core/report_rules.hpp"
+#include "core/os/environment.hpp"
+#include "core/report/report_rules.hpp"
 #include "runner_support.hpp"
 
 namespace iobench {
@@ -237,7 +237,7 @@ TEST(Report, ARepetitionStoppedPartWayIsNamed) {
 }
 
 TEST(Report, TheSummaryFollowsTheRulesOfTheSpecification) {
-    // tests/data/report_rules.json: every rule's value is core/report_rules.hpp's, and
+    // tests/data/report_rules.json: every rule's value is core/report/report_rules.hpp's, and
     // the summary of rows that trip every rule writes each rule's phrase.
     std::ifstream in(IOBENCH_TEST_DATA_DIR "/report_rules.json");
     ASSERT_TRUE(in) << "cannot open " << IOBENCH_TEST_DATA_DIR "/report_rules.json";
@@ -254,7 +254,7 @@ TEST(Report, TheSummaryFollowsTheRulesOfTheSpecification) {
     ASSERT_EQ(spec["rules"].size(), values.size());
     for (const auto& rule : spec["rules"]) {
         const std::string name = rule["name"];
-        ASSERT_EQ(values.count(name), 1u) << name << " is not in core/report_rules.hpp";
+        ASSERT_EQ(values.count(name), 1u) << name << " is not in core/report/report_rules.hpp";
         EXPECT_EQ(rule["value"].get<double>(), values.at(name)) << name;
     }
     // The fewest repetitions with an interval: the order statistics say so.

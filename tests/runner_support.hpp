@@ -12,11 +12,11 @@
 #include <utility>
 #include <vector>
 
-#include "core/outcome.hpp"
-#include "core/report.hpp"
-#include "core/runner.hpp"
-#include "core/session.hpp"
-#include "core/suite.hpp"
+#include "core/engine/outcome.hpp"
+#include "core/engine/runner.hpp"
+#include "core/engine/session.hpp"
+#include "core/engine/suite.hpp"
+#include "core/report/report.hpp"
 #include "test_dir.hpp"
 
 namespace iobench::test {

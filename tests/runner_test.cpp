@@ -9,7 +9,7 @@
 #include <string>
 #include <system_error>
 
-#include "core/environment.hpp"
+#include "core/os/environment.hpp"
 #include "methods/buffer_sizes.hpp"
 #include "runner_support.hpp"
 

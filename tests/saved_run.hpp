@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "core/outcome.hpp"
-#include "core/report.hpp"
-#include "core/suite.hpp"
+#include "core/engine/outcome.hpp"
+#include "core/engine/suite.hpp"
+#include "core/report/report.hpp"
 
 namespace iobench {
 

@@ -1,7 +1,7 @@
 // core/standard_output: every byte reaches the descriptor, and a failure is
 // its reason (a full device, a pipe whose reader went away), never the end
 // of the process.
-#include "core/standard_output.hpp"
+#include "core/os/standard_output.hpp"
 
 #include <gtest/gtest.h>
 #include <fcntl.h>

@@ -7,12 +7,12 @@
 #include <string_view>
 #include <vector>
 
-#include "core/case_trial.hpp"
-#include "core/method.hpp"
-#include "core/options.hpp"
-#include "core/session.hpp"
-#include "core/suite.hpp"
-#include "core/workload.hpp"
+#include <iobench/method.hpp>
+#include "app/options.hpp"
+#include "core/engine/case_trial.hpp"
+#include "core/engine/session.hpp"
+#include "core/engine/suite.hpp"
+#include "core/engine/workload.hpp"
 #include "test_dir.hpp"
 
 namespace iobench {

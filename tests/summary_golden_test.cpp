@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "core/report.hpp"
+#include "core/report/report.hpp"
 #include "saved_run.hpp"
 
 namespace iobench {

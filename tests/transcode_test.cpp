@@ -7,8 +7,8 @@
 #include <iterator>
 #include <string>
 
-#include "core/error.hpp"
-#include "core/method.hpp"
+#include <iobench/error.hpp>
+#include <iobench/method.hpp>
 #include "data/checksum.hpp"
 #include "data/transcode.hpp"
 #include "test_dir.hpp"

@@ -9,7 +9,7 @@
 #include <sstream>
 #include <string>
 
-#include "core/environment.hpp"
+#include "core/os/environment.hpp"
 #include "methods/win32_device.hpp"
 #include "test_dir.hpp"
 

@@ -14,11 +14,11 @@
 #include <string>
 #include <system_error>
 
-#include "core/error.hpp"
+#include <iobench/error.hpp>
+#include "core/engine/output_trial.hpp"
+#include "core/engine/session.hpp"
 #include "data/text.hpp"
-#include "iobench/binsize_programs.hpp"
-#include "core/output_trial.hpp"
-#include "core/session.hpp"
+#include "generated/binsize_programs.hpp"
 
 #ifdef _WIN32
 #include <process.h>

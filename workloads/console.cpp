@@ -8,8 +8,8 @@
 #include <memory>
 #include <string>
 
-#include "core/session.hpp"
-#include "core/workload.hpp"
+#include "core/engine/session.hpp"
+#include "core/engine/workload.hpp"
 #include "workloads/console_messages.hpp"
 #include "workloads/console_trial.hpp"
 

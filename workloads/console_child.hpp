@@ -11,9 +11,9 @@
 #include <string>
 #include <string_view>
 
-#include "core/os_counters.hpp"
-#include "core/session.hpp"
-#include "core/workload.hpp"
+#include "core/engine/session.hpp"
+#include "core/engine/workload.hpp"
+#include "core/os/os_counters.hpp"
 #include "data/checksum.hpp"
 #include "workloads/console_trial.hpp"
 

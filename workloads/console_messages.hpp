@@ -1,11 +1,11 @@
 // The text the console workloads print and check, byte for byte: the C
 // console-output benchmark's strings (the write-up "Console Output Benchmark (C/Linux x64)", docs/results/README.md#sources)
-// and the exact output of each formatted message (core/console_format.hpp).
+// and the exact output of each formatted message (iobench/console_format.hpp).
 #pragma once
 
 #include <string_view>
 
-#include "core/method.hpp"
+#include <iobench/method.hpp>
 
 namespace iobench {
 

@@ -13,7 +13,7 @@
 //  - the child times the call itself (steady_clock, the clock the runner uses)
 //    and reports the time, the bytes passed to write calls (/proc/self/io on
 //    Linux) and the operating system's counters of the call (the same ones the
-//    runner takes around every other run: core/os_counters.hpp) through a
+//    runner takes around every other run: core/os/os_counters.hpp) through a
 //    pipe; fork and exit stay outside the measurement.
 #include "workloads/console_trial.hpp"
 
@@ -27,10 +27,10 @@
 #include <stdexcept>
 #include <system_error>
 
-#include "core/cleanup.hpp"
-#include "core/error.hpp"
-#include "core/os_counters.hpp"
-#include "core/session.hpp"
+#include <iobench/error.hpp>
+#include "core/engine/session.hpp"
+#include "core/os/cleanup.hpp"
+#include "core/os/os_counters.hpp"
 #include "data/checksum.hpp"
 #include "data/text.hpp"
 #include "workloads/console_child.hpp"

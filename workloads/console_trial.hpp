@@ -10,8 +10,8 @@
 #include <optional>
 #include <string_view>
 
-#include "core/method.hpp"
-#include "core/workload.hpp"
+#include <iobench/method.hpp>
+#include "core/engine/workload.hpp"
 
 namespace iobench {
 

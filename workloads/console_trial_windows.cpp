@@ -31,7 +31,7 @@
 //    the runner's clock): CreateProcessW, the child's start and its exit stay
 //    outside the measurement, as fork and exit do on POSIX. It reports the
 //    time, the bytes passed to write calls (WriteTransferCount of
-//    GetProcessIoCounters), the counters of core/os_counters.hpp and the
+//    GetProcessIoCounters), the counters of core/os/os_counters.hpp and the
 //    translation mode of fd 1 through a pipe, then ends with TerminateProcess,
 //    so that nothing left in a buffer is written on the way out: a method
 //    that does not flush fails verification, as on POSIX.
@@ -56,11 +56,11 @@
 #include <utility>
 #include <vector>
 
-#include "core/cleanup.hpp"
-#include "core/error.hpp"
-#include "core/method.hpp"
-#include "core/plugins.hpp"
-#include "core/session.hpp"
+#include <iobench/error.hpp>
+#include <iobench/method.hpp>
+#include "core/engine/session.hpp"
+#include "core/os/cleanup.hpp"
+#include "core/plugins/plugins.hpp"
 #include "data/checksum.hpp"
 #include "workloads/console_child.hpp"
 #include "workloads/console_trial.hpp"

@@ -13,12 +13,12 @@
 #include <cstring>
 #include <system_error>
 
-#include "core/cleanup.hpp"
-#include "core/error.hpp"
-#include "core/page_cache.hpp"
-#include "core/program_trial.hpp"
-#include "core/session.hpp"
-#include "core/workload.hpp"
+#include <iobench/error.hpp>
+#include "core/engine/session.hpp"
+#include "core/engine/workload.hpp"
+#include "core/os/cleanup.hpp"
+#include "core/os/page_cache.hpp"
+#include "core/programs/program_trial.hpp"
 #include "data/doubles.hpp"
 #include "workloads/doubles_values.hpp"
 

@@ -10,9 +10,9 @@
 #include <memory>
 #include <system_error>
 
-#include "core/error.hpp"
-#include "core/session.hpp"
-#include "core/workload.hpp"
+#include <iobench/error.hpp>
+#include "core/engine/session.hpp"
+#include "core/engine/workload.hpp"
 #include "workloads/doubles_values.hpp"
 
 namespace iobench {

@@ -6,7 +6,7 @@
 // The seed read 12.85 GiB; here the size is --file-size (1 GiB by default,
 // times --scale when not given). The file is generated once per run in --dir
 // and shared by every method; every byte a method reads is folded
-// (data/byte_fold.hpp) and the fold compared with the generator's.
+// (iobench/byte_fold.hpp) and the fold compared with the generator's.
 //
 // A cold row's label says how the pages were dropped ("cache dropped: fdatasync
 // + posix_fadvise(POSIX_FADV_DONTNEED)" on Linux, "cache dropped:
@@ -27,11 +27,11 @@
 #include <map>
 #include <system_error>
 
-#include "core/error.hpp"
-#include "core/page_cache.hpp"
-#include "core/session.hpp"
-#include "core/workload.hpp"
-#include "data/byte_fold.hpp"
+#include <iobench/byte_fold.hpp>
+#include <iobench/error.hpp>
+#include "core/engine/session.hpp"
+#include "core/engine/workload.hpp"
+#include "core/os/page_cache.hpp"
 #include "data/file_text.hpp"
 
 namespace iobench {

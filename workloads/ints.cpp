@@ -5,10 +5,10 @@
 
 #include <cstdio>
 
-#include "core/error.hpp"
-#include "core/output_trial.hpp"
-#include "core/program_trial.hpp"
-#include "core/session.hpp"
+#include <iobench/error.hpp>
+#include "core/engine/output_trial.hpp"
+#include "core/engine/session.hpp"
+#include "core/programs/program_trial.hpp"
 #include "data/text.hpp"
 #include "workloads/ints_in_trial.hpp"
 

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "core/method.hpp"
-#include "core/workload.hpp"
+#include <iobench/method.hpp>
+#include "core/engine/workload.hpp"
 
 namespace iobench {
 

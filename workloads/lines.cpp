@@ -5,9 +5,9 @@
 // variants (fsync, fdatasync, O_SYNC, O_DSYNC).
 #include <fmt/format.h>
 
-#include "core/output_trial.hpp"
-#include "core/program_trial.hpp"
-#include "core/session.hpp"
+#include "core/engine/output_trial.hpp"
+#include "core/engine/session.hpp"
+#include "core/programs/program_trial.hpp"
 #include "data/text.hpp"
 
 namespace iobench {

@@ -13,9 +13,9 @@
 #include <locale>
 #include <stdexcept>
 
-#include "core/error.hpp"
-#include "core/output_trial.hpp"
-#include "core/session.hpp"
+#include <iobench/error.hpp>
+#include "core/engine/output_trial.hpp"
+#include "core/engine/session.hpp"
 #include "data/grouped_text.hpp"
 #include "workloads/ints_in_trial.hpp"
 

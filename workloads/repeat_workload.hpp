@@ -7,9 +7,9 @@
 #include <string>
 #include <string_view>
 
-#include "core/output_trial.hpp"
-#include "core/program_trial.hpp"
-#include "core/session.hpp"
+#include "core/engine/output_trial.hpp"
+#include "core/engine/session.hpp"
+#include "core/programs/program_trial.hpp"
 #include "data/text.hpp"
 
 namespace iobench {

@@ -2,14 +2,14 @@
 // Convert" tables (fast_io's README, https://github.com/cppfastio/fast_io, section 5): a UTF-8 file
 // of N copies of U+1F684 (N = 100M, 400 MB) converted to UTF-16LE, UTF-32LE
 // and GB18030 (4 bytes per code point in each). One workload per target
-// encoding, because Params (core/workload.hpp) has no encoding parameter; with
+// encoding, because Params (core/engine/workload.hpp) has no encoding parameter; with
 // one, the three would be `transcode/<method>/to:<encoding>`.
 #include <fmt/format.h>
 
 #include <stdexcept>
 
-#include "core/output_trial.hpp"
-#include "core/session.hpp"
+#include "core/engine/output_trial.hpp"
+#include "core/engine/session.hpp"
 #include "data/transcode.hpp"
 
 namespace iobench {

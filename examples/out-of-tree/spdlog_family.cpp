@@ -16,8 +16,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "core/error.hpp"
-#include "core/method.hpp"
+#include <iobench/error.hpp>
+#include <iobench/method.hpp>
 
 namespace iobench {
 namespace {

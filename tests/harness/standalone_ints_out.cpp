@@ -3,7 +3,7 @@
 // (methods/obuf.cpp: open, N x put_uint(i) + put('\n') into iobench's obuf
 // over a file descriptor, flush, close), from the same headers, in a program
 // of its own that times it with the same clock (steady_clock) and starts every
-// run from the same state as iobench does (core/page_cache.cpp: the
+// run from the same state as iobench does (core/os/page_cache.cpp: the
 // previous output removed, the file system written back, memory for the output
 // made resident). Prints one time per run in milliseconds
 // and then the median, after checking the last run's output line by line
@@ -24,9 +24,9 @@
 #include <string>
 #include <vector>
 
+#include "core/os/page_cache.hpp"
 #include "methods/fd_device.hpp"
 #include "methods/posix_file.hpp"
-#include "core/page_cache.hpp"
 
 namespace {
 

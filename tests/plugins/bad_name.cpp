@@ -1,6 +1,6 @@
 // A plugin whose method name holds a '/' (it would make another benchmark
 // name, and a path that does not exist): refused when it loads.
-#include "core/method.hpp"
+#include <iobench/method.hpp>
 
 namespace iobench {
 namespace {

@@ -3,8 +3,8 @@
 // the method (tests/plugins/CMakeLists.txt: plugin.console_run).
 #include <cstdio>
 
-#include "core/error.hpp"
-#include "core/method.hpp"
+#include <iobench/error.hpp>
+#include <iobench/method.hpp>
 
 namespace iobench {
 namespace {

@@ -1,5 +1,5 @@
 // A plugin that registers a family iobench has already (stdio): refused.
-#include "core/method.hpp"
+#include <iobench/method.hpp>
 
 namespace iobench {
 namespace {

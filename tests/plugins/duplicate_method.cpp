@@ -1,5 +1,5 @@
 // A plugin that registers a method name iobench has already (fwrite): refused.
-#include "core/method.hpp"
+#include <iobench/method.hpp>
 
 namespace iobench {
 namespace {

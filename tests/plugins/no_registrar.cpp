@@ -1,5 +1,5 @@
 // A plugin built from a file that registers nothing: refused.
-#include "core/method.hpp"
+#include <iobench/method.hpp>
 
 namespace iobench {
 /// Not a method: nothing registers it.

@@ -2,8 +2,8 @@
 // must fail verification like any method's (tests/plugins/CMakeLists.txt).
 #include <cstdio>
 
-#include "core/error.hpp"
-#include "core/method.hpp"
+#include <iobench/error.hpp>
+#include <iobench/method.hpp>
 
 namespace iobench {
 namespace {

@@ -1,7 +1,7 @@
 // A plugin whose registrar entry names another family: the error is kept in
 // the plugin while it loads (a throw there would end the process) and iobench
 // refuses the plugin saying it.
-#include "core/method.hpp"
+#include <iobench/method.hpp>
 
 namespace iobench {
 namespace {

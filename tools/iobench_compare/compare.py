@@ -235,7 +235,7 @@ def median_interval_rank(n: int, level: float = CI_LEVEL) -> int:
 
     The interval misses the median when at most k - 1 values fall below it or above it: 2 P(B <= k - 1)
     for B ~ binomial(n, 1/2); k is the largest rank that keeps this at most 1 - level (as
-    core/report.cpp's median_interval_rank)."""
+    core/report/report.cpp's median_interval_rank)."""
     if n < 1:
         return 0
     tail = (1 - level) / 2
@@ -537,7 +537,7 @@ def _context_notes(files: list[ResultFile]) -> list[str]:
 
 
 def _row_notes(files: list[ResultFile]) -> list[str]:
-    """What the rows of each file say beside their numbers, as iobench's own summary says it (core/report.cpp):
+    """What the rows of each file say beside their numbers, as iobench's own summary says it (core/report/report.cpp):
     why a row has no call counts (its calls_not_counted: a method whose I/O is no system call, or a platform
     that counts none, as wine), once for every row when it holds for all; and the rows' labels (how a cold
     row's pages were dropped), once per table."""
@@ -644,7 +644,7 @@ def _summaries(workloads: list[Workload], files: list[ResultFile], baseline_file
 
 # A spread is put down to the host or to other work when the time the hypervisor took
 # (steal_time) or tasks spent waiting for a CPU (cpu_wait) is at least this share of
-# a run's wall time: as iobench's own summary says it (core/report_rules.hpp).
+# a run's wall time: as iobench's own summary says it (core/report/report_rules.hpp).
 INTERFERENCE_SHARE = rules.INTERFERENCE_SHARE
 
 

@@ -14,7 +14,7 @@ from . import rules
 from .number_format import format_bytes, format_count, format_percent, format_ratio, format_time
 
 # The operating system's counters iobench reports on every row, in iobench's order (name, unit of the
-# per-run value): core/os_counters.hpp's IOBENCH_OS_COUNTERS, both tested against tests/data/os_counters.json.
+# per-run value): core/os/os_counters.hpp's IOBENCH_OS_COUNTERS, both tested against tests/data/os_counters.json.
 OS_COUNTERS = (
     ("read_calls", "count"),
     ("write_calls", "count"),
@@ -35,7 +35,7 @@ STANDARD = frozenset({"bytes_per_second", "items_per_second", "verified", "items
 
 # Below this much measured time per repetition the kernel's split of CPU time into
 # user and system (by scheduler ticks of 1-10 ms) is noise: the sys share is left
-# out, as iobench's own summary does (core/report_rules.hpp).
+# out, as iobench's own summary does (core/report/report_rules.hpp).
 MIN_SECONDS_FOR_CPU_SHARE = rules.MIN_SECONDS_FOR_CPU_SHARE
 
 

@@ -1,7 +1,7 @@
 """How a number is written wherever a person reads it, as iobench's console summary writes it.
 
 The specification is tests/data/number_format.json (kinds time, throughput, ratio,
-count, bytes, percent), which core/number_format.cpp is tested against as well;
+count, bytes, percent), which core/report/number_format.cpp is tested against as well;
 tools/tests/test_number_format.py checks every example there against these functions.
 """
 

@@ -43,7 +43,7 @@ _GB_FIELDS = frozenset({
     "aggregate_unit", "error_occurred", "error_message", "label", "big_o", "rms", "complexity_n",
 })
 
-# How iobench marks a benchmark the platform refused (core/outcome.hpp: Outcome::error_message;
+# How iobench marks a benchmark the platform refused (core/engine/outcome.hpp: Outcome::error_message;
 # tests/data/results_format.json).
 SKIPPED_PREFIX = "skipped: "
 

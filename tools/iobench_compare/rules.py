@@ -1,6 +1,6 @@
 """The rules by which iobench-compare flags and explains a result, one value each.
 
-The same values as iobench's console summary (core/report_rules.hpp) and the README's legend;
+The same values as iobench's console summary (core/report/report_rules.hpp) and the README's legend;
 all three are tested against tests/data/report_rules.json, which says what each rule means.
 """
 

@@ -1,0 +1,660 @@
+// iobench: the command line. Parses iobench's own options (CLI11), checks every
+// --benchmark_* flag and hands it to Google Benchmark, runs the selected suite
+// in a working directory of its own and writes the results file itself: kept
+// in memory during the run, then written to a temporary file, flushed and
+// renamed, every step checked (core/report/results_file.hpp).
+//
+// Exit status: 0 all benchmarks verified; 1 a benchmark failed (its row says
+// why), or the results file could not be written where asked (then it is
+// written elsewhere if anywhere, and stderr says where) or standard output
+// could not be written; 2 bad
+// input (unknown flag, bad value, missing or read-only directory, bad suite);
+// 128+N interrupted by signal N (generated files removed); 141 (128+SIGPIPE)
+// also when standard output closed before the summary was printed, the
+// results file then written and kept.
+#include <benchmark/benchmark.h>
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <csignal>
+#include <cstdlib>
+#include <cstdint>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <utility>
+#include <vector>
+
+#include <iobench/error.hpp>
+#include <iobench/method.hpp>  // IOBENCH_VERSION_MAJOR (iobench/plugin.hpp)
+#include "app/options.hpp"
+#include "core/engine/runner.hpp"
+#include "core/engine/session.hpp"
+#include "core/engine/suite.hpp"
+#include "core/os/cleanup.hpp"
+#include "core/os/environment.hpp"
+#include "core/os/instructions.hpp"
+#include "core/os/os_counters.hpp"
+#include "core/os/standard_output.hpp"
+#include "core/os/workdir.hpp"
+#include "core/plugins/plugins.hpp"
+#include "core/report/method_list.hpp"
+#include "core/report/report.hpp"
+#include "core/report/results_file.hpp"
+#include "generated/build_info.hpp"
+#include "workloads/console_trial.hpp"
+
+#ifdef _WIN32
+#include <io.h>
+#define IOBENCH_ISATTY(fd) _isatty(fd)
+#else
+#include <unistd.h>
+#define IOBENCH_ISATTY(fd) isatty(fd)
+#endif
+
+namespace fs = std::filesystem;
+
+static_assert(IOBENCH_VERSION_MAJOR == iobench::build::version_major,
+              "include/iobench/plugin.hpp: IOBENCH_VERSION_MAJOR is the major version of project(iobench VERSION ...)");
+
+namespace {
+
+using iobench::usage_error;
+
+constexpr int exit_failed = 1;
+constexpr int exit_usage = 2;
+/// Google Benchmark's own default --benchmark_min_time, in seconds.
+constexpr double default_min_time = 0.5;
+
+/// Prints a diagnostic on stderr, flushed. A stderr that cannot be written
+/// (closed, /dev/full, a full disk) loses the text and nothing else: the
+/// exit status stays the one the run earned (fmt::print would throw).
+template <class... Args>
+void note(fmt::format_string<Args...> format, Args&&... args) noexcept {
+    try {
+        const std::string text = fmt::format(format, std::forward<Args>(args)...);
+        std::fwrite(text.data(), 1, text.size(), stderr);
+        std::fflush(stderr);
+    } catch (...) {
+    }
+}
+
+/// Throws usage_error unless `dir` is an existing directory we can create files in.
+void check_writable_dir(const fs::path& dir, const char* option) {
+    if (dir.empty()) throw usage_error(fmt::format("{} '': give a directory", option));
+    std::error_code ec;
+    if (!fs::exists(dir, ec)) throw usage_error(fmt::format("{} {}: no such directory", option, dir.string()));
+    if (!fs::is_directory(dir, ec)) throw usage_error(fmt::format("{} {}: not a directory", option, dir.string()));
+    if (const std::string why = iobench::probe_directory(dir); !why.empty())
+        throw usage_error(fmt::format("{} {}: cannot create files there: {}", option, dir.string(), why));
+    note("{}", iobench::shared_directory_note(dir, option));
+}
+
+/// Removes what runs killed earlier left in `dir`, saying so on stderr (and,
+/// once, what of another user's it left alone).
+void remove_stale(const fs::path& dir) {
+    std::vector<fs::path> others;
+    for (const auto& e : iobench::remove_stale(dir, &others))
+        note("iobench: removed {}, left by process {} that no longer runs\n", e.path.string(), e.pid);
+    note("{}", iobench::left_alone_note(dir, others));
+}
+
+/// Prints `text` to standard output: exit status 0, or 1 (with the reason on
+/// stderr) when it could not be written.
+int print_or_fail(const std::string& text) {
+    std::fputs(text.c_str(), stdout);
+    const std::string failed = iobench::flush_stdout();
+    if (failed.empty()) return 0;
+    note("iobench: error: writing to standard output failed: {}\n", failed);
+    return exit_failed;
+}
+
+struct Options {
+    bool list = false;
+    std::optional<std::string> list_format;
+    std::string suite;
+    std::optional<std::string> dir;
+    std::optional<std::string> scale;
+    bool keep_files = false;
+    std::optional<std::string> results_dir;
+    std::optional<std::string> stdout_target;
+    std::optional<std::string> file_size;
+    std::optional<std::string> time_limit;  ///< --time-limit SECONDS (program methods)
+    bool no_interleave = false;
+    std::string instructions;  ///< --instructions: "perf", "valgrind" or "" (the best there is)
+    bool instructions_given = false;  ///< --instructions was given
+    std::string plugin;  ///< loaded before parsing (load_plugins); here for --help and its checks
+};
+
+/// Hands Google Benchmark its flags: the suite's repetitions and minimum time
+/// first, then interleaving, then the user's checked --benchmark_* flags (so
+/// they win). Returns false when it rejects an argument (it says which).
+bool initialize_harness(const char* argv0, const iobench::Suite& suite, const iobench::HarnessFlags& harness,
+                        bool interleave) {
+    // Static: Google Benchmark keeps pointers into its argv (the executable's
+    // name, in the results' context) until the run ends.
+    static std::vector<std::string> gb_args;
+    gb_args = {argv0};
+    if (suite.repetitions) gb_args.push_back(fmt::format("--benchmark_repetitions={}", *suite.repetitions));
+    if (suite.min_time) gb_args.push_back(fmt::format("--benchmark_min_time={}", *suite.min_time));
+    if (!harness.interleave) gb_args.push_back(fmt::format("--benchmark_enable_random_interleaving={}", interleave));
+    gb_args.insert(gb_args.end(), harness.pass.begin(), harness.pass.end());
+    static std::vector<char*> gb_argv;
+    gb_argv.clear();
+    for (auto& s : gb_args) gb_argv.push_back(s.data());
+    int gb_argc = static_cast<int>(gb_argv.size());
+    benchmark::Initialize(&gb_argc, gb_argv.data());
+    return !benchmark::ReportUnrecognizedArguments(gb_argc, gb_argv.data());
+}
+
+/// Where the run's working directory goes: --dir, else the system's
+/// temporary directory. Throws usage_error when there is none.
+fs::path work_base(const Options& opt) {
+    if (opt.dir) return *opt.dir;
+    std::error_code ec;
+    fs::path base = fs::temp_directory_path(ec);
+    if (ec) throw usage_error(fmt::format("no temporary directory ({}); give --dir", ec.message()));
+    return base;
+}
+
+/// Where results go when the place they were meant for cannot take them: the
+/// user's home directory, then the system's temporary directory.
+std::vector<fs::path> rescue_dirs() {
+    std::vector<fs::path> dirs;
+#ifdef _WIN32
+    const char* home = std::getenv("USERPROFILE");
+#else
+    const char* home = std::getenv("HOME");
+#endif
+    if (home && *home) dirs.emplace_back(home);
+    std::error_code ec;
+    const fs::path tmp = fs::temp_directory_path(ec);
+    if (!ec) dirs.push_back(tmp);
+    return dirs;
+}
+
+/// A results file written: where, and whether it went elsewhere than asked.
+struct Written {
+    fs::path path;
+    bool rescued = false;  ///< the named place could not take it (exit status 1)
+};
+
+/// Writes the JSON results to `target` (core/report/results_file.hpp: a temporary
+/// file, checked writes, flushed, renamed without replacing when `numbered`,
+/// i.e. --results-dir). A failed run's results given as --benchmark_out=FILE
+/// go to FILE.failed (-2, -3, ... when taken), whether FILE exists or not:
+/// never over earlier results, and never under the name a script reads as a
+/// success. A complete run is never lost: a directory that went away during
+/// the run is made again; a place that cannot take the file (a read-only
+/// file system, another user's file in the way) gives way to rescue_dirs(),
+/// said on stderr. Returns what was written, or nothing, having said why.
+std::optional<Written> write_results(const fs::path& results_target, const std::ostringstream& json_text,
+                                     bool numbered, bool failed) {
+    if (!json_text) {
+        note("iobench: error: the results could not be formatted; {} not written\n", results_target.string());
+        return std::nullopt;
+    }
+    iobench::Existing existing = numbered ? iobench::Existing::number : iobench::Existing::replace;
+    fs::path target = results_target;
+    if (!numbered && failed) {
+        target += ".failed";
+        existing = iobench::Existing::number;
+    }
+    const std::string text = json_text.str();
+    std::string error;
+    try {
+        return Written{iobench::publish_file(target, text, existing)};
+    } catch (const std::exception& e) {
+        error = e.what();
+    }
+    std::error_code ec;
+    const fs::path parent = target.has_parent_path() ? target.parent_path() : fs::path(".");
+    if (!fs::exists(parent, ec)) {
+        // Removed or renamed during the run: made again, as at its start.
+        fs::create_directories(parent, ec);
+        if (!ec) {
+            try {
+                return Written{iobench::publish_file(target, text, existing)};
+            } catch (const std::exception& e) {
+                error = e.what();
+            }
+        } else {
+            error = fmt::format("{}; making {} again: {}", error, parent.string(), ec.message());
+        }
+    }
+    for (const fs::path& dir : rescue_dirs()) {
+        try {
+            const fs::path rescued = iobench::publish_file(dir / target.filename(), text, iobench::Existing::number);
+            note("iobench: error: results not written to {}: {}; written to {} instead\n", target.string(), error,
+                 rescued.string());
+            return Written{rescued, true};
+        } catch (const std::exception&) {
+            // the next place
+        }
+    }
+    note("iobench: error: results not written to {}: {}\n", target.string(), error);
+    return std::nullopt;
+}
+
+/// Where the results go: DIR/<name>.json for --results-dir (created if
+/// missing), FILE for --benchmark_out, empty for neither. Throws usage_error
+/// for both at once or a target that cannot be written.
+fs::path results_target_of(const Options& opt, const std::optional<std::string>& out_file) {
+    if (opt.results_dir && out_file) throw usage_error("give either --results-dir or --benchmark_out, not both");
+    fs::path results_target;
+    if (opt.results_dir) {
+        // Created only when the run starts (create_results_dir): a run
+        // refused with exit 2 leaves no directory behind. Here the nearest
+        // part of the path that exists must be a directory we can write to.
+        if (opt.results_dir->empty()) throw usage_error("--results-dir '': give a directory");
+        fs::path existing = *opt.results_dir;
+        std::error_code ec;
+        while (!existing.empty() && !fs::exists(existing, ec)) existing = existing.parent_path();
+        check_writable_dir(existing.empty() ? fs::path(".") : existing, "--results-dir");
+        results_target = fs::path(*opt.results_dir) / (iobench::results_basename() + ".json");
+    } else if (out_file) {
+        results_target = *out_file;
+        std::error_code ec;
+        if (fs::is_directory(results_target, ec))
+            throw usage_error(fmt::format("--benchmark_out={}: is a directory", *out_file));
+        if (const std::string what = iobench::not_a_regular_file(results_target); !what.empty())
+            throw usage_error(fmt::format("--benchmark_out={}: is {}: results are written to a regular file only "
+                                          "(replaced in one step) or a new one",
+                                          *out_file, what));
+        const fs::path parent = results_target.has_parent_path() ? results_target.parent_path() : fs::path(".");
+        check_writable_dir(parent, "--benchmark_out: directory");
+    }
+    return results_target;
+}
+
+/// Declares iobench's own options on `app`, stored into `opt`, and the help
+/// text's footer (Google Benchmark's flags, exit statuses).
+void add_options(CLI::App& app, Options& opt) {
+    app.set_help_flag("-h,--help", "print this help and exit");
+    app.add_flag("--list", opt.list, "print the benchmark names of the suite, one per line, and exit");
+    app.add_option("--format", opt.list_format,
+                   "what --list prints: names (default) or md, a Markdown table of every method (family, call, "
+                   "operations, availability here) whatever the suite: docs/methods.md")
+        ->type_name("names|md");
+    app.add_option("--suite", opt.suite,
+                   "suite to run: a built-in name (" + fmt::format("{}", fmt::join(iobench::builtin_suites(), ", ")) +
+                       ") or a path to a suite .json; default: every workload x method pair");
+    app.add_option("--dir", opt.dir,
+                   "directory for generated inputs and outputs (must exist); the run works in a subdirectory "
+                   "iobench-<pid>-<id> of its own, removed afterwards; default: the system's temporary directory");
+    app.add_option("--scale", opt.scale, "multiply every workload's count by F (e.g. 0.01 for a quick run); F > 0")
+        ->type_name("F");
+    app.add_flag("--keep-files", opt.keep_files, "keep the working directory with the generated inputs");
+    app.add_option("--results-dir", opt.results_dir,
+                   "write the JSON results to DIR/<compiler>-<version>-<date>.json (created if missing; never "
+                   "overwrites: -2, -3, ... are added)")
+        ->type_name("DIR");
+    app.add_option("--stdout-target", opt.stdout_target,
+                   "where standard output goes while a console workload is measured: devnull (default), file "
+                   "(a file in --dir, verified) or pipe (drained and verified by a reader thread)")
+        ->type_name("devnull|file|pipe");
+    app.add_option("--file-size", opt.file_size,
+                   "size of the file the file_read workload reads, e.g. 512M, 1G, 12.85G (K/M/G/T = 2^10/2^20/...); "
+                   "default: 1 GiB times --scale; refused when it does not fit in --dir")
+        ->type_name("BYTES");
+    app.add_option("--time-limit", opt.time_limit,
+                   "seconds a program method's process (Go, Rust, Java, Python, Node.js) may take to start or to "
+                   "answer one run; beyond it its process group is killed and its row fails (default " +
+                       fmt::format("{}", iobench::Session::default_time_limit) + "): docs/external-methods.md")
+        ->type_name("SECONDS");
+    app.add_option("--plugin", opt.plugin,
+                   "load the method families of a plugin built with iobench_add_plugin(); give --plugin once per "
+                   "plugin (loaded before anything else, so --list, suites and filters see them): docs/plugins.md")
+        ->type_name("PATH")
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+    app.add_option("--instructions", opt.instructions,
+                   "count each row's user-space instructions per item of the measured calls (reproducible to about "
+                   "5 significant digits): with the CPU's counter (perf_event_open) where the kernel gives one, else "
+                   "by running under valgrind's callgrind (~50x slower: times are then not the figure); "
+                   "--instructions=perf or =valgrind chooses; one repetition of one run, in the suite's order, "
+                   "unless --benchmark_* flags say otherwise")
+        ->expected(0, 1)
+        ->type_name("[=perf|valgrind]");
+    app.add_flag("--no-interleave", opt.no_interleave,
+                 "run the repetitions of each benchmark back to back (default: interleaved in random order, "
+                 "--benchmark_enable_random_interleaving=true)");
+    app.footer(iobench::harness_flags_help() +
+               "Exit status: 0 all verified, 1 a benchmark failed or the results could not be written, 2 bad input,\n"
+               "128+N interrupted by signal N.");
+
+}
+
+/// The command line, parsed: iobench's own options and Google Benchmark's flags.
+struct CommandLine {
+    Options opt;
+    iobench::HarnessFlags harness;
+};
+
+/// Parses the command line into `cl`. Returns the exit status when the
+/// command is done already (--help printed), std::nullopt to go on. Throws
+/// usage_error for a bad option or value.
+std::optional<int> parse_command_line(int argc, char** argv, CommandLine& cl) {
+    // Google Benchmark's flags are checked here and go to it; everything else is ours.
+    std::vector<std::string> ours = {argv[0]};
+    std::vector<std::string> harness_args;
+    for (int i = 1; i < argc; ++i) {
+        std::string a = argv[i];
+        (a.rfind("--benchmark_", 0) == 0 ? harness_args : ours).push_back(std::move(a));
+    }
+    cl.harness = iobench::check_harness_flags(harness_args);
+
+    Options& opt = cl.opt;
+    CLI::App app{"iobench: measures I/O methods (stdio, iostreams, POSIX, obuf, ...) on verified workloads.\n"};
+    add_options(app, opt);
+
+    std::vector<const char*> our_argv;
+    for (const auto& s : ours) our_argv.push_back(s.c_str());
+    try {
+        app.parse(static_cast<int>(our_argv.size()), our_argv.data());
+    } catch (const CLI::CallForHelp&) {
+        return print_or_fail(app.help());
+    } catch (const CLI::ParseError& e) {
+        throw usage_error(e.what());
+    }
+    // CLI11 leaves an optional value unset when it is given as "": an empty
+    // value is a bad one, not a missing option.
+    for (auto [name, value] : {std::pair{"--scale", &opt.scale}, std::pair{"--file-size", &opt.file_size},
+                               std::pair{"--results-dir", &opt.results_dir}, std::pair{"--dir", &opt.dir}}) {
+        if (app.count(name) > 0 && !*value) *value = "";
+    }
+    // --instructions takes an optional value; "--instructions=" is a value left out by mistake.
+    opt.instructions_given = app.count("--instructions") > 0;
+    if (std::find(ours.begin(), ours.end(), "--instructions=") != ours.end())
+        throw usage_error("--instructions=: give perf or valgrind after '=', or no '=' for the best there is");
+    if (!opt.instructions.empty() && opt.instructions != "perf" && opt.instructions != "valgrind")
+        throw usage_error(fmt::format("--instructions={}: must be perf or valgrind", opt.instructions));
+    if (opt.no_interleave && cl.harness.interleave)
+        throw usage_error("give either --no-interleave or --benchmark_enable_random_interleaving, not both");
+    if (opt.list_format && !opt.list) throw usage_error("--format goes with --list only");
+    return std::nullopt;
+}
+
+/// What a run will do, decided from the command line and the suite before
+/// anything is written.
+struct Plan {
+    iobench::Suite suite;
+    std::vector<iobench::Case> cases;      ///< the suite's cases the filter selects
+    std::vector<iobench::Skipped> skipped;  ///< likewise, the pairs not built here
+    bool interleave = true;
+    iobench::StdoutTarget stdout_target = iobench::StdoutTarget::devnull;
+    double scale = 1;
+    std::uint64_t file_size = 0;  ///< --file-size in bytes; 0: the default
+    double time_limit = iobench::Session::default_time_limit;  ///< --time-limit, seconds
+    fs::path results_target;      ///< empty: no results file
+    int repetitions = 1;
+    double min_time = default_min_time;  ///< seconds
+    /// --instructions: the source asked for (none: the best there is); unset without it.
+    std::optional<iobench::InstructionSource> instructions;
+};
+
+/// Decides the run from `cl` into `plan`: the suite, the cases, every value
+/// checked. Returns the exit status when the command is done already
+/// (--list printed), std::nullopt to go on. Throws usage_error.
+std::optional<int> make_plan(const CommandLine& cl, Plan& plan) {
+    const Options& opt = cl.opt;
+    const iobench::HarnessFlags& harness = cl.harness;
+    plan.interleave = harness.interleave.value_or(!opt.no_interleave);
+    const iobench::ListFormat list_format =
+        opt.list_format ? iobench::parse_list_format(*opt.list_format) : iobench::ListFormat::names;
+    if (opt.list && list_format == iobench::ListFormat::markdown)
+        return print_or_fail(iobench::methods_markdown(iobench::methods(), iobench::workloads()));
+
+    try {
+        plan.suite = opt.suite.empty() ? iobench::all_pairs() : iobench::load_suite(opt.suite);
+    } catch (const iobench::suite_error& e) {
+        throw usage_error(e.what());
+    }
+    const iobench::Suite& suite = plan.suite;
+    plan.cases = iobench::filter_cases(suite.cases, harness.filter);
+    plan.skipped = iobench::filter_cases(suite.skipped, harness.filter);
+    if (plan.cases.empty()) throw usage_error(fmt::format("no benchmark matches --benchmark_filter={}", harness.filter));
+
+    if (opt.list) {
+        std::string names;
+        for (const auto& c : plan.cases) names += c.name + "\n";
+        for (const auto& s : plan.skipped) names += fmt::format("# {}: skipped, {}\n", s.name, s.reason);
+        return print_or_fail(names);
+    }
+
+    plan.stdout_target = suite.stdout_target.value_or(iobench::StdoutTarget::devnull);
+    if (opt.stdout_target) {
+        const auto t = iobench::parse_stdout_target(*opt.stdout_target);
+        if (!t) throw usage_error(fmt::format("--stdout-target {}: must be devnull, file or pipe", *opt.stdout_target));
+        plan.stdout_target = *t;
+    }
+
+    plan.scale = opt.scale ? iobench::parse_scale(*opt.scale) : suite.scale.value_or(1.0);
+    iobench::check_scale(plan.scale, opt.scale ? "--scale" : fmt::format("suite {}: \"scale\"", suite.name),
+                         plan.cases, opt.file_size.has_value());
+    plan.file_size = opt.file_size ? iobench::parse_size(*opt.file_size, "--file-size") : 0;
+    if (opt.time_limit) plan.time_limit = iobench::parse_time_limit(*opt.time_limit);
+    if (opt.dir) check_writable_dir(*opt.dir, "--dir");
+    plan.results_target = results_target_of(opt, harness.out_file);
+    // Every benchmark gets the repetitions explicitly, so the progress lines
+    // can count them, and its runs per repetition from a sizing run.
+    plan.repetitions = harness.repetitions.value_or(suite.repetitions.value_or(1));
+    plan.min_time = harness.min_time.value_or(suite.min_time.value_or(default_min_time));
+    if (opt.instructions_given) {
+        if (opt.instructions.empty()) plan.instructions = iobench::InstructionSource::none;
+        else if (opt.instructions == "perf") plan.instructions = iobench::InstructionSource::perf;
+        else plan.instructions = iobench::InstructionSource::valgrind;  // checked when parsed
+        // The counts hardly vary from run to run: one run of one repetition
+        // says it (under valgrind a run takes ~50 times as long).
+        plan.repetitions = harness.repetitions.value_or(1);
+        plan.min_time = harness.min_time.value_or(0);
+        // In the suite's order: the counts then depend on nothing random
+        // (interleaved, what ran before changes a few hundred instructions).
+        plan.interleave = harness.interleave.value_or(false);
+    }
+    return std::nullopt;
+}
+
+/// Writes the results file, then the summary; says what was kept. Returns
+/// the exit status (see the file's header).
+int finish(const CommandLine& cl, const Plan& plan, const iobench::Outcomes& outcomes,
+           const std::ostringstream& json_text, const std::ostringstream& summary, const fs::path& dir) {
+    const int failed = outcomes.failed();
+    int status = failed > 0 ? exit_failed : 0;
+    std::optional<Written> written;
+    if (!plan.results_target.empty()) {
+        written = write_results(plan.results_target, json_text, cl.opt.results_dir.has_value(), failed > 0);
+        if (!written || written->rescued) status = exit_failed;
+    }
+    const std::error_code stdout_error = iobench::write_stdout(summary.str());
+    if (written && !written->rescued)
+        note("iobench: results written to {}\n", written->path.string());
+    else if (plan.results_target.empty())
+        note("iobench: no results file written (--results-dir DIR or --benchmark_out=FILE keeps one)\n");
+    if (stdout_error == std::errc::broken_pipe) {
+        // The reader went away (| head): exit as SIGPIPE would have ended
+        // the process, with what was kept said.
+        note("iobench: standard output closed before the summary was printed (broken pipe){}\n",
+             written ? "; the results are kept" : "");
+#ifdef SIGPIPE
+        status = 128 + SIGPIPE;
+#else
+        status = exit_failed;
+#endif
+    } else if (stdout_error) {
+        note("iobench: error: writing the report to standard output failed: {}\n", stdout_error.message());
+        status = exit_failed;
+    }
+    if (failed > 0) note("iobench: {} benchmark(s) failed\n", failed);
+    if (cl.opt.keep_files) note("iobench: files kept in {}\n", dir.string());
+    return status;
+}
+
+/// Runs `plan`: the working directory (after removing what killed runs left),
+/// the harness, every benchmark; then finish(). Returns the exit status.
+int execute(const CommandLine& cl, const Plan& plan, const char* argv0) {
+    const Options& opt = cl.opt;
+    const fs::path& results_target = plan.results_target;
+    iobench::ensure_resource_limits();  // ulimit -n, -s: raised, or refused (exit 2)
+    // The working directory: a subdirectory of its own in --dir or in the
+    // system's temporary directory, after removing what killed runs left there.
+    const fs::path base = work_base(opt);
+    remove_stale(base);
+    if (!results_target.empty()) remove_stale(results_target.has_parent_path() ? results_target.parent_path() : ".");
+    if (plan.file_size != 0) {
+        const auto sized = std::find_if(plan.cases.begin(), plan.cases.end(),
+                                        [](const iobench::Case& c) { return c.workload->spec().sized_input; });
+        try {
+            if (sized != plan.cases.end())
+                iobench::require_room(base, fmt::format("the {} input", sized->workload->name()), plan.file_size);
+        } catch (const iobench::space_error& e) {
+            throw usage_error(fmt::format("--file-size {}: {}", *opt.file_size, e.what()));
+        }
+    }
+    std::optional<iobench::WorkDir> work;
+    try {
+        work.emplace(base);
+    } catch (const std::system_error& e) {
+        // what() names the call, the path and the system's message already.
+        throw usage_error(fmt::format("{}{}", e.what(), opt.dir ? "" : "; give --dir"));
+    }
+    if (opt.keep_files) work->keep();
+
+    if (!initialize_harness(argv0, plan.suite, cl.harness, plan.interleave)) return exit_usage;
+    if (opt.results_dir) {
+        std::error_code ec;
+        fs::create_directories(*opt.results_dir, ec);
+        if (ec) throw usage_error(fmt::format("--results-dir {}: {}", *opt.results_dir, ec.message()));
+    }
+
+    const fs::path dir = work->path();
+    iobench::Session session(dir, plan.scale, opt.keep_files);
+    session.set_stdout_target(plan.stdout_target);
+    if (plan.file_size != 0) session.set_input_size(plan.file_size);
+    session.set_time_limit(plan.time_limit);
+
+    // The results file's context after Google Benchmark's own keys: the
+    // environment, the run's settings, what did not run.
+    std::map<std::string, std::string> context;
+    for (const auto& [key, value] : iobench::describe_environment(dir)) context.emplace(key, value);
+    context["suite"] = plan.suite.name;
+    context["scale"] = fmt::format("{}", plan.scale);
+    context["stdout_target"] = std::string(iobench::to_string(plan.stdout_target));
+    context["file_size"] = std::to_string(iobench::sized_input_bytes(session));
+    context["skipped"] = iobench::skipped_context(plan.skipped);
+    context["interleaved"] = plan.interleave ? "true" : "false";
+    context["counters"] = iobench::available_os_counters();  // the OS counters the rows can carry here
+    if (plan.instructions)
+        context["instructions_source"] = std::string(iobench::to_string(iobench::instruction_counter().source()));
+    for (const iobench::LoadedPlugin& p : iobench::loaded_plugins())
+        note("iobench: plugin {}: {} (sha256 {})\n", p.path, fmt::join(p.families, ", "), p.sha256.substr(0, 16));
+    note("iobench: {} benchmark(s), scale {}, files in {} ({})\n", plan.cases.size(), plan.scale, dir.string(),
+         iobench::filesystem_type(dir));
+    iobench::Outcomes outcomes;  // how each benchmark ended: the summary, the exit status
+    iobench::register_benchmarks(plan.cases, session, outcomes, plan.repetitions, plan.min_time);
+
+    const iobench::CaseIndex index(plan.cases);  // what each row is: the summary's tables, the JSON's fields
+    iobench::SummaryConsoleReporter display(
+        outcomes, index,
+        IOBENCH_ISATTY(1) ? benchmark::ConsoleReporter::OO_ColorTabular : benchmark::ConsoleReporter::OO_Tabular);
+    display.set_skipped(plan.skipped);
+    display.set_plugins(iobench::loaded_plugins());
+    if (plan.instructions)
+        display.set_instructions_source(std::string(iobench::to_string(iobench::instruction_counter().source())));
+    // The summary is printed once the results file is safe: a reader of
+    // standard output that goes away (| head) cannot cost the results.
+    std::ostringstream summary;
+    display.SetOutputStream(&summary);
+    // The results stay in memory until the run ends: nothing half-written
+    // exists on disk meanwhile.
+    std::ostringstream json_text;
+    iobench::NamedJSONReporter json_file(index, json_text);
+    json_file.set_context(std::move(context));
+    json_file.set_plugins(iobench::loaded_plugins());
+    iobench::TeeReporter tee(display, results_target.empty() ? nullptr : &json_file,
+                             cl.harness.display_aggregates_only);
+    benchmark::RunSpecifiedBenchmarks(&tee);
+    benchmark::Shutdown();
+    return finish(cl, plan, outcomes, json_text, summary, dir);
+}
+
+/// Loads every --plugin of the command line, in order, before anything else
+/// is parsed (so a plugin's methods can be named in a suite or a filter),
+/// after refusing a registry that start-up left inconsistent. Throws
+/// usage_error.
+void load_plugins(int argc, char** argv) {
+    if (!iobench::registration_errors().empty())
+        throw usage_error(fmt::format("method families built into this executable clash: {}",
+                                      fmt::join(iobench::registration_errors(), "; ")));
+    const std::vector<std::string> args(argv + 1, argv + argc);
+    for (const std::string& path : iobench::plugin_arguments(args)) iobench::load_plugin(path);
+}
+
+/// --instructions: makes the process's instruction counter count with
+/// `wanted` (none: the best there is), or, where only valgrind can count,
+/// runs the whole command again under valgrind and returns its exit status.
+/// std::nullopt: counting here, go on. Throws usage_error when nothing can
+/// count (the reasons of both sources).
+std::optional<int> start_counting_instructions(iobench::InstructionSource wanted, int argc, char** argv) {
+    const std::string why = iobench::instruction_counter().enable(wanted);
+    if (why.empty()) return std::nullopt;
+    if (wanted == iobench::InstructionSource::perf || iobench::running_under_valgrind())
+        throw usage_error(fmt::format("--instructions: {}", why));
+    const std::string unsupported = iobench::valgrind_unsupported();
+    if (!unsupported.empty()) {
+        if (wanted == iobench::InstructionSource::valgrind) throw usage_error("--instructions=valgrind: " + unsupported);
+        throw usage_error(fmt::format("--instructions: {}; and {}", iobench::perf_instructions_unavailable(),
+                                      unsupported));
+    }
+    const std::string why_valgrind =
+        wanted == iobench::InstructionSource::valgrind
+            ? std::string()
+            : fmt::format(" (no hardware counter: {})", iobench::perf_instructions_unavailable());
+    try {
+        return iobench::rerun_under_valgrind(argc, argv, [&] {
+            note("iobench: counting instructions under valgrind's callgrind{}; the run is ~50x slower\n", why_valgrind);
+        });
+    } catch (const std::runtime_error& e) {
+        throw usage_error(fmt::format("--instructions: {}", e.what()));
+    }
+}
+
+/// The whole command: plugins, parse, plan, execute.
+int run(int argc, char** argv) {
+    load_plugins(argc, argv);
+    CommandLine cl;
+    if (const auto done = parse_command_line(argc, argv, cl)) return *done;
+    Plan plan;
+    if (const auto done = make_plan(cl, plan)) return *done;
+    if (plan.instructions) {
+        if (const auto status = start_counting_instructions(*plan.instructions, argc, argv)) return *status;
+    }
+    return execute(cl, plan, argv[0]);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    // A console workload's child process, before anything else (Windows:
+    // iobench starts itself again for each measured call of a console workload).
+    if (const auto status = iobench::console_child_main(argc, argv)) return *status;
+    // Before anything is opened: a closed descriptor 0-2 would otherwise be
+    // taken by the next file (the results, an input) and mixed with a stream.
+    iobench::ensure_standard_descriptors();
+    iobench::install_interrupt_cleanup();
+    try {
+        return run(argc, argv);
+    } catch (const usage_error& e) {
+        note("iobench: error: {}\n", e.what());
+        return exit_usage;
+    } catch (const std::exception& e) {
+        note("iobench: error: {}\n", e.what());
+        return exit_failed;
+    }
+}

@@ -1,0 +1,116 @@
+// Checks of the command line that need no CLI parser: sizes, the scale
+// against the selected workloads' counts, and Google Benchmark's own flags,
+// which iobench validates itself so that a bad value is one line naming the
+// flag and exit status 2 (Google Benchmark 1.7.1 accepts some and runs
+// nothing, or aborts).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/engine/suite.hpp"
+#include "core/os/usage_error.hpp"
+
+namespace iobench {
+
+/// Largest accepted number of repetitions (`--benchmark_repetitions`, a
+/// suite's "repetitions"): each one reruns every benchmark and Google
+/// Benchmark keeps every run in memory.
+inline constexpr int max_repetitions = max_suite_repetitions;
+
+/// Largest accepted `--benchmark_min_time` (and a suite's "min_time") in
+/// seconds: one day.
+inline constexpr double max_min_time = max_suite_min_time;
+
+/// Largest scaled count of items (or bytes, for a sized input): 2^53, the largest
+/// integer a double holds exactly.
+inline constexpr double max_scaled_count = 9007199254740992.0;
+
+/// Parses a size in bytes: a number with an optional binary suffix K, M, G or
+/// T (also KiB, MiB, ...; 1K = 1024), e.g. "4096", "512M", "12.85G" (rounded
+/// to whole bytes), from 1 byte to 2^62; decimal only ("0x1p30" is refused).
+/// Throws usage_error naming `option`.
+std::uint64_t parse_size(const std::string& text, const char* option);
+
+/// Parses the value of `--scale`: a decimal number, the whole text ("0.01",
+/// "1e-3"; not "", "0x10" or " 1"). Throws usage_error naming the text;
+/// check_scale() then checks the range.
+double parse_scale(const std::string& text);
+
+/// Largest accepted `--time-limit` in seconds: one day.
+inline constexpr double max_time_limit = 86400;
+
+/// Parses the value of `--time-limit`: seconds a program method's process may
+/// take to start or to answer one run (docs/external-methods.md), a decimal
+/// number > 0 and at most max_time_limit. Throws usage_error naming the text.
+double parse_time_limit(const std::string& text);
+
+/// What `--list` prints, chosen with `--format`.
+enum class ListFormat {
+    names,     ///< "names": the suite's benchmark names, one per line (skipped pairs as "# NAME: skipped, REASON")
+    markdown,  ///< "md": every registered method as a Markdown table (docs/methods.md)
+};
+
+/// Parses the value of `--format`: "names" or "md". Throws usage_error naming
+/// the value and the accepted ones.
+ListFormat parse_list_format(const std::string& text);
+
+/// The Google Benchmark flags of a command line, checked.
+struct HarnessFlags {
+    /// Flags handed to Google Benchmark as given (after iobench's own defaults).
+    std::vector<std::string> pass;
+    /// --benchmark_filter (applied by iobench to its own names); "" = all.
+    std::string filter;
+    /// --benchmark_out=FILE: written by iobench, never given to Google Benchmark.
+    std::optional<std::string> out_file;
+    /// --benchmark_enable_random_interleaving, when given.
+    std::optional<bool> interleave;
+    /// --benchmark_repetitions, when given (1..max_repetitions).
+    std::optional<int> repetitions;
+    /// --benchmark_min_time in seconds, when given (0 < t <= max_min_time).
+    std::optional<double> min_time;
+    /// --benchmark_display_aggregates_only (default false: the console
+    /// reporter gets every repetition, from which its summary computes the
+    /// median's confidence interval; it prints no per-repetition table; the
+    /// results file always has every run).
+    bool display_aggregates_only = false;
+};
+
+/// One `--benchmark_*` flag iobench accepts (harness_flag_specs()): the
+/// one place its value's check, what iobench keeps of it and its --help line
+/// are written.
+struct HarnessFlagSpec {
+    std::string_view name;    ///< "--benchmark_repetitions"
+    std::string_view syntax;  ///< what follows "=" ("N", "SECONDS", "true|false"); "" when it takes nothing
+    std::string_view help;    ///< its --help line; "" for a flag accepted but not listed
+    /// Checks the value (std::nullopt: given without "="), keeps what iobench
+    /// uses in `flags`, returns true when Google Benchmark gets the flag too.
+    /// Throws (an internal type) with what the flag accepts.
+    bool (*apply)(const std::optional<std::string>& value, HarnessFlags& flags);
+};
+
+/// Every `--benchmark_*` flag iobench accepts, in --help's order.
+std::span<const HarnessFlagSpec> harness_flag_specs();
+
+/// The --help lines of the listed flags, generated from harness_flag_specs().
+std::string harness_flags_help();
+
+/// Checks every `--benchmark_*` argument: known flag, a value of the right
+/// type and range (repetitions 1..max_repetitions, min_time > 0 seconds,
+/// out_format json, format console, time_unit ms, booleans true/false).
+/// `--benchmark_list_tests` is refused (iobench has --list). Throws
+/// usage_error naming the flag and what it accepts.
+HarnessFlags check_harness_flags(const std::vector<std::string>& args);
+
+/// Checks `scale` against the counts of `cases` (Workload::default_count, a
+/// sized input's too unless `explicit_file_size`: --file-size sets it): it must be finite and
+/// > 0, no count may round to 0 items and none may exceed max_scaled_count.
+/// `origin` names where the scale came from ("--scale", "suite quick: scale").
+/// Throws usage_error with the workload and the accepted range.
+void check_scale(double scale, const std::string& origin, const std::vector<Case>& cases, bool explicit_file_size);
+
+}  // namespace iobench

@@ -1,0 +1,161 @@
+// The method and workload registries: vectors behind functions, so static
+// initializers in any translation unit can register into them.
+#include <algorithm>
+#include <stdexcept>
+
+#include <iobench/method.hpp>
+#include "core/engine/workload.hpp"
+
+namespace iobench {
+
+namespace {
+std::vector<Method>& method_list() {
+    static std::vector<Method> list;
+    return list;
+}
+std::vector<std::unique_ptr<Workload>>& workload_list() {
+    static std::vector<std::unique_ptr<Workload>> list;
+    return list;
+}
+}  // namespace
+
+void register_method(Method method) {
+    auto& list = method_list();
+    if (find_method(method.name)) throw std::logic_error("method registered twice: " + method.name);
+    // Keep families together (alphabetically), methods in registration order
+    // within a family, so listings do not depend on static-initialization order.
+    auto pos = std::upper_bound(list.begin(), list.end(), method,
+                                [](const Method& a, const Method& b) { return a.family < b.family; });
+    list.insert(pos, std::move(method));
+}
+
+const std::vector<Method>& methods() { return method_list(); }
+
+const Method* find_method(std::string_view name) {
+    for (const Method& m : method_list())
+        if (m.name == name) return &m;
+    return nullptr;
+}
+
+void register_workload(std::unique_ptr<Workload> workload) {
+    auto& list = workload_list();
+    if (find_workload(workload->name()))
+        throw std::logic_error("workload registered twice: " + std::string(workload->name()));
+    auto pos = std::upper_bound(list.begin(), list.end(), workload,
+                                [](const auto& a, const auto& b) { return a->name() < b->name(); });
+    list.insert(pos, std::move(workload));
+}
+
+const std::vector<std::unique_ptr<Workload>>& workloads() { return workload_list(); }
+
+const Workload* find_workload(std::string_view name) {
+    for (const auto& w : workload_list())
+        if (w->name() == name) return w.get();
+    return nullptr;
+}
+
+namespace {
+/// The OperationField of `Member`, called `name`.
+template <auto Member>
+constexpr OperationField field(std::string_view name, std::string_view summary) {
+    return {name, summary, [](const Method& m) { return (m.*Member).present(); },
+            [](const Method& m) { return (m.*Member).why_not_built(); }, [](Method& m) { m.*Member = {}; }};
+}
+}  // namespace
+
+std::span<const OperationField> operation_fields() {
+#define IOBENCH_OPERATION_FIELD(type, member, summary) field<&Method::member>(#member, summary),
+    static constexpr OperationField fields[] = {IOBENCH_OPERATIONS(IOBENCH_OPERATION_FIELD)};
+#undef IOBENCH_OPERATION_FIELD
+    return fields;
+}
+
+const OperationField& operation_field(Operation op) { return operation_fields()[static_cast<std::size_t>(op)]; }
+
+std::vector<std::string_view> operation_names(const Method& m) {
+    std::vector<std::string_view> names;
+    for (const OperationField& op : operation_fields())
+        if (op.present(m)) names.push_back(op.name);
+    return names;
+}
+
+namespace {
+std::vector<std::string>& added_family_list() {
+    static std::vector<std::string> list;
+    return list;
+}
+}  // namespace
+
+bool is_added_family(std::string_view family) {
+    const auto& list = added_family_list();
+    return std::find(list.begin(), list.end(), family) != list.end();
+}
+
+bool valid_name(std::string_view name) {
+    return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.' ||
+               c == '+' || c == '-';
+    });
+}
+
+void register_family(const FamilyDefaults& defaults, std::span<const Method> list, FamilyOrigin origin) {
+    if (!valid_name(defaults.family))
+        throw std::logic_error("family \"" + defaults.family +
+                               "\": a family's name is letters, digits and _ . + - only, not empty");
+    std::vector<Method> family;
+    family.reserve(list.size());
+    for (const Method& entry : list) {
+        Method m = entry;
+        if (!m.family.empty() && m.family != defaults.family)
+            throw std::logic_error("method " + m.name + " names family " + m.family + " in family " + defaults.family);
+        m.family = defaults.family;
+        if (m.unavailable.empty()) m.unavailable = defaults.unavailable;
+        if (!valid_name(m.name))
+            throw std::logic_error("method \"" + m.name + "\" of family " + m.family +
+                                   ": a method's name is letters, digits and _ . + - only, not empty");
+        if (operation_names(m).empty())
+            throw std::logic_error("method " + m.name + " of family " + m.family + " has no operation");
+        if (const Method* taken = find_method(m.name))
+            throw std::logic_error("method " + m.name + " of family " + m.family + " is registered already (family " +
+                                   taken->family + ")");
+        for (const Method& earlier : family)
+            if (earlier.name == m.name)
+                throw std::logic_error("method " + m.name + " appears twice in family " + m.family);
+        family.push_back(std::move(m));
+    }
+    for (Method& m : family) register_method(std::move(m));
+    if (origin == FamilyOrigin::added && !is_added_family(defaults.family))
+        added_family_list().push_back(defaults.family);
+}
+
+namespace {
+std::vector<std::string>& registration_error_list() {
+    static std::vector<std::string> list;
+    return list;
+}
+}  // namespace
+
+const std::vector<std::string>& registration_errors() { return registration_error_list(); }
+
+namespace {
+/// Registers a family from a static initializer. Thrown from there, an error
+/// would end the program before main() could say anything: it is kept for
+/// main() to report instead.
+void register_at_start_up(const FamilyDefaults& defaults, std::initializer_list<Method> list, FamilyOrigin origin) {
+    try {
+        register_family(defaults, std::span<const Method>(list.begin(), list.size()), origin);
+    } catch (const std::exception& e) {
+        registration_error_list().push_back(e.what());
+    }
+}
+}  // namespace
+
+registrars::Own::Own(const FamilyDefaults& defaults, std::initializer_list<Method> list) {
+    register_at_start_up(defaults, list, FamilyOrigin::own);
+}
+
+registrars::Added::Added(const FamilyDefaults& defaults, std::initializer_list<Method> list) {
+    register_at_start_up(defaults, list, FamilyOrigin::added);
+}
+
+}  // namespace iobench

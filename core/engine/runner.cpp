@@ -1,0 +1,298 @@
+#include "core/engine/runner.hpp"
+
+#include <benchmark/benchmark.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <exception>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "core/engine/case_trial.hpp"
+#include "core/os/instructions.hpp"
+#include "core/os/os_counters.hpp"
+
+namespace iobench {
+
+namespace {
+
+using clock_type = std::chrono::steady_clock;
+
+/// "42 s", "3 min 20 s", "1 h 05 min".
+std::string format_duration(double seconds) {
+    const auto s = static_cast<long long>(std::llround(seconds));
+    if (s < 60) return fmt::format("{} s", s);
+    if (s < 3600) return fmt::format("{} min {:02} s", s / 60, s % 60);
+    return fmt::format("{} h {:02} min", s / 3600, s % 3600 / 60);
+}
+
+/// Prints one line per repetition started, with how many of all the run's
+/// repetitions have started and an estimate of the time left. Every
+/// benchmark runs a fixed number of runs per repetition (Iterations), so
+/// Google Benchmark calls it exactly once per repetition. The estimate is,
+/// over every benchmark, the repetitions it has left times the duration of
+/// its latest repetition, or, before its first, its runs per repetition
+/// times the whole cost of its sizing run (reset, run and verify).
+class Progress {
+public:
+    /// `expected[i]`: the estimated seconds of one repetition of benchmark i.
+    Progress(std::vector<double> expected, int repetitions)
+        : benchmarks_(expected.size()), repetitions_(repetitions), state_(expected.size()) {
+        for (std::size_t i = 0; i < expected.size(); ++i) state_[i].expected_seconds = expected[i];
+    }
+
+    /// Benchmark `index` is about to run a repetition.
+    void starting(std::size_t index, const std::string& name) {
+        Bench& b = state_[index];
+        ++b.repetitions;
+        ++started_;
+        call_start_ = clock_type::now();
+        std::string line =
+            fmt::format("iobench: [{}/{}] {}", started_, benchmarks_ * static_cast<std::size_t>(repetitions_), name);
+        if (repetitions_ > 1) line += fmt::format(", repetition {}/{}", b.repetitions, repetitions_);
+        line += fmt::format("; about {} left", format_duration(seconds_left(index)));
+        std::fprintf(stderr, "%s\n", line.c_str());
+        std::fflush(stderr);
+    }
+
+    /// The repetition that `starting` announced has ended.
+    void finished(std::size_t index) {
+        state_[index].expected_seconds = std::chrono::duration<double>(clock_type::now() - call_start_).count();
+    }
+
+private:
+    struct Bench {
+        int repetitions = 0;            ///< repetitions started
+        double expected_seconds = 0;    ///< of one repetition: the latest one's, or the sizing estimate
+    };
+
+    /// Estimated seconds until every repetition has run, counting the one
+    /// of benchmark `current` just announced as still to run.
+    double seconds_left(std::size_t current) const {
+        double left = state_[current].expected_seconds;
+        for (const Bench& b : state_) left += std::max(0, repetitions_ - b.repetitions) * b.expected_seconds;
+        return left;
+    }
+
+    std::size_t benchmarks_;
+    int repetitions_;
+    std::vector<Bench> state_;
+    std::size_t started_ = 0;
+    clock_type::time_point call_start_{};
+};
+
+/// Sets the operating system's counters of the run as Google Benchmark
+/// counters, per run (averaged over the iterations), and bytes_per_call.
+void report_os_counters(benchmark::State& state, const Method& method, const Trial& trial, const OsCounters& total) {
+    const bool calls_counted = method.calls_not_counted.empty();
+    for (unsigned i = 0; i < os_counter_count; ++i) {
+        const auto c = static_cast<OsCounter>(i);
+        if (!calls_counted && (c == OsCounter::read_calls || c == OsCounter::write_calls)) continue;
+        if (total.has(c))
+            state.counters[std::string(os_counter_name(c))] = benchmark::Counter(total[c], benchmark::Counter::kAvgIterations);
+    }
+    const OsCounter calls = trial.input ? OsCounter::read_calls : OsCounter::write_calls;
+    if (calls_counted && total.has(calls) && total[calls] > 0 && state.iterations() > 0) {
+        const double per_run = total[calls] / static_cast<double>(state.iterations());
+        state.counters["bytes_per_call"] = static_cast<double>(trial.bytes) / per_run;
+    }
+}
+
+// The stages of a benchmark's call, each ending in an Outcome (run_case and
+// run_once go through the same ones).
+
+/// `outcome`, or, when it is ok and the trial's finish() found a problem (a
+/// program that exited with a status other than 0), the failure it makes;
+/// a `state` given has the benchmark end with it.
+Outcome finish_outcome(benchmark::State* state, const Trial& trial, Outcome outcome) {
+    if (!outcome.ok()) return outcome;
+    const std::string problem = trial.finish_problem();
+    if (problem.empty()) return outcome;
+    Outcome failed = Outcome::failed(problem);
+    if (state) state->SkipWithError(failed.error_message().c_str());
+    return failed;
+}
+
+Outcome make_trial(const Case& c, Session& session, std::unique_ptr<Trial>& trial) {
+    return outcome_of([&] { trial = trial_for(*c.workload, *c.method, c.params, session); },
+                      "preparing the files failed: ");
+}
+
+Outcome reset_trial(Trial& trial) {
+    return outcome_of([&] { trial.reset(); }, "preparing the run failed: ");
+}
+
+/// The measured call. `stop` gets the time it returned, before anything else happens.
+Outcome run_trial(Trial& trial, clock_type::time_point& stop) {
+    return outcome_of([&] {
+        trial.run();
+        stop = clock_type::now();
+    });
+}
+
+Outcome verify_trial(Trial& trial) {
+    const std::string mismatch = trial.verify();
+    return mismatch.empty() ? Outcome{} : Outcome::failed("verification failed: " + mismatch);
+}
+
+/// One call of benchmark `c` by Google Benchmark: as many runs as it asks
+/// for, each reset, timed and verified, until one fails. Returns how the
+/// call ended; an outcome other than ok has also ended the benchmark with
+/// its error_message (Google Benchmark then reports no time).
+Outcome run_case(benchmark::State& state, const Case& c, Session& session) {
+    std::unique_ptr<Trial> trial;
+    Outcome outcome = make_trial(c, session, trial);
+    if (!outcome.ok()) {
+        state.SkipWithError(outcome.error_message().c_str());
+        // Entered after the error, the loop runs no iteration, but the call
+        // then reports the iteration count Google Benchmark asked for, as a
+        // call that failed inside the loop does. Without it the count is 0,
+        // and a repetition that fails here after others succeeded stops the
+        // whole run in Google Benchmark's statistics (a CHECK that every
+        // repetition ran the same count), losing every result.
+        for (auto _ : state) {
+        }
+        return outcome;
+    }
+    OsCounters os_total;  // summed over the iterations
+    std::int64_t runs = 0;
+    // --instructions: counted around each measured call, in this process
+    // (a call whose work runs in a child process is not counted).
+    InstructionCounter& instructions = instruction_counter();
+    const bool count_instructions = instructions.source() != InstructionSource::none && !trial->runs_in_child;
+    if (count_instructions) instructions.begin();
+    for (auto _ : state) {
+        state.PauseTiming();
+        outcome = reset_trial(*trial);
+        if (!outcome.ok()) break;
+        state.ResumeTiming();
+
+        // The snapshots sit outside the clock's interval and take nothing
+        // from it; what they cost themselves is subtracted from the counts.
+        const OsScope scope = c.method->process_counters ? OsScope::process : OsScope::thread;
+        const OsCounters before = take_os_snapshot(scope);
+        if (count_instructions) instructions.start();
+        const auto start = clock_type::now();
+        clock_type::time_point stop;
+        outcome = run_trial(*trial, stop);
+        if (count_instructions) instructions.stop();
+        if (!outcome.ok()) break;
+        const OsCounters after = take_os_snapshot(scope);
+        const std::optional<double> own = trial->measured_seconds();
+        state.SetIterationTime(own ? *own : std::chrono::duration<double>(stop - start).count());
+        const std::optional<OsCounters> own_counters = trial->measured_counters();
+        OsCounters counted = own_counters.value_or(os_counters_between(before, after, scope));
+        if (trial->work_in_child && !own_counters) counted = machine_wide(counted);
+        if (runs++ == 0) os_total = counted;
+        else os_total += counted;
+
+        state.PauseTiming();
+        outcome = verify_trial(*trial);
+        if (!outcome.ok()) break;
+        state.ResumeTiming();
+    }
+    if (!outcome.ok()) state.SkipWithError(outcome.error_message().c_str());
+    const std::optional<double> instructions_counted =
+        count_instructions ? instructions.take(c.name) : std::optional<double>();
+    trial->finish();
+    outcome = finish_outcome(&state, *trial, std::move(outcome));
+    if (!outcome.ok()) return outcome;
+    if (instructions_counted && trial->items > 0 && state.iterations() > 0)
+        state.counters["instructions_per_item"] =
+            *instructions_counted / (static_cast<double>(trial->items) * static_cast<double>(state.iterations()));
+    state.SetBytesProcessed(static_cast<std::int64_t>(trial->bytes) * state.iterations());
+    state.SetItemsProcessed(static_cast<std::int64_t>(trial->items) * state.iterations());
+    state.counters["verified"] = 1;
+    // What one run did, for readers comparing runs of different sizes.
+    state.counters["items"] = static_cast<double>(trial->items);
+    state.counters["bytes"] = static_cast<double>(trial->bytes);
+    // Absent when unbuffered or unknown (0): no buffer has no size.
+    if (trial->buffer_size != 0) state.counters["buffer_size"] = static_cast<double>(trial->buffer_size);
+    // A trial's own figures are there when measured, and a measured 0 is
+    // reported (a program's system time, a cold file's resident pages).
+    for (const auto& [name, value] : trial->counters) state.counters[name] = value;
+    if (!trial->label.empty()) state.SetLabel(trial->label);
+    report_os_counters(state, *c.method, *trial, os_total);
+    return outcome;
+}
+
+}  // namespace
+
+Outcome run_once(const Case& c, Session& session) {
+    std::unique_ptr<Trial> trial;
+    Outcome outcome = make_trial(c, session, trial);
+    if (outcome.ok()) outcome = reset_trial(*trial);
+    clock_type::time_point stop;
+    if (outcome.ok()) outcome = run_trial(*trial, stop);
+    if (outcome.ok()) outcome = verify_trial(*trial);
+    if (trial) {
+        trial->finish();
+        outcome = finish_outcome(nullptr, *trial, std::move(outcome));
+    }
+    return outcome;
+}
+
+std::int64_t runs_per_repetition(const RunCost& cost, double min_time) {
+    constexpr double most = 1e6;  // a bound for runs too short for the clock
+    // Google Benchmark's rule: enough runs for min_time of measured time.
+    double runs = cost.measured > 0 ? std::ceil(min_time / cost.measured) : most;
+    // The bound: no more runs than fit in 2 x min_time of their whole cost.
+    if (cost.whole > 0) runs = std::min(runs, std::floor(2 * min_time / cost.whole));
+    return static_cast<std::int64_t>(std::clamp(runs, 1.0, most));
+}
+
+std::optional<RunCost> size_run(const Case& c, Session& session) {
+    std::unique_ptr<Trial> trial;
+    if (!make_trial(c, session, trial).ok()) return std::nullopt;
+    const auto begin = clock_type::now();
+    Outcome outcome = reset_trial(*trial);
+    const auto start = clock_type::now();
+    clock_type::time_point stop = start;
+    if (outcome.ok()) outcome = run_trial(*trial, stop);
+    if (outcome.ok()) outcome = verify_trial(*trial);
+    const auto end = clock_type::now();
+    trial->finish();
+    if (!finish_outcome(nullptr, *trial, std::move(outcome)).ok()) return std::nullopt;
+    RunCost cost;
+    cost.measured = trial->measured_seconds().value_or(std::chrono::duration<double>(stop - start).count());
+    cost.whole = std::chrono::duration<double>(end - begin).count();
+    return cost;
+}
+
+void register_benchmarks(const std::vector<Case>& cases, Session& session, Outcomes& outcomes, int repetitions,
+                         double min_time) {
+    if (repetitions < 1) throw std::invalid_argument("register_benchmarks: repetitions must be at least 1");
+    if (!cases.empty()) {
+        std::fprintf(stderr, "iobench: one sizing run of each benchmark first (runs per repetition)\n");
+        std::fflush(stderr);
+    }
+    std::vector<std::int64_t> runs(cases.size(), 1);
+    std::vector<double> expected(cases.size(), 0);
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+        // A sizing run that fails leaves 1 run: the benchmark then fails or
+        // is skipped with the reason when it runs.
+        if (const auto cost = size_run(cases[i], session)) {
+            runs[i] = runs_per_repetition(*cost, min_time);
+            expected[i] = static_cast<double>(runs[i]) * cost->whole;
+        }
+    }
+    auto progress = std::make_shared<Progress>(std::move(expected), repetitions);
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+        const Case* c = &cases[i];
+        auto* b = benchmark::RegisterBenchmark(
+            c->name.c_str(), [c, i, progress, &session, &outcomes](benchmark::State& state) {
+                progress->starting(i, c->name);
+                outcomes.record(c->name, run_case(state, *c, session));
+                progress->finished(i);
+            });
+        b->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(runs[i])->Repetitions(repetitions);
+    }
+}
+
+}  // namespace iobench

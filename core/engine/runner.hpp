@@ -1,0 +1,74 @@
+// The runner: puts every case onto Google Benchmark, timing each run by wall
+// time (manual time: only Trial::run() is inside the measurement) and
+// verifying every run.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "core/engine/outcome.hpp"
+#include "core/engine/session.hpp"
+#include "core/engine/suite.hpp"
+
+namespace iobench {
+
+/// Registers each case as a Google Benchmark benchmark of the same name.
+/// Every iteration: reset (not timed), run (timed, wall clock), verify (not
+/// timed). A failed call or a failed verification ends the benchmark with an
+/// error naming what went wrong; it then reports no time. Rows that pass carry
+/// the counters bytes_per_second, items_per_second, verified (1) and
+/// buffer_size (bytes; absent when unbuffered or the library's own default),
+/// plus the trial's own counters (Trial::counters, e.g. resident_at_start). A trial
+/// that times its work itself (Trial::measured_seconds: the console workloads,
+/// whose call runs in a child process; program methods, whose program times
+/// each run, docs/external-methods.md) gives the iteration time instead of the
+/// runner's clock around run(). A benchmark whose trial's finish() finds a
+/// problem (Trial::finish_problem: a program that exited with a status other
+/// than 0 after its last run) fails with it.
+/// Every row also carries what the operating system counted around run()
+/// only (core/os/os_counters.hpp), per run: read_calls, write_calls, user_time,
+/// system_time (seconds), page_faults, context_switches, read_bytes,
+/// write_bytes (storage traffic), and bytes_per_call = bytes of the run /
+/// read_calls (input workloads) or write_calls (output workloads). A counter
+/// the platform does not provide is left out.
+/// How each benchmark ended goes to `outcomes` under its name: ok; failed,
+/// with the reason; or skipped, when the method turns out to be unavailable
+/// at run time (`unavailable_error`), which is not a failure. A benchmark
+/// that did not end ok also carries Outcome::error_message() as Google
+/// Benchmark's error ("skipped: <reason>" for a skip).
+/// `repetitions` (at least 1) is every benchmark's number of repetitions,
+/// which the progress lines count; less than 1 throws std::invalid_argument.
+/// Runs per repetition (Google Benchmark's iterations) are fixed per benchmark
+/// before the suite starts, from one sizing run of each (size_run,
+/// runs_per_repetition): enough runs for `min_time` seconds of measured time,
+/// but never more than fit in 2 x `min_time` of their whole cost (reset and
+/// verify included), so a tiny --scale cannot make a benchmark whose setup
+/// costs more than its measured run iterate for minutes.
+/// `cases`, `session` and `outcomes` must outlive the run. Progress goes to stderr: one
+/// line per repetition started, with the repetitions done and an estimate of
+/// the time left.
+void register_benchmarks(const std::vector<Case>& cases, Session& session, Outcomes& outcomes, int repetitions,
+                         double min_time);
+
+/// What one run of a benchmark costs, in seconds.
+struct RunCost {
+    double measured = 0;  ///< inside the measurement: what counts toward the minimum time
+    double whole = 0;     ///< reset, run and verify: what the run costs the wall clock
+};
+
+/// Runs per repetition of a benchmark whose runs cost `cost`: ceil(min_time /
+/// measured) (Google Benchmark's own target: `min_time` seconds of measured
+/// time), at most floor(2 x min_time / whole), at least 1 and at most 10^6.
+std::int64_t runs_per_repetition(const RunCost& cost, double min_time);
+
+/// One run of `c` (made, reset, run, verified, finished) timed both ways;
+/// std::nullopt when it does not end ok.
+std::optional<RunCost> size_run(const Case& c, Session& session);
+
+/// One run of `c` outside Google Benchmark, through the same stages as a
+/// benchmark's: the trial made, reset, run, verified and finished. Returns
+/// the outcome the runner would record (for tests).
+Outcome run_once(const Case& c, Session& session);
+
+}  // namespace iobench

@@ -1,0 +1,445 @@
+#include "core/engine/suite.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+#include <string_view>
+#include <unordered_set>
+#include <vector>
+#include <utility>
+
+#include "core/os/usage_error.hpp"
+
+#ifndef _WIN32
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#endif
+
+namespace iobench {
+
+// Defined in the file CMake generates from suites/*.json.
+extern const std::vector<std::pair<std::string_view, std::string_view>> builtin_suite_texts;
+
+namespace {
+
+/// Adds the case of `w` x `m` with `p` to `suite` (or to its skipped pairs);
+/// a case listed twice runs once. `taken`: the names of `suite.cases`, so
+/// that a suite of 200,000 entries is read in linear time.
+void add_case(Suite& suite, std::unordered_set<std::string>& taken, const Workload& w, const Method& m,
+              const Params& p) {
+    std::string name = case_name(w, m, p);
+    if (std::string why = w.unavailable(m); !why.empty()) {
+        suite.skipped.push_back({std::move(name), std::move(why)});
+        return;
+    }
+    if (!taken.insert(name).second) return;  // listed twice: run once
+    suite.cases.push_back({&w, &m, p, std::move(name)});
+}
+
+}  // namespace
+
+std::string case_name(const Workload& workload, const Method& method, const Params& params) {
+    std::string name = fmt::format("{}/{}", workload.name(), method.name);
+    if (params.buffer_size != 0) name += fmt::format("/buf:{}", params.buffer_size);
+    if (workload.spec().axes.cache_state) name += fmt::format("/cache:{}", to_string(params.cache));
+    return name;
+}
+
+std::string_view to_string(CacheState state) { return state == CacheState::cold ? "cold" : "warm"; }
+
+Suite all_pairs() {
+    Suite suite{"all", "every workload with every method that supports it", {}, {}, {}, {}, {}, {}};
+    std::unordered_set<std::string> taken;
+    for (const auto& w : workloads())
+        for (const Method& m : methods())
+            if (w->takes(m)) {
+                add_case(suite, taken, *w, m, {});
+                if (w->spec().axes.cache_state) add_case(suite, taken, *w, m, Params{0, CacheState::cold});
+            }
+    return suite;
+}
+
+std::vector<std::string> builtin_suites() {
+    std::vector<std::string> names;
+    for (const auto& [name, text] : builtin_suite_texts) names.emplace_back(name);
+    return names;
+}
+
+namespace {
+
+using nlohmann::json;
+
+/// Reads the parts of one suite document, naming the suite (`origin`) and
+/// the key in every error it throws (suite_error).
+class SuiteReader {
+public:
+    explicit SuiteReader(std::string origin) : origin_(std::move(origin)) {}
+
+    /// The error "suite <origin>: <what>".
+    suite_error fail(const std::string& what) const { return suite_error(fmt::format("suite {}: {}", origin_, what)); }
+
+    /// `value` when its type is `type`; else the error names `key`:
+    /// "\"min_time\" must be a number, not \"fast\"".
+    const json& typed(const json& value, const std::string& key, json::value_t type, const char* what) const {
+        const bool ok = type == json::value_t::number_float     ? value.is_number()
+                        : type == json::value_t::number_integer ? value.is_number_integer()
+                                                                : value.type() == type;
+        if (!ok) throw fail(fmt::format("\"{}\" must be {}, not {}", key, what, value.dump()));
+        return value;
+    }
+
+    /// The suite's own keys (name, description, repetitions, min_time, scale,
+    /// stdout_target) into `suite`; an unknown key is an error.
+    void read_settings(const json& doc, Suite& suite) const {
+        suite.name = origin_;
+        if (doc.contains("name")) suite.name = typed(doc.at("name"), "name", json::value_t::string, "a string");
+        if (doc.contains("description"))
+            suite.description = typed(doc.at("description"), "description", json::value_t::string, "a string");
+        if (doc.contains("repetitions")) {
+            const json& r = doc.at("repetitions");
+            if (!r.is_number_integer() || r.get<std::int64_t>() < 1 || r.get<std::int64_t>() > max_suite_repetitions)
+                throw fail(fmt::format("\"repetitions\" must be a whole number from 1 to {}, not {}",
+                                       max_suite_repetitions, r.dump()));
+            suite.repetitions = r.get<int>();
+        }
+        if (doc.contains("min_time")) {
+            const double t = typed(doc.at("min_time"), "min_time", json::value_t::number_float, "a number").get<double>();
+            if (!(t > 0) || t > max_suite_min_time)
+                throw fail(fmt::format("\"min_time\" must be a positive number of seconds, at most {}", max_suite_min_time));
+            suite.min_time = t;
+        }
+        if (doc.contains("scale")) {
+            const double s = typed(doc.at("scale"), "scale", json::value_t::number_float, "a number").get<double>();
+            if (!(s > 0)) throw fail("\"scale\" must be positive");
+            suite.scale = s;
+        }
+        if (doc.contains("stdout_target")) {
+            const std::string t =
+                typed(doc.at("stdout_target"), "stdout_target", json::value_t::string, "a string").get<std::string>();
+            suite.stdout_target = parse_stdout_target(t);
+            if (!suite.stdout_target)
+                throw fail(fmt::format("\"stdout_target\" must be \"devnull\", \"file\" or \"pipe\", not \"{}\"", t));
+        }
+        static const std::vector<std::string_view> keys = {"name",  "description", "repetitions",  "min_time",
+                                                            "scale", "benchmarks",  "stdout_target"};
+        for (const auto& item : doc.items())
+            if (std::find(keys.begin(), keys.end(), item.key()) == keys.end())
+                throw fail(fmt::format("unknown key \"{}\"", item.key()));
+    }
+
+    /// Entry `index` of "benchmarks": its cases (every method x buffer size x
+    /// cache state it names) added to `suite`.
+    void read_entry(const json& entry, std::size_t index, Suite& suite) const {
+        const std::string at = fmt::format("benchmarks[{}]", index);
+        if (!entry.is_object()) throw fail("each entry of \"benchmarks\" must be an object");
+        for (const auto& item : entry.items())
+            if (item.key() != "workload" && item.key() != "methods" && item.key() != "buffer_sizes" &&
+                item.key() != "cache")
+                throw fail(fmt::format("unknown key \"{}\" in a benchmarks entry", item.key()));
+        auto key = [&](const char* k) { return fmt::format("{}.{}", at, k); };
+        if (!entry.contains("workload")) throw fail(fmt::format("\"{}\" is missing", key("workload")));
+        if (!entry.contains("methods")) throw fail(fmt::format("\"{}\" is missing", key("methods")));
+        const std::string wname =
+            typed(entry.at("workload"), key("workload"), json::value_t::string, "a string").get<std::string>();
+        const Workload* w = find_workload(wname);
+        if (!w) throw fail(fmt::format("unknown workload \"{}\"", wname));
+        const std::vector<const Method*> ms = read_methods(entry.at("methods"), key("methods"), *w);
+        std::vector<std::size_t> sizes = {0};
+        if (entry.contains("buffer_sizes")) {
+            if (!w->spec().axes.buffer_size) throw fail(fmt::format("workload \"{}\" has no buffer size to set", wname));
+            sizes = read_buffer_sizes(entry.at("buffer_sizes"), key("buffer_sizes"));
+        }
+        std::vector<CacheState> caches = {CacheState::warm};
+        if (entry.contains("cache")) {
+            if (!w->spec().axes.cache_state) throw fail(fmt::format("workload \"{}\" has no page-cache state to set", wname));
+            caches = read_caches(entry.at("cache"), key("cache"));
+        }
+        for (const Method* m : ms) {
+            for (std::size_t size : sizes) {
+                if (size != 0 && !m->sizable_buffer)
+                    throw fail(fmt::format("method \"{}\" has no buffer size to set", m->name));
+                for (CacheState cache : caches) add_case(suite, taken_, *w, *m, Params{size, cache});
+            }
+        }
+        // A user's methods (a plugin's, or built in with
+        // iobench_add_executable) join every workload the suite names,
+        // beside the methods it lists, at their default buffer size; unless
+        // the entry names methods of that family itself: then those only.
+        std::vector<std::string> named_families;
+        for (const Method* m : ms) named_families.push_back(m->family);
+        for (const Method& m : methods())
+            if (is_added_family(m.family) && w->takes(m) &&
+                std::find(named_families.begin(), named_families.end(), m.family) == named_families.end())
+                for (CacheState cache : caches) add_case(suite, taken_, *w, m, Params{0, cache});
+    }
+
+private:
+    /// "methods": "*" (every method `w` takes) or an array of names.
+    std::vector<const Method*> read_methods(const json& jm, const std::string& key, const Workload& w) const {
+        if (!(jm.is_string() && jm.get<std::string>() == "*") && !jm.is_array())
+            throw fail(fmt::format("\"{}\" must be \"*\" or an array of method names, not {}", key, jm.dump()));
+        std::vector<const Method*> ms;
+        if (jm.is_string()) {
+            for (const Method& m : methods())
+                if (w.takes(m)) ms.push_back(&m);
+            return ms;
+        }
+        for (const json& n : jm) {
+            const std::string mname = typed(n, key, json::value_t::string, "an array of strings").get<std::string>();
+            const Method* m = find_method(mname);
+            if (!m) throw fail(fmt::format("unknown method \"{}\"", mname));
+            if (!w.takes(*m)) throw fail(fmt::format("method \"{}\" cannot run workload \"{}\"", mname, w.name()));
+            ms.push_back(m);
+        }
+        // (An empty list selected nothing, which was reported as a
+        // --benchmark_filter that matches nothing, also without one.)
+        if (ms.empty()) throw fail(fmt::format("\"{}\" names no method (give \"*\" for all of them)", key));
+        return ms;
+    }
+
+    /// "buffer_sizes": whole numbers of bytes, 1 to 2^40.
+    std::vector<std::size_t> read_buffer_sizes(const json& value, const std::string& key) const {
+        const json& js = typed(value, key, json::value_t::array, "an array of sizes in bytes");
+        std::vector<std::size_t> sizes;
+        for (const json& n : js) {
+            if (!n.is_number_integer() || n.get<std::int64_t>() < 0 || n.get<std::uint64_t>() > (1ull << 40))
+                throw fail(fmt::format("\"{}\" must hold whole numbers of bytes up to 2^40, not {}", key, n.dump()));
+            sizes.push_back(n.get<std::size_t>());
+        }
+        for (std::size_t s : sizes)
+            if (s == 0) throw fail("buffer sizes must be at least 1 byte");
+        return sizes;
+    }
+
+    /// "cache": a non-empty array of "warm" and "cold".
+    std::vector<CacheState> read_caches(const json& value, const std::string& key) const {
+        std::vector<CacheState> caches;
+        for (const json& item : typed(value, key, json::value_t::array, "an array")) {
+            const std::string c = typed(item, key, json::value_t::string, "an array of strings");
+            if (c != "warm" && c != "cold")
+                throw fail(fmt::format("\"cache\" values must be \"warm\" or \"cold\", not \"{}\"", c));
+            caches.push_back(c == "cold" ? CacheState::cold : CacheState::warm);
+        }
+        if (caches.empty()) throw fail("\"cache\" must list \"warm\", \"cold\" or both");
+        return caches;
+    }
+
+    std::string origin_;
+    mutable std::unordered_set<std::string> taken_;  // names of the cases added so far (add_case)
+};
+
+/// What a file of type `type` is, for a message ("a FIFO").
+std::string file_kind(std::filesystem::file_type type) {
+    switch (type) {
+        case std::filesystem::file_type::directory: return "a directory";
+        case std::filesystem::file_type::character: return "a character device";
+        case std::filesystem::file_type::block: return "a block device";
+        case std::filesystem::file_type::fifo: return "a FIFO";
+        case std::filesystem::file_type::socket: return "a socket";
+        default: return "not a regular file";
+    }
+}
+
+suite_error not_readable(const std::string& path, const std::string& what) {
+    return suite_error(fmt::format("suite {}: {}", path, what));
+}
+
+#ifndef _WIN32
+std::filesystem::file_type type_of(mode_t mode) {
+    using std::filesystem::file_type;
+    if (S_ISDIR(mode)) return file_type::directory;
+    if (S_ISCHR(mode)) return file_type::character;
+    if (S_ISBLK(mode)) return file_type::block;
+    if (S_ISFIFO(mode)) return file_type::fifo;
+    if (S_ISSOCK(mode)) return file_type::socket;
+    return file_type::unknown;
+}
+#endif
+
+/// The bytes of the suite file `path`: a regular file (or a link to one) of
+/// at most max_suite_file_bytes. A FIFO, device or socket is refused before
+/// anything is read (on POSIX it is opened with O_NONBLOCK, so that opening
+/// it cannot block, and checked with fstat).
+std::string read_suite_file(const std::string& path) {
+    const std::string too_large =
+        fmt::format("larger than {} bytes: not a suite file (suites are small)", max_suite_file_bytes);
+    std::string text;
+#ifdef _WIN32
+    std::error_code ec;
+    const std::filesystem::file_status st = std::filesystem::status(path, ec);
+    if (!ec && std::filesystem::exists(st) && !std::filesystem::is_regular_file(st))
+        throw not_readable(path, fmt::format("is {}, not a suite file (only regular files are read)", file_kind(st.type())));
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw not_readable(path, "cannot open the file");
+    text.resize(max_suite_file_bytes + 1);
+    in.read(text.data(), static_cast<std::streamsize>(text.size()));
+    if (in.bad()) throw not_readable(path, "cannot read the file");
+    text.resize(static_cast<std::size_t>(in.gcount()));
+#else
+    const int fd = open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0) throw not_readable(path, "cannot open the file");
+    struct stat st {};
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        throw not_readable(path, fmt::format("is {}, not a suite file (only regular files are read)",
+                                             file_kind(type_of(st.st_mode))));
+    }
+    if (static_cast<std::uintmax_t>(st.st_size) > max_suite_file_bytes) {
+        close(fd);
+        throw not_readable(path, too_large);
+    }
+    text.resize(max_suite_file_bytes + 1);  // (a file that grows meanwhile is cut here, and refused)
+    std::size_t got = 0;
+    while (got < text.size()) {
+        const ssize_t n = read(fd, text.data() + got, text.size() - got);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) {
+            const int err = errno;
+            close(fd);
+            throw not_readable(path, fmt::format("cannot read the file: {}", std::strerror(err)));
+        }
+        if (n == 0) break;
+        got += static_cast<std::size_t>(n);
+    }
+    close(fd);
+    text.resize(got);
+#endif
+    if (text.size() > max_suite_file_bytes) throw not_readable(path, too_large);
+    return text;
+}
+
+}  // namespace
+
+Suite parse_suite(const std::string& text, const std::string& origin) {
+    const SuiteReader reader(origin);
+    json doc;
+    // JSON readers differ on what follows a NUL and on a key given twice (the
+    // last one wins here, the first elsewhere): both are refused.
+    if (const auto nul = text.find('\0'); nul != std::string::npos)
+        throw reader.fail(fmt::format("a NUL byte at offset {}: not JSON text", nul));
+    std::vector<std::set<std::string>> keys;  // per open object, its keys so far
+    const json::parser_callback_t no_duplicates = [&](int, json::parse_event_t event, json& parsed) {
+        if (event == json::parse_event_t::object_start) {
+            keys.emplace_back();
+        } else if (event == json::parse_event_t::object_end) {
+            keys.pop_back();
+        } else if (event == json::parse_event_t::key && !keys.empty()) {
+            const std::string& key = parsed.get_ref<const std::string&>();
+            if (!keys.back().insert(key).second)
+                throw reader.fail(fmt::format("the key \"{}\" is given twice in one object", key));
+        }
+        return true;
+    };
+    try {
+        doc = json::parse(text, no_duplicates);
+    } catch (const json::parse_error& e) {
+        throw reader.fail(fmt::format("not valid JSON ({})", e.what()));
+    } catch (const json::exception& e) {
+        // out_of_range: a number beyond a double (1e999).
+        throw reader.fail(fmt::format("a number is out of range ({})", e.what()));
+    }
+    try {
+        if (!doc.is_object()) throw reader.fail("expected a JSON object");
+        Suite suite;
+        reader.read_settings(doc, suite);
+        if (!doc.contains("benchmarks")) throw reader.fail("\"benchmarks\" is missing");
+        const json& list = doc.at("benchmarks");
+        if (!list.is_array() || list.empty()) throw reader.fail("\"benchmarks\" must be a non-empty array");
+        for (std::size_t index = 0; index < list.size(); ++index) reader.read_entry(list[index], index, suite);
+        return suite;
+    } catch (const json::exception& e) {
+        throw reader.fail(e.what());
+    }
+}
+
+Suite load_suite(const std::string& name_or_path) {
+    for (const auto& [name, text] : builtin_suite_texts)
+        if (name == name_or_path) return parse_suite(std::string(text), std::string(name));
+    if (name_or_path.size() > 5 && name_or_path.ends_with(".json"))
+        return parse_suite(read_suite_file(name_or_path), name_or_path);
+    std::string known;
+    for (const std::string& n : builtin_suites()) known += (known.empty() ? "" : ", ") + n;
+    throw suite_error(fmt::format("unknown suite \"{}\" (built in: {}; or a path to a .json file)", name_or_path, known));
+}
+
+namespace {
+
+/// Longest --benchmark_filter accepted, in bytes: names are under 100.
+constexpr std::size_t max_filter_length = 1024;
+
+/// True when the extended regular expression `re` repeats, without bound, a
+/// group that itself holds a repetition ("(a*)*", "(x+y)+", "((a*)b){2,}"):
+/// std::regex backtracks through every way of splitting the text between
+/// the two, which takes time exponential in the nesting (five
+/// levels took 33 s on names of 30 characters).
+bool has_nested_repetition(std::string_view re) {
+    std::vector<bool> repeats_inside;  // per open group: holds a repetition
+    bool last_group_repeats = false;   // the group just closed held one
+    bool just_closed = false;          // the previous character closed a group
+    for (std::size_t i = 0; i < re.size(); ++i) {
+        const char c = re[i];
+        const bool after_group = just_closed;
+        just_closed = false;
+        if (c == '\\') {
+            ++i;  // an escaped character is a literal
+        } else if (c == '[') {
+            // A bracket expression: ']' right after '[' or "[^" is a literal.
+            std::size_t j = i + 1;
+            if (j < re.size() && re[j] == '^') ++j;
+            if (j < re.size() && re[j] == ']') ++j;
+            while (j < re.size() && re[j] != ']') ++j;
+            i = j;
+        } else if (c == '(') {
+            repeats_inside.push_back(false);
+        } else if (c == ')') {
+            if (repeats_inside.empty()) continue;  // unbalanced: std::regex says so
+            last_group_repeats = repeats_inside.back();
+            repeats_inside.pop_back();
+            just_closed = true;
+            if (last_group_repeats && !repeats_inside.empty()) repeats_inside.back() = true;
+        } else if (c == '*' || c == '+' || c == '{') {
+            if (after_group && last_group_repeats && (c != '{' || re.find(',', i) < re.find('}', i)))
+                return true;
+            if (!repeats_inside.empty()) repeats_inside.back() = true;
+        }
+    }
+    return false;
+}
+
+}  // namespace
+
+NameFilter::NameFilter(std::string spec) {
+    if (spec.size() > max_filter_length)
+        throw usage_error(fmt::format("--benchmark_filter: {} bytes, more than the {} a filter may have", spec.size(),
+                                      max_filter_length));
+    if (spec.empty() || spec == "all" || spec == ".") {
+        all_ = true;
+        return;
+    }
+    if (spec[0] == '-') {
+        negate_ = true;
+        spec.erase(0, 1);
+    }
+    if (has_nested_repetition(spec))
+        throw usage_error(fmt::format("--benchmark_filter={}: a group repeated without bound holds a repetition "
+                                      "itself (as in \"(a*)*\"), which can take exponential time to match: write it "
+                                      "without the nested repetition",
+                                      spec));
+    try {
+        re_ = std::regex(spec, std::regex::extended);
+    } catch (const std::regex_error& e) {
+        throw usage_error(fmt::format("--benchmark_filter={}: not a valid regular expression ({})", spec, e.what()));
+    }
+}
+
+bool NameFilter::selects(const std::string& name) const { return all_ || std::regex_search(name, re_) != negate_; }
+
+}  // namespace iobench

@@ -1,0 +1,110 @@
+// Suites: named selections of workloads x methods x parameters, read from JSON
+// (suites/*.json are compiled into the binary; a path to any other file works too).
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <regex>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <iobench/method.hpp>
+#include "core/engine/session.hpp"
+#include "core/engine/workload.hpp"
+
+namespace iobench {
+
+/// A suite file that cannot be read or does not describe a valid suite.
+class suite_error : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+/// One benchmark: a workload run by a method with its parameters.
+struct Case {
+    const Workload* workload = nullptr;
+    const Method* method = nullptr;
+    Params params;
+    /// `<workload>/<method>[/buf:<bytes>][/cache:warm|cold]`, the same on every platform.
+    std::string name;
+};
+
+/// A pair that cannot run on this build, with the reason.
+struct Skipped {
+    std::string name;
+    std::string reason;
+};
+
+/// What a suite selects, and the defaults it sets for the harness.
+struct Suite {
+    std::string name;
+    std::string description;
+    std::vector<Case> cases;
+    std::vector<Skipped> skipped;
+    std::optional<int> repetitions;  ///< --benchmark_repetitions unless given on the command line
+    std::optional<double> min_time;  ///< --benchmark_min_time in seconds, likewise
+    std::optional<double> scale;     ///< --scale, likewise
+    std::optional<StdoutTarget> stdout_target;  ///< --stdout-target, likewise
+};
+
+/// Largest "repetitions" a suite may set (as --benchmark_repetitions).
+inline constexpr int max_suite_repetitions = 1000;
+/// Largest "min_time" a suite may set, in seconds (one day).
+inline constexpr double max_suite_min_time = 86400;
+
+/// Largest suite file read, in bytes (16 MiB: a suite is a few kilobytes; a
+/// link to /dev/zero or a huge file is refused, not read into memory).
+inline constexpr std::size_t max_suite_file_bytes = std::size_t{16} << 20;
+
+/// Builds the name of a benchmark.
+std::string case_name(const Workload& workload, const Method& method, const Params& params);
+
+/// Every workload paired with every method it takes (Workload::takes: the
+/// suite "all"), with the page cache warm and cold where the workload has
+/// the cache axis.
+Suite all_pairs();
+
+/// Reads a suite: `name_or_path` is the name of a built-in suite ("default",
+/// "quick") or a path to a JSON file. Throws `suite_error` naming the suite and
+/// the problem (unknown workload or method, a method that cannot run the
+/// workload, malformed JSON, a number beyond a double, a missing file, a FIFO,
+/// device or socket, a file beyond max_suite_file_bytes, a value
+/// of the wrong type or range, naming its key: "repetitions" must be a whole
+/// number from 1 to max_suite_repetitions).
+Suite load_suite(const std::string& name_or_path);
+
+/// Parses suite JSON text; `origin` names it in error messages.
+Suite parse_suite(const std::string& text, const std::string& origin);
+
+/// Google Benchmark's --benchmark_filter semantics (an extended regular
+/// expression searched in the name; a leading '-' negates; "", "all" and "."
+/// select everything), applied by iobench to its own names before anything
+/// is registered, so that the progress count is exact.
+class NameFilter {
+public:
+    /// Throws usage_error (core/os/usage_error.hpp) when `spec` is not a valid regular expression.
+    explicit NameFilter(std::string spec);
+    /// True when `name` is selected.
+    bool selects(const std::string& name) const;
+
+private:
+    bool all_ = false;
+    bool negate_ = false;
+    std::regex re_;
+};
+
+/// The items (Case, Skipped: anything with a `name`) that `spec` selects, in order.
+template <class Item>
+std::vector<Item> filter_cases(const std::vector<Item>& items, const std::string& spec) {
+    const NameFilter filter(spec);
+    std::vector<Item> out;
+    for (const Item& item : items)
+        if (filter.selects(item.name)) out.push_back(item);
+    return out;
+}
+
+/// Names of the built-in suites.
+std::vector<std::string> builtin_suites();
+
+}  // namespace iobench

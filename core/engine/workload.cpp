@@ -1,0 +1,64 @@
+// The part of a workload the runner computes from its declaration
+// (WorkloadSpec): which methods it takes and its count. Which trial a method
+// gets is core/engine/case_trial.cpp's choice.
+#include "core/engine/workload.hpp"
+
+#include <fmt/format.h>
+
+#include <stdexcept>
+
+#include "core/engine/session.hpp"
+
+namespace iobench {
+
+bool Workload::has_operation(const Method& method) const {
+    if (!method.program.file.empty() && !spec_.program_methods) return false;
+    return operation_field(spec_.operation).present(method) && (!spec_.method_filter || spec_.method_filter(method));
+}
+
+bool Workload::takes(const Method& method) const {
+    if (has_operation(method)) return true;
+    if (!method.reference) return false;
+    switch (spec_.reference) {
+    case ReferenceKind::output: return method.put_prepared.present();
+    case ReferenceKind::input: return method.read_bytes.present();
+    case ReferenceKind::none: break;
+    }
+    return false;
+}
+
+std::string Workload::unavailable(const Method& method) const {
+    if (!method.unavailable.empty()) return method.unavailable;
+    const Operation called = has_operation(method)                       ? spec_.operation
+                             : spec_.reference == ReferenceKind::output ? Operation::put_prepared
+                                                                        : Operation::read_bytes;
+    std::string why(operation_field(called).why_not_built(method));
+    if (why.empty() && spec_.method_unavailable) why = spec_.method_unavailable(method);
+    return why;
+}
+
+std::uint64_t Workload::count(const Session& session) const {
+    if (spec_.sized_input && session.input_size() != 0) return session.input_size();
+    return session.scaled(spec_.default_count);
+}
+
+std::unique_ptr<Trial> Workload::make_program_trial(const Method& method, const Params&, Session&) const {
+    throw std::logic_error(fmt::format("workload {} declares program_methods but makes no program trial ({})", name(),
+                                       method.name));
+}
+
+ExpectedOutput Workload::expected_output(Session&) const {
+    throw std::logic_error(fmt::format("workload {} declares no output reference", name()));
+}
+
+InputFile Workload::input_file(Session&) const {
+    throw std::logic_error(fmt::format("workload {} declares no input reference", name()));
+}
+
+std::uint64_t sized_input_bytes(const Session& session) {
+    for (const auto& w : workloads())
+        if (w->spec().sized_input) return w->count(session);
+    return 0;
+}
+
+}  // namespace iobench

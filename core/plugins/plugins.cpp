@@ -1,0 +1,330 @@
+#include "core/plugins/plugins.hpp"
+
+#include <fmt/format.h>
+
+#include <array>
+#include <cctype>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <system_error>
+
+#include <iobench/method.hpp>
+#include "core/os/usage_error.hpp"
+
+#ifdef _WIN32
+// clang-format off
+#include <windows.h>  // before bcrypt.h, which needs its types
+#include <bcrypt.h>
+// clang-format on
+#else
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <openssl/evp.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#endif
+
+namespace fs = std::filesystem;
+
+namespace iobench {
+
+namespace {
+
+std::vector<LoadedPlugin>& plugin_list() {
+    static std::vector<LoadedPlugin> list;
+    return list;
+}
+
+std::string identity_text(const iobench_build_identity& id) {
+    return fmt::format("{}, {}, {}, iobench API {} ({} operations, Method of {} bytes)", id.compiler,
+                       id.standard_library, id.build_type, id.api_version, id.operations, id.method_size);
+}
+
+/// True when `a` and `b` are equal but for the case of ASCII letters (CMake's
+/// build types are: "release" is "Release").
+bool same_ignoring_case(const char* a, const char* b) {
+    for (; *a && *b; ++a, ++b)
+        if (std::tolower(static_cast<unsigned char>(*a)) != std::tolower(static_cast<unsigned char>(*b))) return false;
+    return *a == *b;
+}
+
+/// Two identities are equal when every member is (the build type in any case).
+bool same_identity(const iobench_build_identity& a, const iobench_build_identity& b) {
+    return a.api_version == b.api_version && a.operations == b.operations && a.method_size == b.method_size &&
+           std::strcmp(a.compiler, b.compiler) == 0 && std::strcmp(a.standard_library, b.standard_library) == 0 &&
+           same_ignoring_case(a.build_type, b.build_type);
+}
+
+std::string hex(const unsigned char* bytes, std::size_t size) {
+    std::string text;
+    for (std::size_t i = 0; i < size; ++i) text += fmt::format("{:02x}", bytes[i]);
+    return text;
+}
+
+/// Throws usage_error "--plugin PATH: WHAT".
+[[noreturn]] void refuse(const fs::path& path, const std::string& what) {
+    throw usage_error(fmt::format("--plugin {}: {}", path.string(), what));
+}
+
+#ifdef _WIN32
+
+/// The system's message for error `code`, without the trailing line break.
+std::string windows_message(DWORD code) {
+    char text[512] = {};
+    const DWORD size = FormatMessageA(FORMAT_MESSAGE_FROM_SYSTEM | FORMAT_MESSAGE_IGNORE_INSERTS, nullptr, code, 0,
+                                      text, sizeof text, nullptr);
+    std::string message(text, size);
+    while (!message.empty() && (message.back() == '\n' || message.back() == '\r' || message.back() == '.'))
+        message.pop_back();
+    return message.empty() ? fmt::format("error {}", code) : fmt::format("{} (error {})", message, code);
+}
+
+/// Refuses what is not a regular file. (Windows has no FIFOs in the file
+/// system; its named pipes live under \\.\pipe\, not a regular path.)
+void require_regular_file(const fs::path& path) {
+    std::error_code ec;
+    const fs::file_status st = fs::status(path, ec);
+    if (ec || !fs::exists(st)) refuse(path, "no such file");
+    if (fs::is_directory(st)) refuse(path, "is a directory, not a plugin");
+    if (!fs::is_regular_file(st)) refuse(path, "is not a regular file, not a plugin");
+}
+
+/// SHA-256 of the file at `path`, with Windows' own CNG (BCrypt); refuses
+/// what is not a regular file.
+std::string sha256_of(const fs::path& path) {
+    require_regular_file(path);
+    const HANDLE file = CreateFileW(path.wstring().c_str(), GENERIC_READ, FILE_SHARE_READ, nullptr, OPEN_EXISTING,
+                                    FILE_ATTRIBUTE_NORMAL, nullptr);
+    if (file == INVALID_HANDLE_VALUE) refuse(path, "cannot be read: " + windows_message(GetLastError()));
+    const std::unique_ptr<void, decltype(&CloseHandle)> close_file(file, &CloseHandle);
+    BCRYPT_ALG_HANDLE alg = nullptr;
+    if (!BCRYPT_SUCCESS(BCryptOpenAlgorithmProvider(&alg, BCRYPT_SHA256_ALGORITHM, nullptr, 0)))
+        refuse(path, "SHA-256 unavailable (BCryptOpenAlgorithmProvider)");
+    const std::unique_ptr<void, void (*)(void*)> close_alg(alg, [](void* a) { BCryptCloseAlgorithmProvider(a, 0); });
+    BCRYPT_HASH_HANDLE hash = nullptr;
+    if (!BCRYPT_SUCCESS(BCryptCreateHash(alg, &hash, nullptr, 0, nullptr, 0, 0)))
+        refuse(path, "SHA-256 unavailable (BCryptCreateHash)");
+    const std::unique_ptr<void, void (*)(void*)> destroy_hash(hash, [](void* h) { BCryptDestroyHash(h); });
+    std::vector<unsigned char> buffer(1 << 16);
+    for (;;) {
+        DWORD got = 0;
+        if (!ReadFile(file, buffer.data(), static_cast<DWORD>(buffer.size()), &got, nullptr))
+            refuse(path, "cannot be read: " + windows_message(GetLastError()));
+        if (got == 0) break;
+        if (!BCRYPT_SUCCESS(BCryptHashData(hash, buffer.data(), got, 0))) refuse(path, "SHA-256 failed");
+    }
+    std::array<unsigned char, 32> digest{};
+    if (!BCRYPT_SUCCESS(BCryptFinishHash(hash, digest.data(), static_cast<ULONG>(digest.size()), 0)))
+        refuse(path, "SHA-256 failed");
+    return hex(digest.data(), digest.size());
+}
+
+using Library = HMODULE;
+
+Library open_library(const fs::path& path) {
+    // No dialog box for a DLL that cannot be loaded: an error code instead.
+    DWORD old_mode = 0;
+    SetThreadErrorMode(SEM_FAILCRITICALERRORS | SEM_NOOPENFILEERRORBOX, &old_mode);
+    // LOAD_WITH_ALTERED_SEARCH_PATH: the plugin's own DLLs are looked for
+    // beside it, as an executable's are beside the executable.
+    const HMODULE library = LoadLibraryExW(path.wstring().c_str(), nullptr, LOAD_WITH_ALTERED_SEARCH_PATH);
+    const DWORD error = GetLastError();
+    SetThreadErrorMode(old_mode, nullptr);
+    if (!library)
+        refuse(path, "cannot be loaded (not a shared library for this system, or a DLL it needs is missing): " +
+                         windows_message(error));
+    return library;
+}
+
+void* find_symbol(Library library, const char* name) {
+    return reinterpret_cast<void*>(GetProcAddress(library, name));
+}
+
+#else
+
+/// Refuses what is not a regular file, without blocking on a FIFO or
+/// device: opened with O_NONBLOCK, then fstat. Returns the open descriptor.
+int open_regular_file(const fs::path& path) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0) {
+        const int error = errno;
+        if (error == ENOENT) refuse(path, "no such file");
+        refuse(path, "cannot be opened: " + std::generic_category().message(error));
+    }
+    struct stat st {};
+    if (::fstat(fd, &st) != 0) {
+        const int error = errno;
+        ::close(fd);
+        refuse(path, "cannot be examined: " + std::generic_category().message(error));
+    }
+    if (!S_ISREG(st.st_mode)) {
+        ::close(fd);
+        const char* what = S_ISDIR(st.st_mode)    ? "a directory"
+                           : S_ISFIFO(st.st_mode) ? "a FIFO"
+                           : S_ISCHR(st.st_mode)  ? "a character device"
+                           : S_ISBLK(st.st_mode)  ? "a block device"
+                           : S_ISSOCK(st.st_mode) ? "a socket"
+                                                  : "not a regular file";
+        refuse(path, fmt::format("is {}, not a plugin", what));
+    }
+    return fd;
+}
+
+/// SHA-256 of the file at `path`, with OpenSSL's libcrypto; refuses what is
+/// not a regular file (open_regular_file).
+std::string sha256_of(const fs::path& path) {
+    const int fd = open_regular_file(path);
+    const std::unique_ptr<int, void (*)(int*)> close_fd(new int(fd), [](int* p) {
+        ::close(*p);
+        delete p;
+    });
+    const std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> ctx(EVP_MD_CTX_new(), &EVP_MD_CTX_free);
+    if (!ctx || EVP_DigestInit_ex(ctx.get(), EVP_sha256(), nullptr) != 1) refuse(path, "SHA-256 unavailable");
+    std::vector<unsigned char> buffer(1 << 16);
+    for (;;) {
+        const ssize_t got = ::read(fd, buffer.data(), buffer.size());
+        if (got < 0 && errno == EINTR) continue;
+        if (got < 0) refuse(path, "cannot be read: " + std::generic_category().message(errno));
+        if (got == 0) break;
+        if (EVP_DigestUpdate(ctx.get(), buffer.data(), static_cast<std::size_t>(got)) != 1)
+            refuse(path, "SHA-256 failed");
+    }
+    std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
+    unsigned size = 0;
+    if (EVP_DigestFinal_ex(ctx.get(), digest.data(), &size) != 1) refuse(path, "SHA-256 failed");
+    return hex(digest.data(), size);
+}
+
+using Library = void*;
+
+Library open_library(const fs::path& path) {
+    // RTLD_NOW: a symbol the plugin needs and this executable lacks is an
+    // error now, not a crash in the middle of a run. RTLD_LOCAL: one
+    // plugin's symbols never satisfy another's.
+    void* library = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!library) {
+        const char* why = ::dlerror();
+        refuse(path, fmt::format("cannot be loaded (not a shared library for this system, or a library it needs is "
+                                 "missing): {}",
+                                 why ? why : "dlopen failed"));
+    }
+    return library;
+}
+
+void* find_symbol(Library library, const char* name) { return ::dlsym(library, name); }
+
+#endif
+
+/// The plugin's entry point `name` as a function of type F, or null.
+template <class F>
+F entry_point(Library library, const char* name) {
+    return reinterpret_cast<F>(find_symbol(library, name));
+}
+
+}  // namespace
+
+std::string build_identity_text() { return identity_text(build_identity()); }
+
+const std::vector<LoadedPlugin>& loaded_plugins() { return plugin_list(); }
+
+std::vector<std::string> plugin_arguments(const std::vector<std::string>& args) {
+    std::vector<std::string> paths;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        if (args[i] == "--plugin") {
+            // A path cannot be missing, nor begin with "--" (the next option).
+            if (i + 1 == args.size() || args[i + 1].rfind("--", 0) == 0)
+                throw usage_error("--plugin: give the path of a plugin");
+            paths.push_back(args[++i]);
+        } else if (args[i].rfind("--plugin=", 0) == 0) {
+            paths.push_back(args[i].substr(std::strlen("--plugin=")));
+        }
+    }
+    return paths;
+}
+
+LoadedPlugin load_plugin(const fs::path& given) {
+    if (given.empty()) throw usage_error("--plugin '': give the path of a plugin");
+    std::error_code ec;
+    const fs::path path = fs::absolute(given, ec).lexically_normal();
+    if (ec) refuse(given, ec.message());
+    LoadedPlugin plugin;
+    plugin.path = path.string();
+    plugin.sha256 = sha256_of(path);  // also refuses what is not a regular file
+    for (const LoadedPlugin& earlier : plugin_list())
+        if (fs::equivalent(path, earlier.path, ec))
+            refuse(given, fmt::format("is the same file as --plugin {}, loaded already", earlier.path));
+
+    const Library library = open_library(path);
+    const auto identity_fn = entry_point<plugin::IdentityFn>(library, plugin::identity_symbol);
+    const auto families_fn = entry_point<plugin::FamiliesFn>(library, plugin::families_symbol);
+    if (!identity_fn || !families_fn)
+        refuse(given, fmt::format("not an iobench plugin (no {} entry point): build it with iobench_add_plugin()",
+                                  identity_fn ? plugin::families_symbol : plugin::identity_symbol));
+    const iobench_build_identity* theirs = identity_fn();
+    const iobench_build_identity ours = build_identity();
+    // size and api_version are read first, and only when they are there: every
+    // iobench can name the API a plugin was built against (docs/plugins.md,
+    // "The API and its versions").
+    if (!theirs || theirs->size < identity_version_prefix)
+        refuse(given, fmt::format("built with an unknown build (no iobench API version in its identity); "
+                                  "this iobench: {}",
+                                  identity_text(ours)));
+    if (theirs->api_version != ours.api_version)
+        refuse(given, fmt::format("built against iobench API {}; this iobench has API {}: build the plugin again "
+                                  "against this iobench (its method files need no change within iobench {})",
+                                  theirs->api_version, ours.api_version, IOBENCH_VERSION_MAJOR));
+    if (theirs->size != sizeof(iobench_build_identity) || !same_identity(*theirs, ours)) {
+        const std::string built_with = theirs->size == sizeof(iobench_build_identity)
+                                           ? identity_text(*theirs)
+                                           : fmt::format("iobench API {} (an identity of {} bytes, not {})",
+                                                         theirs->api_version, theirs->size,
+                                                         sizeof(iobench_build_identity));
+        refuse(given, fmt::format("built with {}; this iobench: {}", built_with, identity_text(ours)));
+    }
+    plugin.built_with = identity_text(*theirs);
+
+    // The identities are equal: the plugin's C++ objects can be read here.
+    const std::vector<plugin::Family>* families = families_fn();
+    if (!families || families->empty())
+        refuse(given, "registers no method family (no MethodRegistrar in its sources)");
+    // Every check before the first registration: all of the plugin or nothing.
+    std::vector<std::string> names;
+    for (const plugin::Family& f : *families) {
+        if (!f.error.empty()) refuse(given, fmt::format("family {}: {}", f.family, f.error));
+        if (!valid_name(f.family))
+            refuse(given, fmt::format("family \"{}\": a family's name is letters, digits and _ . + - only, not empty",
+                                      f.family));
+        if (f.methods.empty()) refuse(given, fmt::format("family {} has no method", f.family));
+        for (const Method& m : methods())
+            if (m.family == f.family)
+                refuse(given, fmt::format("registers family {}, which iobench has already (method {})", f.family,
+                                          m.name));
+        for (const Method& m : f.methods) {
+            if (!valid_name(m.name))
+                refuse(given, fmt::format("method \"{}\" of family {}: a method's name is letters, digits and "
+                                          "_ . + - only, not empty",
+                                          m.name, f.family));
+            if (!m.family.empty() && m.family != f.family)
+                refuse(given, fmt::format("method {} names family {} in family {}", m.name, m.family, f.family));
+            if (const Method* taken = find_method(m.name))
+                refuse(given, fmt::format("registers method {} (family {}), which iobench has already (family {})",
+                                          m.name, f.family, taken->family));
+            for (const std::string& n : names)
+                if (n == m.name) refuse(given, fmt::format("registers method {} twice", m.name));
+            if (operation_names(m).empty()) refuse(given, fmt::format("method {} has no operation", m.name));
+            names.push_back(m.name);
+        }
+    }
+    for (const plugin::Family& f : *families) {
+        // Copies, never moves: the strings were allocated by the plugin.
+        register_family(FamilyDefaults{f.family, f.unavailable}, std::span<const Method>(f.methods),
+                        FamilyOrigin::added);
+        plugin.families.push_back(f.family);
+        for (const Method& m : f.methods) plugin.methods.push_back(m.name);
+    }
+    plugin_list().push_back(plugin);
+    return plugin;
+}
+
+}  // namespace iobench

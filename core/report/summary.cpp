@@ -1,0 +1,513 @@
+// The console summary of a run (SummaryConsoleReporter): rows built from
+// Google Benchmark's, grouped in tables, then rendered with their notes.
+#include "core/report/report.hpp"
+#include "core/report/report_rules.hpp"
+#include "core/report/report_runs.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <ostream>
+
+#include "core/os/os_counters.hpp"
+#include "core/report/number_format.hpp"
+
+namespace iobench {
+
+using Run = benchmark::BenchmarkReporter::Run;
+using report_runs::milliseconds;
+using report_runs::optional_counter;
+using report_runs::without_time_suffix;
+
+// --- the console summary: rows built, then rendered ------------------------------
+
+namespace {
+
+/// One line of a summary table.
+struct SummaryRow {
+    RowStructure structure;
+    double ms = 0;  // median wall time per run
+    double bytes_ps = 0;
+    std::optional<double> read_calls, write_calls, bytes_per_call, system_time, x_limit;
+    std::optional<double> steal_time;  // seconds per run the hypervisor took (all CPUs)
+    std::optional<double> cpu_wait;    // seconds per run some task of the machine waited for a CPU
+    std::optional<double> cv;          // coefficient of variation across repetitions
+    std::optional<double> cold_warm;   // a cold row's time / the same method's warm time
+    std::optional<double> binary_size; // bytes of the row's program (the binary_size workload)
+    std::optional<double> instructions_per_item;  // --instructions: user-space instructions per item
+    std::vector<double> samples;       // wall time per run of each repetition, ms
+    std::optional<double> ci_low, ci_high;  // the median's interval (add_median_interval), ms
+    /// Per repetition (in the order reported): its index and the seconds per
+    /// run spent neither on a CPU (user + system time) nor waiting for one
+    /// (cpu_wait, steal_time): stopped, or blocked on I/O. Empty where the
+    /// CPU times are not counted.
+    std::vector<std::pair<std::int64_t, double>> off_cpu;
+    std::int64_t runs = 1;             // runs per repetition (Google Benchmark's iterations)
+    std::string label;                 // the rows' label (Trial::label): how a cold row's pages were dropped
+    Outcome outcome;
+};
+
+/// One table of the summary: the rows of one workload and cache state.
+struct SummaryTable {
+    std::string key;    // RowStructure::table()
+    std::string title;  // "ints_out", "file_read, cold page cache"
+    std::vector<SummaryRow> rows;  // ranked rows, then references, then rows without a time
+    bool input = false;      // read calls explain it (else write calls)
+    bool any_calls = false;  // some row counted read or write calls
+    bool has_limit = false;
+    bool has_cold_warm = false;
+    bool has_binary_size = false;  // every row with a time has a binary_size counter: ranked by it
+    bool has_instructions = false;  // some row has instructions_per_item (--instructions)
+};
+
+/// A row's counters from the run that stands for it (its median aggregate,
+/// or its only repetition).
+void take_counters(SummaryRow& row, const Run& r) {
+    row.bytes_ps = optional_counter(r, "bytes_per_second").value_or(0);
+    row.read_calls = optional_counter(r, OsCounter::read_calls);
+    row.write_calls = optional_counter(r, OsCounter::write_calls);
+    row.bytes_per_call = optional_counter(r, "bytes_per_call");
+    row.system_time = optional_counter(r, OsCounter::system_time);
+    row.steal_time = optional_counter(r, OsCounter::steal_time);
+    row.cpu_wait = optional_counter(r, OsCounter::cpu_wait);
+    row.x_limit = optional_counter(r, "x_limit");
+    row.binary_size = optional_counter(r, "binary_size");
+    row.instructions_per_item = optional_counter(r, "instructions_per_item");
+    if (!r.report_label.empty()) row.label = r.report_label;
+}
+
+/// Adds what run `r` of a benchmark says to its row: a time and counters, a
+/// repetition's sample, the cv, or a failure.
+void add_run(SummaryRow& row, const Run& r) {
+    if (r.error_occurred) {
+        if (row.outcome.ok()) row.outcome = Outcome::failed(r.error_message);  // no outcome recorded
+        return;
+    }
+    const double ms = milliseconds(r);
+    if (r.run_type == Run::RT_Aggregate) {
+        if (r.aggregate_name == "median") {
+            row.ms = ms;
+            take_counters(row, r);
+            // The interval, in the row's time unit as its real_time: ms as that is.
+            const double to_ms = ms / r.GetAdjustedRealTime();
+            const auto low = optional_counter(r, "median_ci_low"), high = optional_counter(r, "median_ci_high");
+            if (low && high && std::isfinite(to_ms)) {
+                row.ci_low = *low * to_ms;
+                row.ci_high = *high * to_ms;
+            }
+        } else if (r.aggregate_name == "cv") {
+            row.cv = r.real_accumulated_time;  // a fraction, not a time
+        }
+        return;
+    }
+    row.samples.push_back(ms);
+    row.runs = static_cast<std::int64_t>(r.iterations);
+    const auto user = optional_counter(r, OsCounter::user_time);
+    const auto system = optional_counter(r, OsCounter::system_time);
+    if (user && system)
+        row.off_cpu.emplace_back(r.repetition_index, ms / 1e3 - *user - *system -
+                                                         optional_counter(r, OsCounter::cpu_wait).value_or(0) -
+                                                         optional_counter(r, OsCounter::steal_time).value_or(0));
+    if (r.repetitions <= 1) {
+        row.ms = ms;
+        take_counters(row, r);
+    }
+}
+
+/// Gives each cold row its time over the warm time of the same method and buffer.
+void add_cold_warm(std::map<std::string, SummaryRow>& rows) {
+    for (auto& [name, row] : rows) {
+        const RowStructure& s = row.structure;
+        if (!s.cache || *s.cache != CacheState::cold || !row.outcome.ok() || row.ms <= 0) continue;
+        for (const auto& [other_name, other] : rows) {
+            const RowStructure& o = other.structure;
+            if (o.workload == s.workload && o.label() == s.label() && o.cache == CacheState::warm &&
+                other.outcome.ok() && other.ms > 0)
+                row.cold_warm = row.ms / other.ms;
+        }
+    }
+}
+
+/// Sorts a table's rows (ranked rows, then references, then rows without a
+/// time) and says which columns it needs.
+void finish_table(SummaryTable& t) {
+    t.has_binary_size = std::any_of(t.rows.begin(), t.rows.end(), [](const SummaryRow& r) {
+        return r.outcome.ok() && r.binary_size;
+    }) && std::all_of(t.rows.begin(), t.rows.end(), [](const SummaryRow& r) {
+        return !r.outcome.ok() || r.binary_size;
+    });
+    // A binary-size table is about the programs' sizes (fast_io's table): smallest first.
+    const bool by_size = t.has_binary_size;
+    std::stable_sort(t.rows.begin(), t.rows.end(), [by_size](const SummaryRow& a, const SummaryRow& b) {
+        if (a.outcome.ok() != b.outcome.ok()) return a.outcome.ok();
+        if (a.structure.reference != b.structure.reference) return !a.structure.reference;
+        if (by_size) return a.binary_size.value_or(0) < b.binary_size.value_or(0);
+        return a.ms < b.ms;
+    });
+    double reads = 0, writes = 0;
+    for (const SummaryRow& r : t.rows) {
+        if (!r.outcome.ok()) continue;
+        reads += r.read_calls.value_or(0);
+        writes += r.write_calls.value_or(0);
+        t.has_limit = t.has_limit || r.structure.reference;
+        t.has_cold_warm = t.has_cold_warm || r.cold_warm.has_value();
+        t.has_instructions = t.has_instructions || r.instructions_per_item.has_value();
+    }
+    t.input = reads > writes;
+    t.any_calls = reads + writes > 0;
+}
+
+/// The rows of `runs` by table, tables in the suite's order (the lowest
+/// family_index, i.e. registration order, of their benchmarks: interleaved
+/// repetitions report benchmarks in random order), rows sorted.
+std::vector<SummaryTable> build_tables(const std::vector<Run>& runs, const Outcomes& outcomes,
+                                       const CaseIndex& index) {
+    std::map<std::string, SummaryRow> rows;  // by benchmark name
+    std::vector<std::string> names;          // in the order first reported
+    for (const Run& r : runs) {
+        const std::string name = r.run_name.str();
+        if (rows.count(name)) continue;
+        SummaryRow& row = rows[name];
+        row.structure = index.structure(name);
+        if (const Outcome* o = outcomes.find(name)) row.outcome = *o;
+        names.push_back(name);
+    }
+    for (const Run& r : runs) add_run(rows[r.run_name.str()], r);
+    add_cold_warm(rows);
+
+    std::map<std::string, std::int64_t> first_family;  // by table
+    for (const Run& r : runs) {
+        const std::string table = rows[r.run_name.str()].structure.table();
+        const auto family = static_cast<std::int64_t>(r.family_index);
+        const auto [it, added] = first_family.emplace(table, family);
+        if (!added && family < it->second) it->second = family;
+    }
+    std::vector<SummaryTable> tables;
+    for (const std::string& name : names) {
+        const SummaryRow& row = rows[name];
+        const std::string key = row.structure.table();
+        auto it = std::find_if(tables.begin(), tables.end(), [&](const SummaryTable& t) { return t.key == key; });
+        if (it == tables.end()) {
+            SummaryTable t;
+            t.key = key;
+            t.title = row.structure.cache
+                          ? fmt::format("{}, {} page cache", row.structure.workload, to_string(*row.structure.cache))
+                          : row.structure.workload;
+            tables.push_back(std::move(t));
+            it = tables.end() - 1;
+        }
+        it->rows.push_back(row);
+    }
+    std::stable_sort(tables.begin(), tables.end(), [&](const SummaryTable& a, const SummaryTable& b) {
+        return first_family[a.key] < first_family[b.key];
+    });
+    for (SummaryTable& t : tables) finish_table(t);
+    return tables;
+}
+
+namespace rules = report_rules;
+
+/// Measured time of a repetition's runs (ms) below which the summary gives
+/// no system-time share.
+constexpr double min_ms_for_cpu_share = rules::min_seconds_for_cpu_share * 1e3;
+
+/// A fraction as a whole percentage, as the notes write a rule ("5%").
+std::string rule_percent(double fraction) { return fmt::format("{:.0f}%", 100 * fraction); }
+
+/// What the notes under the tables must explain, gathered while rendering.
+struct SummaryNotes {
+    bool unstable = false;     // a cv of rules::cv_flag or more
+    bool wide = false;         // an interval wider than ±rules::interval_flag
+    bool no_interval = false;  // repetitions too few for an interval (rules::min_repetitions_for_interval)
+    bool any_limit = false;
+    bool any_cold_warm = false;
+    bool short_runs = false;   // a sys cell left out: the run was too short
+    bool any_binary_size = false;  // a binary_size table: ranked by size, its counters the child's
+    bool any_instructions = false;  // an instr/item column (--instructions)
+    std::string instructions_source;  // "perf", "valgrind"
+    std::vector<std::string> interfered;  // "name (n%)": spread with stolen time
+    std::vector<std::string> contended;   // "name (n%)": spread with CPU pressure, no stolen time
+    std::vector<std::string> stopped;     // "name, repetition k of n: ..." (stopped_repetitions)
+    std::map<std::string, std::vector<std::string>> calls_not_counted;  // reason -> methods whose calls are "-"
+    std::vector<std::string> methods;  // every method with a row that ran
+    std::vector<std::pair<std::string, std::string>> labels;  // (table title, label) of rows that ran, each once
+};
+
+/// Adds `item` to `list` unless it is there already.
+template <class T>
+void add_once(std::vector<T>& list, const T& item) {
+    if (std::find(list.begin(), list.end(), item) == list.end()) list.push_back(item);
+}
+
+/// The repetitions of `row` that spent far longer off a CPU than its other
+/// repetitions did (stopped by SIGSTOP or Ctrl-Z, a suspended machine, or
+/// blocked on I/O): more than half the median run's wall time, and more than
+/// 5 ms, above the repetitions' median time off a CPU. Their wall time is not
+/// the method's; the note names each (3 s of SIGSTOP in one repetition once showed only as
+/// a cv of 375 %).
+std::vector<std::string> stopped_repetitions(const SummaryRow& row) {
+    std::vector<std::string> found;
+    if (row.off_cpu.size() < 2 || row.ms <= 0) return found;
+    std::vector<double> off;
+    for (const auto& [index, seconds] : row.off_cpu) off.push_back(seconds);
+    std::sort(off.begin(), off.end());
+    const std::size_t n = off.size();
+    const double median = n % 2 ? off[n / 2] : (off[n / 2 - 1] + off[n / 2]) / 2;
+    const double threshold = std::max(rules::stopped_share * row.ms / 1e3, rules::stopped_min_seconds);
+    for (const auto& [index, seconds] : row.off_cpu)
+        if (seconds - median > threshold)
+            found.push_back(fmt::format("{}, repetition {} of {}: {} per run off a CPU (the repetitions' median: {})",
+                                        row.structure.name, index + 1, n, format_time(seconds),
+                                        median > 0 ? format_time(median) : std::string("0 s")));
+    return found;
+}
+
+/// The half-width of the 95 % interval of `row`'s median as text ("±1.2%",
+/// "±7.0%!" when wider than 5 %), "-" when there are too few repetitions.
+std::string interval_text(const SummaryRow& row, SummaryNotes& notes) {
+    if (!row.ci_low || !row.ci_high || row.ms <= 0) {
+        if (row.samples.size() > 1) notes.no_interval = true;
+        return "-";
+    }
+    const double half = std::max(row.ms - *row.ci_low, *row.ci_high - row.ms);
+    std::string text = fmt::format("±{:.1f}%", 100 * half / row.ms);
+    if (half / row.ms > rules::interval_flag) {
+        text += "!";
+        notes.wide = true;
+    }
+    return text;
+}
+
+void render_table(std::ostream& out, const SummaryTable& t, SummaryNotes& notes) {
+    std::size_t width = 6;
+    for (const SummaryRow& r : t.rows) width = std::max(width, r.structure.label().size());
+    notes.any_limit = notes.any_limit || t.has_limit;
+    notes.any_cold_warm = notes.any_cold_warm || t.has_cold_warm;
+    // Optional columns: x limit where the table has a limit row (the console
+    // suite has none), cold/warm in a cold table whose methods also ran warm,
+    // the program's size in a binary_size table, instructions per item in a
+    // run with --instructions.
+    const auto optional_cells = [&](const std::string& limit, const std::string& cold_warm, const std::string& size,
+                                    const std::string& instructions) {
+        return (t.has_limit ? fmt::format("  {:>7}", limit) : std::string()) +
+               (t.has_cold_warm ? fmt::format("  {:>9}", cold_warm) : std::string()) +
+               (t.has_binary_size ? fmt::format("  {:>11}", size) : std::string()) +
+               (t.has_instructions ? fmt::format("  {:>10}", instructions) : std::string());
+    };
+    notes.any_binary_size = notes.any_binary_size || t.has_binary_size;
+    notes.any_instructions = notes.any_instructions || t.has_instructions;
+    double fastest = 0;
+    for (const SummaryRow& r : t.rows)
+        if (r.outcome.ok() && !r.structure.reference && (fastest == 0 || r.ms < fastest)) fastest = r.ms;
+    // A binary-size table ranks by size: its ratio column is size / the smallest program's.
+    double smallest = 0;
+    for (const SummaryRow& r : t.rows)
+        if (t.has_binary_size && r.outcome.ok() && r.binary_size && (smallest == 0 || *r.binary_size < smallest))
+            smallest = *r.binary_size;
+    out << fmt::format("\n{}\n  {:<{}}  {:>9}  {:>7}  {:>11}  {:>9}{}  {:>11}  {:>10}  {:>6}  {:>6}\n", t.title,
+                       "method", width, "time", rule_percent(rules::confidence) + " CI", "throughput",
+                       t.has_binary_size ? "x smallest" : "x fastest",
+                       optional_cells("x limit", "cold/warm", "binary size", "instr/item"),
+                       t.input ? "read calls" : t.any_calls ? "write calls" : "calls", "bytes/call", "sys", "cv");
+    for (const SummaryRow& r : t.rows) {
+        const std::string label = r.structure.label();
+        if (r.outcome.status == Status::skipped) {  // unavailable here, found at run time
+            out << fmt::format("  {:<{}}  skipped: {}\n", label, width, r.outcome.reason);
+            continue;
+        }
+        if (r.outcome.status == Status::failed) {
+            out << fmt::format("  {:<{}}  FAILED: {}\n", label, width, r.outcome.reason);
+            continue;
+        }
+        const std::string interval = interval_text(r, notes);
+        std::string cv = r.cv ? format_percent(*r.cv) : "-";
+        if (r.cv && *r.cv >= rules::cv_flag) {
+            cv += "!";
+            notes.unstable = true;
+        }
+        for (std::string& s : stopped_repetitions(r)) notes.stopped.push_back(std::move(s));
+        // Stolen time of at least 1 % of the run's wall time beside a spread.
+        const bool spread = (r.cv && *r.cv >= rules::cv_flag) || interval.ends_with('!');
+        if (spread && r.steal_time && r.ms > 0 && *r.steal_time >= rules::interference_share * r.ms / 1e3)
+            notes.interfered.push_back(
+                fmt::format("{} ({:.0f}%)", r.structure.name, 100 * *r.steal_time / (r.ms / 1e3)));
+        else if (spread && r.cpu_wait && r.ms > 0 && *r.cpu_wait >= rules::interference_share * r.ms / 1e3)
+            notes.contended.push_back(
+                fmt::format("{} ({:.0f}%)", r.structure.name, 100 * *r.cpu_wait / (r.ms / 1e3)));
+        const std::string x_fastest =
+            r.structure.reference ? "ref"
+            : t.has_binary_size   ? format_ratio(smallest > 0 && r.binary_size ? *r.binary_size / smallest : 0.0)
+                                  : format_ratio(fastest > 0 ? r.ms / fastest : 0.0);
+        const std::optional<double>& calls = t.input ? r.read_calls : r.write_calls;
+        add_once(notes.methods, r.structure.method);
+        if (!r.structure.calls_not_counted.empty())
+            add_once(notes.calls_not_counted[r.structure.calls_not_counted], r.structure.method);
+        if (!r.label.empty()) add_once(notes.labels, {t.title, r.label});
+        // CPU time is split into user and system by scheduler ticks (1-10 ms):
+        // over a repetition's runs shorter than that in all, the split is
+        // noise (it once read 718%).
+        const bool sys_known = r.system_time && r.ms * static_cast<double>(r.runs) >= min_ms_for_cpu_share;
+        if (r.system_time && !sys_known) notes.short_runs = true;
+        const std::string sys = sys_known ? format_percent(*r.system_time / (r.ms / 1e3)) : "-";
+        out << fmt::format("  {:<{}}  {:>9}  {:>7}  {:>11}  {:>9}{}  {:>11}  {:>10}  {:>6}  {:>6}\n", label, width,
+                           format_time(r.ms / 1e3), interval, format_throughput(r.bytes_ps), x_fastest,
+                           optional_cells(r.x_limit ? format_ratio(*r.x_limit) : "-",
+                                          r.cold_warm ? format_ratio(*r.cold_warm) : "-",
+                                          r.binary_size ? format_bytes(*r.binary_size) : "-",
+                                          r.instructions_per_item ? format_count(*r.instructions_per_item)
+                                                                  : "-"),
+                           calls ? format_count(*calls) : "-",
+                           r.bytes_per_call ? format_bytes(*r.bytes_per_call) : "-", sys, cv);
+    }
+}
+
+void render_notes(std::ostream& out, const SummaryNotes& notes) {
+    out << fmt::format("\ntime: median of the repetitions; {} CI: half-width of the median's distribution-free "
+                       "interval;\ncv: standard deviation / mean of the repetitions' times;\n",
+                       rule_percent(rules::confidence));
+    if (notes.any_limit)
+        out << "x limit: time / the `limit` row's (the same bytes prepared in memory, 1 MiB system calls);\n";
+    if (notes.any_cold_warm)
+        out << "cold/warm: time with the file's pages dropped / the same method's time with them in memory;\n";
+    out << "calls, bytes/call, sys (system CPU time / wall time): per run, from the operating system's counters.\n";
+    if (notes.any_binary_size)
+        out << "binary size: the size of the row's program file (static and stripped where the toolchain can), "
+               "smallest first; x smallest: size / the smallest program's; time: one run of the program, start-up "
+               "included; its calls and CPU time are a child process's, not counted (-).\n";
+    if (notes.any_instructions) {
+        out << fmt::format("instr/item: user-space instructions per item of the measured calls, counted by {} "
+                           "(--instructions; reproducible to about 5 significant digits), - where the work runs in a "
+                           "child process.\n",
+                           notes.instructions_source);
+        if (notes.instructions_source == "valgrind")
+            out << "- under valgrind the code runs ~50x slower: the times of this run are not the figure, and the "
+                   "calls columns are left out (valgrind's own system calls would be counted).\n";
+    }
+    for (const auto& [reason, methods] : notes.calls_not_counted) {
+        // A reason of the platform's (wine's) holds for every row: not a list of every method.
+        if (methods.size() == notes.methods.size())
+            out << fmt::format("- in the calls columns of every row: {}.\n", reason);
+        else
+            out << fmt::format("- in the calls columns of {}: {}.\n", fmt::join(methods, ", "), reason);
+    }
+    for (const auto& [title, label] : notes.labels) out << fmt::format("- {}: {}.\n", title, label);
+    if (notes.short_runs)
+        out << fmt::format("- in the sys column: the runs of a repetition took less than {:.0f} ms in all, too short "
+                           "for the kernel's split of CPU time into user and system (it samples scheduler ticks).\n",
+                           min_ms_for_cpu_share);
+    if (notes.no_interval)
+        out << fmt::format("- in the {0} CI column: fewer than {1} repetitions, too few for a {0} interval of the "
+                           "median.\n",
+                           rule_percent(rules::confidence), rules::min_repetitions_for_interval);
+    if (notes.unstable || notes.wide)
+        out << fmt::format("\n! cv >= {} or an interval wider than ±{}: the repetitions disagree (a busy machine, "
+                           "page-cache writeback), so close rankings are not to be trusted. Rerun with more "
+                           "--benchmark_repetitions, on an idle machine or a tmpfs --dir.\n",
+                           rule_percent(rules::cv_flag), rule_percent(rules::interval_flag));
+    if (!notes.interfered.empty())
+        out << fmt::format(
+            "! host interference: the hypervisor took CPU time from this machine while {} ran (steal_time, as % of "
+            "the wall time per run): their spread is the host's, not the method's.\n",
+            fmt::join(notes.interfered, ", "));
+    if (!notes.contended.empty())
+        out << fmt::format(
+            "! CPU contention: other work on this machine kept tasks waiting for a CPU while {} ran (cpu_wait, as % of "
+            "the wall time per run): a busy machine, not the method.\n",
+            fmt::join(notes.contended, ", "));
+    if (!notes.stopped.empty())
+        out << fmt::format(
+            "! stopped or blocked: a repetition spent far longer neither on a CPU nor waiting for one than the "
+            "others did ({}): the process was stopped (SIGSTOP, Ctrl-Z, a suspended machine) or blocked on I/O, and "
+            "that time is not the method's; rerun.\n",
+            fmt::join(notes.stopped, "; "));
+}
+
+}  // namespace
+
+bool SummaryConsoleReporter::ReportContext(const Context&) { return true; }
+
+void SummaryConsoleReporter::ReportRuns(const std::vector<Run>& runs) {
+    auto named = without_time_suffix(runs);
+    runs_.insert(runs_.end(), named.begin(), named.end());
+}
+
+void SummaryConsoleReporter::Finalize() {
+    add_x_limit(runs_, index_);
+    add_median_interval(runs_);
+    const std::vector<SummaryTable> tables = build_tables(runs_, outcomes_, index_);
+    std::ostream& out = GetOutputStream();
+    std::size_t failed_rows = 0;
+    for (const SummaryTable& t : tables)
+        for (const SummaryRow& r : t.rows) failed_rows += r.outcome.status == Status::failed;
+    out << "\nSummary: median wall time per run, "
+        << (failed_rows == 0 ? std::string("every run verified")
+                             : fmt::format("verified runs only ({} benchmark(s) FAILED, below)", failed_rows))
+        << "\n";
+    SummaryNotes notes;
+    notes.instructions_source = instructions_source_;
+    for (const SummaryTable& t : tables) render_table(out, t, notes);
+    render_notes(out, notes);
+    if (const int failed = outcomes_.failed(); failed > 0)
+        out << fmt::format("\n{} benchmark(s) FAILED; their rows carry the reason.\n", failed);
+    if (!plugins_.empty()) {
+        // A saved summary says what it measured too (the JSON lists them in its context).
+        out << fmt::format("\nPlugins loaded (--plugin):\n");
+        for (const LoadedPlugin& p : plugins_)
+            out << fmt::format("  {}: {} (sha256 {})\n", fmt::join(p.families, ", "), p.path, p.sha256.substr(0, 16));
+    }
+    if (!skipped_.empty()) {
+        out << fmt::format("\nSkipped: {} benchmark(s) whose method is not built here\n", skipped_.size());
+        for (const Skipped& s : skipped_) out << fmt::format("  {}: {}\n", s.name, s.reason);
+    }
+    out.flush();
+}
+
+std::string skipped_context(const std::vector<Skipped>& skipped) {
+    std::string text;
+    for (const Skipped& s : skipped) text += fmt::format("{}{}: {}", text.empty() ? "" : "; ", s.name, s.reason);
+    return text;
+}
+
+void add_median_interval(std::vector<Run>& runs) {
+    // Each benchmark's repetitions: their time per run in the unit of the row.
+    std::map<std::string, std::vector<double>> times;
+    for (const Run& r : runs)
+        if (r.run_type == Run::RT_Iteration && !r.error_occurred)
+            times[r.run_name.str()].push_back(r.GetAdjustedRealTime());
+    for (Run& r : runs) {
+        if (r.run_type != Run::RT_Aggregate || r.aggregate_name != "median" || r.error_occurred) continue;
+        auto it = times.find(r.run_name.str());
+        if (it == times.end()) continue;
+        std::vector<double>& sorted = it->second;
+        std::sort(sorted.begin(), sorted.end());
+        const int n = static_cast<int>(sorted.size());
+        const int k = median_interval_rank(n, rules::confidence);
+        if (k == 0) continue;
+        r.counters["median_ci_low"] = sorted[static_cast<std::size_t>(k - 1)];
+        r.counters["median_ci_high"] = sorted[static_cast<std::size_t>(n - k)];
+    }
+}
+
+int median_interval_rank(int n, double level, double* coverage) {
+    if (n < 1) return 0;
+    // P(B <= j) for B ~ binomial(n, 1/2), accumulated term by term.
+    const double tail_allowed = (1 - level) / 2;
+    double term = std::ldexp(1.0, -n);  // P(B = 0)
+    double cumulative = 0;
+    int k = 0;
+    for (int j = 0; j < n; ++j) {
+        cumulative += term;  // P(B <= j)
+        if (cumulative > tail_allowed + 1e-12) break;
+        k = j + 1;  // [x_(j+1), x_(n-j)] misses the median with probability 2 P(B <= j)
+        if (coverage) *coverage = 1 - 2 * cumulative;
+        term = term * (n - j) / (j + 1);
+    }
+    if (2 * k > n) k = n / 2;
+    return k;
+}
+
+}  // namespace iobench
