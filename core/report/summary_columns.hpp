@@ -57,7 +57,7 @@ struct Column {
 
 /// Every column, in the order of the tables. The first is the rows' label:
 /// a row that did not run shows it and then its reason.
-inline constexpr std::array<Column, 16> columns{{
+inline constexpr auto columns = std::to_array<Column>({
     {"method", "method", Align::left, 6, true, "", Field::label, "", Format::text, Flag::none, "", Shown::always},
     {"time", "time", Align::right, 9, false, "seconds", Field::time, "", Format::time, Flag::none, "", Shown::always},
     {"ci", "95% CI", Align::right, 7, false, "percent of the median", Field::interval, "", Format::interval,
@@ -87,6 +87,6 @@ inline constexpr std::array<Column, 16> columns{{
     {"sys", "sys", Align::right, 6, false, "fraction of the wall time", Field::cpu_share, "system_time",
      Format::percent, Flag::none, "", Shown::always},
     {"cv", "cv", Align::right, 6, false, "fraction", Field::cv, "", Format::percent, Flag::cv_flag, "", Shown::always},
-}};
+});
 
 }  // namespace iobench::summary_columns
