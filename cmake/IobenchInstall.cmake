@@ -70,13 +70,13 @@ install(TARGETS iobench iobench_headers iobench_core iobench_workloads iobench_m
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 # The binary_size workload's programs, where an installed iobench looks for
 # them (workloads/binary_size.cpp: ../libexec/iobench/binsize from bin/).
-install(TARGETS ${IOBENCH_BINSIZE_TARGETS} RUNTIME DESTINATION libexec/iobench/binsize)
+install(TARGETS ${IOBENCH_BINSIZE_TARGETS} RUNTIME DESTINATION libexec/iobench/binsize OPTIONAL)  # iobench_programs
 # The program methods' programs (core/programs/program.hpp: ../libexec/iobench/methods/<language>/ from bin/).
 foreach(_program IN LISTS IOBENCH_LANGUAGE_PROGRAMS)
   string(REPLACE "|" ";" _program "${_program}")
   list(GET _program 0 _language)
   list(GET _program 1 _file)
-  install(PROGRAMS ${_file} DESTINATION libexec/iobench/methods/${_language})
+  install(PROGRAMS ${_file} DESTINATION libexec/iobench/methods/${_language} OPTIONAL)  # iobench_programs
 endforeach()
 # The public API, include/iobench/*.hpp: the directory as it is (a project
 # includes <iobench/method.hpp>; iobench::headers adds P/include).

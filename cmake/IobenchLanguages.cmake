@@ -171,7 +171,7 @@ foreach(_script python/iobench_methods.py node/iobench_methods.js)
     list(APPEND _targets ${IOBENCH_LANGUAGE_DIR}/${_script})
   endif()
 endforeach()
-add_custom_target(iobench_language_programs ALL DEPENDS ${_targets})
+add_custom_target(iobench_language_programs DEPENDS ${_targets})  # in all through iobench_programs only
 # What cmake/IobenchInstall.cmake installs: <language>|<file> of every program built.
 set(IOBENCH_LANGUAGE_PROGRAMS "")
 foreach(_lang IN LISTS _languages)
@@ -180,6 +180,7 @@ foreach(_lang IN LISTS _languages)
   endif()
 endforeach()
 if(TARGET iobench_java_program)
+  set_target_properties(iobench_java_program PROPERTIES EXCLUDE_FROM_ALL ON)  # add_jar puts it in all
   add_dependencies(iobench_language_programs iobench_java_program)
 endif()
 

@@ -80,7 +80,7 @@ std::filesystem::path find_program(std::string_view method) {
     const binsize::Program* program = program_of(method);
     const std::string why = program && !program->not_built.empty()
                                 ? fmt::format(" ({}: {})", method, program->not_built)
-                                : std::string();
+                                : std::string(" (cmake --build <build dir> --target iobench_programs)");
     throw unavailable_error(fmt::format("the binary_size program {} was not built{}", name, why));
 }
 

@@ -71,7 +71,8 @@ std::vector<std::string> program_command(const ProgramCommand& program) {
         if (std::filesystem::is_regular_file(installed, ec)) file = installed.lexically_normal();
     }
     if (file.empty() && std::filesystem::is_regular_file(built, ec)) file = built;
-    if (file.empty()) throw unavailable_error(fmt::format("the program {} was not built", program.file));
+    if (file.empty()) throw unavailable_error(
+            fmt::format("the program {} was not built (cmake --build <build dir> --target iobench_programs)", program.file));
     std::vector<std::string> argv = program.interpreter;
     argv.push_back(file.string());
     return argv;

@@ -133,8 +133,10 @@ ordered_json results_row(const Run& run, const RowStructure* s) {
 
 NamedJSONReporter::NamedJSONReporter(const CaseIndex& index, std::ostream& out) : index_(index), out_(out) {}
 
+NamedJSONReporter::~NamedJSONReporter() = default;
+
 bool NamedJSONReporter::ReportContext(const Context& context) {
-    context_ = json_report::google_benchmark_context(context);
+    context_ = std::make_unique<ordered_json>(json_report::google_benchmark_context(context));
     return true;
 }
 
@@ -158,7 +160,7 @@ void NamedJSONReporter::ReportRuns(const std::vector<Run>& runs) {
 void NamedJSONReporter::Finalize() {
     add_x_limit(runs_, index_);
     add_median_interval(runs_);
-    ordered_json context = context_.is_object() ? context_ : ordered_json::object();
+    ordered_json context = context_ && context_->is_object() ? *context_ : ordered_json::object();
     for (const auto& [key, value] : extra_context_) context[key] = value;
     if (!plugins_.empty()) {
         ordered_json list = ordered_json::array();

@@ -7,9 +7,10 @@
 #pragma once
 
 #include <benchmark/benchmark.h>
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -167,6 +168,7 @@ class NamedJSONReporter : public benchmark::BenchmarkReporter {
 public:
     /// `index`: the run's cases; it must outlive the reporter.
     NamedJSONReporter(const CaseIndex& index, std::ostream& out);
+    ~NamedJSONReporter() override;
     /// iobench's keys of the context (the environment, the run's settings),
     /// written after Google Benchmark's own, by key.
     void set_context(std::map<std::string, std::string> context) { extra_context_ = std::move(context); }
@@ -182,7 +184,9 @@ private:
     std::ostream& out_;
     std::map<std::string, std::string> extra_context_;
     std::vector<LoadedPlugin> plugins_;
-    nlohmann::ordered_json context_;  // Google Benchmark's fields (ReportContext)
+    // Google Benchmark's fields (ReportContext); held by pointer so that this
+    // header, which the summary and main include, needs only json_fwd.hpp.
+    std::unique_ptr<nlohmann::ordered_json> context_;
     std::vector<Run> runs_;
 };
 
