@@ -33,6 +33,21 @@ TEST(Runner, VerifiedRunReportsRatesFromWallTime) {
     EXPECT_NEAR(items_per_second * seconds_per_run, 1000.0, 1000.0 * 1e-6);
 }
 
+TEST(Runner, BufferSizeUsedIsTheBufParameterElseTheMethodsDefault) {
+    Method buffered;
+    buffered.default_buffer_size = 8192;
+    const Method unsized;  // unbuffered, or a library's buffer the method does not size
+    Params none, set;
+    set.buffer_size = 512;
+    EXPECT_EQ(buffer_size_used(buffered, none), 8192u);
+    EXPECT_EQ(buffer_size_used(buffered, set), 512u);
+    EXPECT_EQ(buffer_size_used(unsized, none), 0u);
+    EXPECT_EQ(buffer_size_used(unsized, set), 512u);
+    // A /buf row reports its size (without one, obuf's default: VerifiedRunReportsRatesFromWallTime).
+    const auto runs = run_cases({make_case("ints_out", "obuf", 4096)});
+    EXPECT_EQ(counter_of(runs, "buffer_size"), 4096.0);
+}
+
 TEST(Runner, WrongOutputReportsAnErrorNotATime) {
     const Ran ran = run_all({make_case("hello", "broken_one_byte")});
     const auto& runs = ran.runs;

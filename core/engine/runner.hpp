@@ -18,7 +18,9 @@ namespace iobench {
 /// timed). A failed call or a failed verification ends the benchmark with an
 /// error naming what went wrong; it then reports no time. Rows that pass carry
 /// the counters bytes_per_second, items_per_second, verified (1) and
-/// buffer_size (bytes; absent when unbuffered or the library's own default),
+/// buffer_size (bytes: the `/buf` size, else the method's default,
+/// buffer_size_used; absent when that is 0: unbuffered, or a library's
+/// default buffer of a size the method does not set),
 /// plus the trial's own counters (Trial::counters, e.g. resident_at_start). A trial
 /// that times its work itself (Trial::measured_seconds: the console workloads,
 /// whose call runs in a child process; program methods, whose program times

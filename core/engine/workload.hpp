@@ -43,6 +43,17 @@ struct Params {
     CacheState cache = CacheState::warm;
 };
 
+/// The user-space buffer in bytes a run of `method` with `params` uses, as
+/// its row reports it (Trial::buffer_size, the runner's `buffer_size`
+/// counter): Params::buffer_size (`/buf:<bytes>`) when set, else the
+/// method's own default (Method::default_buffer_size). 0 when the run has no
+/// buffer of a size iobench knows: an unbuffered method, or a library's
+/// default buffer the method does not size (the row then has no
+/// `buffer_size`). Never throws.
+inline std::size_t buffer_size_used(const Method& method, const Params& params) noexcept {
+    return params.buffer_size != 0 ? params.buffer_size : method.default_buffer_size;
+}
+
 /// One workload run by one method. The runner calls, per iteration:
 /// `reset()` (not timed), `run()` (timed: open, I/O, close), `verify()` (not timed).
 class Trial {
@@ -89,7 +100,8 @@ public:
     /// are not this process's, so --instructions leaves the row without a
     /// count (instructions_per_item).
     bool runs_in_child = false;
-    /// User-space buffer in bytes the run used (0 = unbuffered or unknown).
+    /// User-space buffer in bytes the run used (0 = unbuffered or unknown):
+    /// buffer_size_used of the trial's method and parameters.
     std::size_t buffer_size = 0;
     /// Further per-run figures the runner reports as counters of the same
     /// name, as the trial last set them (file_read's "resident_at_start",
