@@ -159,7 +159,7 @@ ConsoleTrialBase::ConsoleTrialBase(Session& s, const Method& m, const Params& p,
     items = count;
     bytes = expected_.size;
     buffer_size = buffer_size_used(m, p);
-    runs_in_child = true;  // each call in a child (forked, or made with CreateProcessW)
+    work_in_child = true;  // each call in a child (forked, or made with CreateProcessW)
 }
 
 void ConsoleTrialBase::finish() {

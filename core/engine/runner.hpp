@@ -10,6 +10,7 @@
 #include "core/engine/outcome.hpp"
 #include "core/engine/session.hpp"
 #include "core/engine/suite.hpp"
+#include "core/os/instructions.hpp"
 
 namespace iobench {
 
@@ -52,6 +53,14 @@ namespace iobench {
 /// the time left.
 void register_benchmarks(const std::vector<Case>& cases, Session& session, Outcomes& outcomes, int repetitions,
                          double min_time);
+
+/// True when the runner counts the instructions of `trial`'s measured calls
+/// for its row (--instructions: the counter `instructions_per_item`): a
+/// counter is on (`source` is not InstructionSource::none) and the measured
+/// work runs in this process (not Trial::work_in_child; another process's
+/// instructions are not this one's to count, and this process's would be
+/// only its own waiting and pipe traffic: the row shows none, `-`).
+bool counts_instructions(const Trial& trial, InstructionSource source);
 
 /// What one run of a benchmark costs, in seconds.
 struct RunCost {
