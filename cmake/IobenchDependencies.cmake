@@ -97,8 +97,10 @@ set(IOBENCH_METHODS_MISSING "")
 
 # The GNU stdio calls without the stream lock (glibc, some BSDs).
 include(CheckCXXSymbolExists)
+set(CMAKE_REQUIRED_FLAGS "${CMAKE_CXX20_STANDARD_COMPILE_OPTION}")  # as iobench's targets compile
 check_cxx_symbol_exists(fwrite_unlocked "cstdio" IOBENCH_HAVE_FWRITE_UNLOCKED)
 check_cxx_symbol_exists(fputs_unlocked "cstdio" IOBENCH_HAVE_FPUTS_UNLOCKED)
+unset(CMAKE_REQUIRED_FLAGS)
 foreach(_symbol FWRITE_UNLOCKED FPUTS_UNLOCKED)
   if(IOBENCH_HAVE_${_symbol})
     list(APPEND IOBENCH_METHOD_DEFINITIONS IOBENCH_HAVE_${_symbol})

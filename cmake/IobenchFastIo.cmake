@@ -41,6 +41,8 @@ else()
     include(CheckCXXSourceCompiles)
     set(CMAKE_REQUIRED_INCLUDES ${IOBENCH_FAST_IO_INCLUDE_DIR})
     set(CMAKE_REQUIRED_QUIET ON)
+    # Compiled as iobench's own targets are (iobench_cxx20): C++20, no extensions.
+    set(CMAKE_REQUIRED_FLAGS "${CMAKE_CXX20_STANDARD_COMPILE_OPTION}")
     # What methods/fast_io.cpp uses, in three parts that compile or not independently.
     check_cxx_source_compiles([[
 #include <fast_io_device.h>
@@ -84,6 +86,7 @@ int main(int, char** argv) {
 }]] IOBENCH_FAST_IO_I18N_COMPILES)
     unset(CMAKE_REQUIRED_INCLUDES)
     unset(CMAKE_REQUIRED_QUIET)
+    unset(CMAKE_REQUIRED_FLAGS)
     set(_fast_io_compiler "${CMAKE_CXX_COMPILER_ID} ${CMAKE_CXX_COMPILER_VERSION}")
     if(IOBENCH_FAST_IO_COMPILES)
       set(IOBENCH_FAST_IO_FOUND ON)

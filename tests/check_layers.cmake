@@ -1,7 +1,8 @@
 # Checks the tree against the table of docs/design.md ("The parts, and which
 # way they may depend"): every #include of a folder of ours is one its row
-# lists, every folder that holds C++ sources has a row, and include/iobench/
-# holds headers only. Fails (message(FATAL_ERROR)) with one line per breach.
+# lists, every folder that holds C++ sources has a row, include/iobench/
+# holds headers only, and every source of the libraries is in its folder's
+# CMakeLists.txt. Fails (message(FATAL_ERROR)) with one line per breach.
 #   cmake -DSOURCE_DIR=<root> -P tests/check_layers.cmake
 # PLANT_FILE and PLANT_TEXT add one file that is not in the tree (its path
 # from the root, its text), so that a test can show an upward include refused.
@@ -109,10 +110,34 @@ foreach(file IN LISTS sources)
   endforeach()
 endforeach()
 
+# Every source of the libraries is in the explicit list of its folder's
+# CMakeLists.txt (core/CMakeLists.txt for core/engine/x.cpp, as engine/x.cpp):
+# a file left out would be a family or workload that silently is not there.
+# core/plugins/plugin_entry.cpp is compiled into plugins, never into a library.
+set(listed 0)
+foreach(file IN LISTS sources)
+  if(NOT file MATCHES "^(core|data|workloads|methods|app)/(.+\\.cpp)$" OR file STREQUAL "core/plugins/plugin_entry.cpp")
+    continue()
+  endif()
+  set(top "${CMAKE_MATCH_1}")
+  set(relative "${CMAKE_MATCH_2}")
+  if(relative MATCHES "/" AND NOT top STREQUAL "core")
+    continue()  # methods/<language>/: the programs, built by cmake/IobenchLanguages.cmake
+  endif()
+  if(NOT DEFINED listing_${top})
+    file(READ "${SOURCE_DIR}/${top}/CMakeLists.txt" listing_${top})
+  endif()
+  string(REGEX REPLACE "([.+])" "\\\\\\1" pattern "${relative}")
+  if(NOT listing_${top} MATCHES "(^|[ \t\n(])${pattern}([ \t\n)]|$)")
+    list(APPEND breaches "${file}: not in the source list of ${top}/CMakeLists.txt (add ${relative} there)")
+  endif()
+  math(EXPR listed "${listed} + 1")
+endforeach()
+
 list(LENGTH folders n_folders)
 if(breaches)
   list(LENGTH breaches n)
   list(JOIN breaches "\n  " text)
   message(FATAL_ERROR "${n} breach(es) of docs/design.md's table of the parts:\n  ${text}")
 endif()
-message(STATUS "layers: ${checked} files, ${includes_checked} includes of ours, ${n_folders} folders: every include as docs/design.md allows")
+message(STATUS "layers: ${checked} files, ${includes_checked} includes of ours, ${n_folders} folders: every include as docs/design.md allows; ${listed} library sources, each in its folder's list")

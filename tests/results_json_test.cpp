@@ -5,12 +5,20 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <string>
 
 namespace {
 
 nlohmann::json load() {
     std::ifstream in(IOBENCH_TEST_JSON);
     EXPECT_TRUE(in) << "cannot open " << IOBENCH_TEST_JSON;
+    return nlohmann::json::parse(in);
+}
+
+/// tests/data/results_format.json: the results format's spec.
+nlohmann::json load_spec() {
+    std::ifstream in(IOBENCH_TEST_DATA_DIR "/results_format.json");
+    EXPECT_TRUE(in) << "cannot open " << IOBENCH_TEST_DATA_DIR "/results_format.json";
     return nlohmann::json::parse(in);
 }
 
@@ -43,6 +51,28 @@ TEST(ResultsJson, ContextDescribesTheBuildAndTheMachine) {
     const std::string counters = ctx.at("counters");
     EXPECT_TRUE(counters == all || counters == all + ",cpu_wait") << counters;
 #endif
+}
+
+TEST(ResultsJson, ContextHoldsTheSpecsKeysOnly) {
+    // Every key of the context is one the spec names and means; every key the
+    // spec says every file has is there. This run has neither --instructions
+    // nor --plugin, so neither of their keys.
+    const auto doc = load();
+    const auto& ctx = doc.at("context");
+    const auto spec = load_spec();
+    std::set<std::string> known;
+    for (const auto& k : spec.at("context_keys")) {
+        const std::string key = k.at("key");
+        known.insert(key);
+        if (k.at("always").get<bool>())
+            EXPECT_TRUE(ctx.contains(key)) << key << ": the spec says every results file has it";
+    }
+    for (const auto& item : ctx.items())
+        EXPECT_TRUE(known.count(item.key()))
+            << item.key() << ": a context key that tests/data/results_format.json's context_keys does not list "
+            << "(add it there, with its meaning, and to the README's list)";
+    EXPECT_FALSE(ctx.contains("instructions_source"));
+    EXPECT_FALSE(ctx.contains("plugins"));
 }
 
 TEST(ResultsJson, EveryRowIsVerifiedWithRatesAndPlainNames) {
