@@ -243,6 +243,35 @@ std::vector<std::string> plugin_arguments(const std::vector<std::string>& args) 
     return paths;
 }
 
+namespace {
+
+/// Refuses (usage_error, naming `given`) a plugin whose identity `theirs`
+/// is not this iobench's: no identity, another API version (both named), or
+/// another build. size and api_version are read first, and only when they are
+/// there: every iobench can name the API a plugin was built against
+/// (docs/plugins.md, "The API and its versions").
+void check_identity(const fs::path& given, const iobench_build_identity* theirs) {
+    const iobench_build_identity ours = build_identity();
+    if (!theirs || theirs->size < identity_version_prefix)
+        refuse(given, fmt::format("built with an unknown build (no iobench API version in its identity); "
+                                  "this iobench: {}",
+                                  identity_text(ours)));
+    if (theirs->api_version != ours.api_version)
+        refuse(given, fmt::format("built against iobench API {}; this iobench has API {}: build the plugin again "
+                                  "against this iobench (its method files need no change within iobench {})",
+                                  theirs->api_version, ours.api_version, IOBENCH_VERSION_MAJOR));
+    if (theirs->size != sizeof(iobench_build_identity) || !same_identity(*theirs, ours)) {
+        const std::string built_with = theirs->size == sizeof(iobench_build_identity)
+                                           ? identity_text(*theirs)
+                                           : fmt::format("iobench API {} (an identity of {} bytes, not {})",
+                                                         theirs->api_version, theirs->size,
+                                                         sizeof(iobench_build_identity));
+        refuse(given, fmt::format("built with {}; this iobench: {}", built_with, identity_text(ours)));
+    }
+}
+
+}  // namespace
+
 LoadedPlugin load_plugin(const fs::path& given) {
     if (given.empty()) throw usage_error("--plugin '': give the path of a plugin");
     std::error_code ec;
@@ -262,26 +291,7 @@ LoadedPlugin load_plugin(const fs::path& given) {
         refuse(given, fmt::format("not an iobench plugin (no {} entry point): build it with iobench_add_plugin()",
                                   identity_fn ? plugin::families_symbol : plugin::identity_symbol));
     const iobench_build_identity* theirs = identity_fn();
-    const iobench_build_identity ours = build_identity();
-    // size and api_version are read first, and only when they are there: every
-    // iobench can name the API a plugin was built against (docs/plugins.md,
-    // "The API and its versions").
-    if (!theirs || theirs->size < identity_version_prefix)
-        refuse(given, fmt::format("built with an unknown build (no iobench API version in its identity); "
-                                  "this iobench: {}",
-                                  identity_text(ours)));
-    if (theirs->api_version != ours.api_version)
-        refuse(given, fmt::format("built against iobench API {}; this iobench has API {}: build the plugin again "
-                                  "against this iobench (its method files need no change within iobench {})",
-                                  theirs->api_version, ours.api_version, IOBENCH_VERSION_MAJOR));
-    if (theirs->size != sizeof(iobench_build_identity) || !same_identity(*theirs, ours)) {
-        const std::string built_with = theirs->size == sizeof(iobench_build_identity)
-                                           ? identity_text(*theirs)
-                                           : fmt::format("iobench API {} (an identity of {} bytes, not {})",
-                                                         theirs->api_version, theirs->size,
-                                                         sizeof(iobench_build_identity));
-        refuse(given, fmt::format("built with {}; this iobench: {}", built_with, identity_text(ours)));
-    }
+    check_identity(given, theirs);
     plugin.built_with = identity_text(*theirs);
 
     // The identities are equal: the plugin's C++ objects can be read here.

@@ -34,12 +34,11 @@ std::optional<double> optional_counter(const Run& run, OsCounter counter) {
 }
 
 double milliseconds(const Run& r) {
-    return r.GetAdjustedRealTime() * (r.time_unit == benchmark::kMillisecond   ? 1.0
-                                      : r.time_unit == benchmark::kMicrosecond ? 1e-3
-                                      : r.time_unit == benchmark::kNanosecond  ? 1e-6
-                                                                               : 1e3);
+    // GetTimeUnitMultiplier: the row's time units per second. 1e3 / it gives
+    // the very doubles 1.0, 1e-3, 1e-6 and 1e3 our own table of units held,
+    // so every time is the same to the bit.
+    return r.GetAdjustedRealTime() * (1e3 / benchmark::GetTimeUnitMultiplier(r.time_unit));
 }
-
 
 }  // namespace report_runs
 

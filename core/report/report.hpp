@@ -111,8 +111,9 @@ void add_median_interval(std::vector<benchmark::BenchmarkReporter::Run>& runs);
 /// error counts as failed); then the number of failed benchmarks
 /// (Outcomes::failed) and the pairs skipped because their method is not
 /// built here. Reference rows (Method::reference) are listed after the ranked
-/// rows and never ranked; failed and skipped rows last. Numbers are written
-/// as core/report/number_format.hpp says. Google Benchmark's context block is not
+/// rows and never ranked; failed and skipped rows last. The columns are
+/// core/report/summary_columns.hpp's, numbers written as
+/// core/report/number_format.hpp says. Google Benchmark's context block is not
 /// printed.
 class SummaryConsoleReporter : public benchmark::ConsoleReporter {
 public:

@@ -1,8 +1,11 @@
 // The console summary of a run (SummaryConsoleReporter): rows built from
-// Google Benchmark's, grouped in tables, then rendered with their notes.
+// Google Benchmark's, grouped in tables; each table's cells and the notes
+// worked out from them, then laid out by the columns of
+// core/report/summary_columns.hpp; the notes last.
 #include "core/report/report.hpp"
 #include "core/report/report_rules.hpp"
 #include "core/report/report_runs.hpp"
+#include "core/report/summary_columns.hpp"
 
 #include <fmt/format.h>
 
@@ -12,6 +15,7 @@
 #include <map>
 #include <optional>
 #include <ostream>
+#include <string_view>
 
 #include "core/os/os_counters.hpp"
 #include "core/report/number_format.hpp"
@@ -31,8 +35,11 @@ namespace {
 struct SummaryRow {
     RowStructure structure;
     double ms = 0;  // median wall time per run
-    double bytes_ps = 0;
-    std::optional<double> read_calls, write_calls, bytes_per_call, system_time, x_limit;
+    /// Every counter of the run that stands for the row (its median, or its
+    /// only repetition), by name: what the columns show (summary_columns.hpp).
+    std::map<std::string, double, std::less<>> counters;
+    // Counters of `counters` the ranking and the notes read (seconds, calls, bytes per run).
+    std::optional<double> read_calls, write_calls, system_time;
     std::optional<double> steal_time;  // seconds per run the hypervisor took (all CPUs)
     std::optional<double> cpu_wait;    // seconds per run some task of the machine waited for a CPU
     std::optional<double> cv;          // coefficient of variation across repetitions
@@ -67,14 +74,13 @@ struct SummaryTable {
 /// A row's counters from the run that stands for it (its median aggregate,
 /// or its only repetition).
 void take_counters(SummaryRow& row, const Run& r) {
-    row.bytes_ps = optional_counter(r, "bytes_per_second").value_or(0);
+    row.counters.clear();
+    for (const auto& [name, counter] : r.counters) row.counters[name] = counter.value;
     row.read_calls = optional_counter(r, OsCounter::read_calls);
     row.write_calls = optional_counter(r, OsCounter::write_calls);
-    row.bytes_per_call = optional_counter(r, "bytes_per_call");
     row.system_time = optional_counter(r, OsCounter::system_time);
     row.steal_time = optional_counter(r, OsCounter::steal_time);
     row.cpu_wait = optional_counter(r, OsCounter::cpu_wait);
-    row.x_limit = optional_counter(r, "x_limit");
     row.binary_size = optional_counter(r, "binary_size");
     row.instructions_per_item = optional_counter(r, "instructions_per_item");
     if (!r.report_label.empty()) row.label = r.report_label;
@@ -218,7 +224,7 @@ constexpr double min_ms_for_cpu_share = rules::min_seconds_for_cpu_share * 1e3;
 /// A fraction as a whole percentage, as the notes write a rule ("5%").
 std::string rule_percent(double fraction) { return fmt::format("{:.0f}%", 100 * fraction); }
 
-/// What the notes under the tables must explain, gathered while rendering.
+/// What the notes under the tables must explain, gathered with the tables' cells.
 struct SummaryNotes {
     bool unstable = false;     // a cv of rules::cv_flag or more
     bool wide = false;         // an interval wider than ±rules::interval_flag
@@ -266,103 +272,249 @@ std::vector<std::string> stopped_repetitions(const SummaryRow& row) {
     return found;
 }
 
-/// The half-width of the 95 % interval of `row`'s median as text ("±1.2%",
-/// "±7.0%!" when wider than 5 %), "-" when there are too few repetitions.
-std::string interval_text(const SummaryRow& row, SummaryNotes& notes) {
-    if (!row.ci_low || !row.ci_high || row.ms <= 0) {
-        if (row.samples.size() > 1) notes.no_interval = true;
-        return "-";
+// --- a table's cells: ranking, figures and notes, before any text is laid out -----
+
+using summary_columns::Align;
+using summary_columns::Column;
+using summary_columns::Field;
+using summary_columns::Flag;
+using summary_columns::Format;
+using summary_columns::Shown;
+
+/// What a table's ratio columns divide by: the fastest ranked row's time
+/// (ms) and, in a binary_size table, the smallest program's size (bytes);
+/// 0 where there is none.
+struct Ranking {
+    double fastest = 0;
+    double smallest = 0;
+};
+
+/// The ranking of `t`, whose rows are sorted (finish_table).
+Ranking rank(const SummaryTable& t) {
+    Ranking k;
+    for (const SummaryRow& r : t.rows)
+        if (r.outcome.ok() && !r.structure.reference && (k.fastest == 0 || r.ms < k.fastest)) k.fastest = r.ms;
+    for (const SummaryRow& r : t.rows)
+        if (t.has_binary_size && r.outcome.ok() && r.binary_size && (k.smallest == 0 || *r.binary_size < k.smallest))
+            k.smallest = *r.binary_size;
+    return k;
+}
+
+/// CPU time is split into user and system by scheduler ticks (1-10 ms): over
+/// a repetition's runs shorter than that in all, the split is noise (it once
+/// read 718%), and no CPU share is given.
+bool long_enough_for_cpu_share(const SummaryRow& r) {
+    return r.ms * static_cast<double>(r.runs) >= min_ms_for_cpu_share;
+}
+
+/// The figures of one row a column may show beyond its counters, and the
+/// flags the notes explain.
+struct RowFigures {
+    const SummaryRow* row = nullptr;
+    std::optional<double> interval;  // half-width of the median's interval, % of the median
+    bool wide = false;               // an interval wider than ±rules::interval_flag
+    bool unstable = false;           // a cv of rules::cv_flag or more
+    double x_fastest = 0;            // time / the fastest ranked row's (0: no fastest)
+    double x_smallest = 0;           // binary size / the smallest program's (0: none)
+};
+
+/// The figures of row `r` of a table ranked by `k`.
+RowFigures figures_of(const SummaryRow& r, const Ranking& k) {
+    RowFigures f;
+    f.row = &r;
+    if (r.ci_low && r.ci_high && r.ms > 0) {
+        const double half = std::max(r.ms - *r.ci_low, *r.ci_high - r.ms);
+        f.interval = 100 * half / r.ms;
+        f.wide = half / r.ms > rules::interval_flag;
     }
-    const double half = std::max(row.ms - *row.ci_low, *row.ci_high - row.ms);
-    std::string text = fmt::format("±{:.1f}%", 100 * half / row.ms);
-    if (half / row.ms > rules::interval_flag) {
-        text += "!";
-        notes.wide = true;
+    f.unstable = r.cv && *r.cv >= rules::cv_flag;
+    f.x_fastest = k.fastest > 0 ? r.ms / k.fastest : 0.0;
+    f.x_smallest = k.smallest > 0 && r.binary_size ? *r.binary_size / k.smallest : 0.0;
+    return f;
+}
+
+/// Names a row whose spread came with stolen time of at least
+/// rules::interference_share of its wall time (the host), else with as much
+/// time waiting for a CPU (other work on this machine).
+void note_interference(const RowFigures& f, SummaryNotes& notes) {
+    const SummaryRow& r = *f.row;
+    if (!(f.unstable || f.wide) || r.ms <= 0) return;
+    if (r.steal_time && *r.steal_time >= rules::interference_share * r.ms / 1e3)
+        notes.interfered.push_back(fmt::format("{} ({:.0f}%)", r.structure.name, 100 * *r.steal_time / (r.ms / 1e3)));
+    else if (r.cpu_wait && *r.cpu_wait >= rules::interference_share * r.ms / 1e3)
+        notes.contended.push_back(fmt::format("{} ({:.0f}%)", r.structure.name, 100 * *r.cpu_wait / (r.ms / 1e3)));
+}
+
+/// What the notes must say about a row that ran in the table `title`.
+void note_row(const RowFigures& f, const std::string& title, SummaryNotes& notes) {
+    const SummaryRow& r = *f.row;
+    notes.no_interval = notes.no_interval || (!f.interval && r.samples.size() > 1);
+    notes.wide = notes.wide || f.wide;
+    notes.unstable = notes.unstable || f.unstable;
+    notes.short_runs = notes.short_runs || (r.system_time && !long_enough_for_cpu_share(r));
+    for (std::string& s : stopped_repetitions(r)) notes.stopped.push_back(std::move(s));
+    note_interference(f, notes);
+    add_once(notes.methods, r.structure.method);
+    if (!r.structure.calls_not_counted.empty())
+        add_once(notes.calls_not_counted[r.structure.calls_not_counted], r.structure.method);
+    if (!r.label.empty()) add_once(notes.labels, {title, r.label});
+}
+
+/// What the notes must say about a table's optional columns.
+void note_table(const SummaryTable& t, SummaryNotes& notes) {
+    notes.any_limit = notes.any_limit || t.has_limit;
+    notes.any_cold_warm = notes.any_cold_warm || t.has_cold_warm;
+    notes.any_binary_size = notes.any_binary_size || t.has_binary_size;
+    notes.any_instructions = notes.any_instructions || t.has_instructions;
+}
+
+/// Whether table `t` shows a column whose condition is `when`.
+bool shown(Shown when, const SummaryTable& t) {
+    switch (when) {
+        case Shown::always: return true;
+        case Shown::ranked_by_time: return !t.has_binary_size;
+        case Shown::ranked_by_size: return t.has_binary_size;
+        case Shown::limit: return t.has_limit;
+        case Shown::cold_warm: return t.has_cold_warm;
+        case Shown::instructions: return t.has_instructions;
+        case Shown::reads: return t.input;
+        case Shown::writes: return !t.input && t.any_calls;
+        case Shown::no_calls: return !t.any_calls;
+    }
+    return false;
+}
+
+/// The counter `name` of row `r`, or nothing when its run does not carry it.
+std::optional<double> counter_of(const SummaryRow& r, std::string_view name) {
+    const auto it = r.counters.find(name);
+    if (it == r.counters.end()) return std::nullopt;
+    return it->second;
+}
+
+/// The value column `c` shows of row `f` (Column::field), if the row has one.
+std::optional<double> value_of(const Column& c, const RowFigures& f) {
+    const SummaryRow& r = *f.row;
+    switch (c.field) {
+        case Field::label: return std::nullopt;
+        case Field::time: return r.ms / 1e3;
+        case Field::interval: return f.interval;
+        case Field::throughput: return counter_of(r, c.counter).value_or(0);
+        case Field::x_fastest: return f.x_fastest;
+        case Field::x_smallest: return f.x_smallest;
+        case Field::cold_warm: return r.cold_warm;
+        case Field::counter: return counter_of(r, c.counter);
+        case Field::cpu_share: {
+            const auto seconds = counter_of(r, c.counter);
+            if (!seconds || !long_enough_for_cpu_share(r)) return std::nullopt;
+            return *seconds / (r.ms / 1e3);
+        }
+        case Field::cv: return r.cv;
+    }
+    return std::nullopt;
+}
+
+/// Whether rule `flag` marks the cells it applies to in row `f`.
+bool flagged(Flag flag, const RowFigures& f) {
+    return (flag == Flag::cv_flag && f.unstable) || (flag == Flag::interval_flag && f.wide);
+}
+
+/// `value` written as `format` says (core/report/number_format.hpp).
+std::string format_value(Format format, double value) {
+    switch (format) {
+        case Format::text: break;
+        case Format::interval: return fmt::format("±{:.1f}%", value);
+        case Format::time: return format_time(value);
+        case Format::throughput: return format_throughput(value);
+        case Format::ratio: return format_ratio(value);
+        case Format::count: return format_count(value);
+        case Format::bytes: return format_bytes(value);
+        case Format::percent: return format_percent(value);
+    }
+    return fmt::format("{}", value);
+}
+
+/// The text of column `c` in row `f`: the reference text on a reference row
+/// where the column has one, the label, the value as Column::format says
+/// with "!" where its rule flags it, or "-" where the row has no value.
+std::string cell_text(const Column& c, const RowFigures& f) {
+    if (f.row->structure.reference && !c.reference.empty()) return std::string(c.reference);
+    if (c.field == Field::label) return f.row->structure.label();
+    const std::optional<double> value = value_of(c, f);
+    if (!value) return "-";
+    return format_value(c.format, *value) + (flagged(c.flag, f) ? "!" : "");
+}
+
+/// One line of a table: a text per column, or for a row that did not run its
+/// label (the first column) and why.
+struct LineText {
+    std::vector<std::string> cells;
+    std::string outcome;  // "skipped: <reason>", "FAILED: <reason>"; "" for a row that ran
+};
+
+/// A table as text, laid out by the columns it shows.
+struct TableText {
+    std::string title;
+    std::vector<const Column*> columns;  // those the table shows, in summary_columns::columns' order
+    std::vector<std::size_t> widths;     // of each column
+    LineText headers;
+    std::vector<LineText> rows;
+};
+
+/// The line of row `r`, whose figures are `f`; adds what the notes must say about it.
+LineText row_text(const RowFigures& f, const TableText& t, SummaryNotes& notes) {
+    const SummaryRow& r = *f.row;
+    LineText line;
+    if (!r.outcome.ok()) {
+        line.cells.push_back(cell_text(*t.columns.front(), f));
+        line.outcome = (r.outcome.status == Status::skipped ? "skipped: " : "FAILED: ") + r.outcome.reason;
+        return line;
+    }
+    note_row(f, t.title, notes);
+    for (const Column* c : t.columns) line.cells.push_back(cell_text(*c, f));
+    return line;
+}
+
+/// Table `t` as text: its columns, the ranked rows' cells, the widths; adds
+/// what the notes must say about it.
+TableText table_text(const SummaryTable& t, SummaryNotes& notes) {
+    TableText text;
+    text.title = t.title;
+    for (const Column& c : summary_columns::columns) {
+        if (!shown(c.shown, t)) continue;
+        text.columns.push_back(&c);
+        text.headers.cells.emplace_back(c.header);
+    }
+    note_table(t, notes);
+    const Ranking ranking = rank(t);
+    for (const SummaryRow& r : t.rows) text.rows.push_back(row_text(figures_of(r, ranking), text, notes));
+    for (const Column* c : text.columns) {
+        const std::size_t i = text.widths.size();
+        std::size_t width = c->width;
+        for (const LineText& line : text.rows)
+            if (c->grows && i < line.cells.size()) width = std::max(width, line.cells[i].size());
+        text.widths.push_back(width);
     }
     return text;
 }
 
-void render_table(std::ostream& out, const SummaryTable& t, SummaryNotes& notes) {
-    std::size_t width = 6;
-    for (const SummaryRow& r : t.rows) width = std::max(width, r.structure.label().size());
-    notes.any_limit = notes.any_limit || t.has_limit;
-    notes.any_cold_warm = notes.any_cold_warm || t.has_cold_warm;
-    // Optional columns: x limit where the table has a limit row (the console
-    // suite has none), cold/warm in a cold table whose methods also ran warm,
-    // the program's size in a binary_size table, instructions per item in a
-    // run with --instructions.
-    const auto optional_cells = [&](const std::string& limit, const std::string& cold_warm, const std::string& size,
-                                    const std::string& instructions) {
-        return (t.has_limit ? fmt::format("  {:>7}", limit) : std::string()) +
-               (t.has_cold_warm ? fmt::format("  {:>9}", cold_warm) : std::string()) +
-               (t.has_binary_size ? fmt::format("  {:>11}", size) : std::string()) +
-               (t.has_instructions ? fmt::format("  {:>10}", instructions) : std::string());
-    };
-    notes.any_binary_size = notes.any_binary_size || t.has_binary_size;
-    notes.any_instructions = notes.any_instructions || t.has_instructions;
-    double fastest = 0;
-    for (const SummaryRow& r : t.rows)
-        if (r.outcome.ok() && !r.structure.reference && (fastest == 0 || r.ms < fastest)) fastest = r.ms;
-    // A binary-size table ranks by size: its ratio column is size / the smallest program's.
-    double smallest = 0;
-    for (const SummaryRow& r : t.rows)
-        if (t.has_binary_size && r.outcome.ok() && r.binary_size && (smallest == 0 || *r.binary_size < smallest))
-            smallest = *r.binary_size;
-    out << fmt::format("\n{}\n  {:<{}}  {:>9}  {:>7}  {:>11}  {:>9}{}  {:>11}  {:>10}  {:>6}  {:>6}\n", t.title,
-                       "method", width, "time", rule_percent(rules::confidence) + " CI", "throughput",
-                       t.has_binary_size ? "x smallest" : "x fastest",
-                       optional_cells("x limit", "cold/warm", "binary size", "instr/item"),
-                       t.input ? "read calls" : t.any_calls ? "write calls" : "calls", "bytes/call", "sys", "cv");
-    for (const SummaryRow& r : t.rows) {
-        const std::string label = r.structure.label();
-        if (r.outcome.status == Status::skipped) {  // unavailable here, found at run time
-            out << fmt::format("  {:<{}}  skipped: {}\n", label, width, r.outcome.reason);
-            continue;
-        }
-        if (r.outcome.status == Status::failed) {
-            out << fmt::format("  {:<{}}  FAILED: {}\n", label, width, r.outcome.reason);
-            continue;
-        }
-        const std::string interval = interval_text(r, notes);
-        std::string cv = r.cv ? format_percent(*r.cv) : "-";
-        if (r.cv && *r.cv >= rules::cv_flag) {
-            cv += "!";
-            notes.unstable = true;
-        }
-        for (std::string& s : stopped_repetitions(r)) notes.stopped.push_back(std::move(s));
-        // Stolen time of at least 1 % of the run's wall time beside a spread.
-        const bool spread = (r.cv && *r.cv >= rules::cv_flag) || interval.ends_with('!');
-        if (spread && r.steal_time && r.ms > 0 && *r.steal_time >= rules::interference_share * r.ms / 1e3)
-            notes.interfered.push_back(
-                fmt::format("{} ({:.0f}%)", r.structure.name, 100 * *r.steal_time / (r.ms / 1e3)));
-        else if (spread && r.cpu_wait && r.ms > 0 && *r.cpu_wait >= rules::interference_share * r.ms / 1e3)
-            notes.contended.push_back(
-                fmt::format("{} ({:.0f}%)", r.structure.name, 100 * *r.cpu_wait / (r.ms / 1e3)));
-        const std::string x_fastest =
-            r.structure.reference ? "ref"
-            : t.has_binary_size   ? format_ratio(smallest > 0 && r.binary_size ? *r.binary_size / smallest : 0.0)
-                                  : format_ratio(fastest > 0 ? r.ms / fastest : 0.0);
-        const std::optional<double>& calls = t.input ? r.read_calls : r.write_calls;
-        add_once(notes.methods, r.structure.method);
-        if (!r.structure.calls_not_counted.empty())
-            add_once(notes.calls_not_counted[r.structure.calls_not_counted], r.structure.method);
-        if (!r.label.empty()) add_once(notes.labels, {t.title, r.label});
-        // CPU time is split into user and system by scheduler ticks (1-10 ms):
-        // over a repetition's runs shorter than that in all, the split is
-        // noise (it once read 718%).
-        const bool sys_known = r.system_time && r.ms * static_cast<double>(r.runs) >= min_ms_for_cpu_share;
-        if (r.system_time && !sys_known) notes.short_runs = true;
-        const std::string sys = sys_known ? format_percent(*r.system_time / (r.ms / 1e3)) : "-";
-        out << fmt::format("  {:<{}}  {:>9}  {:>7}  {:>11}  {:>9}{}  {:>11}  {:>10}  {:>6}  {:>6}\n", label, width,
-                           format_time(r.ms / 1e3), interval, format_throughput(r.bytes_ps), x_fastest,
-                           optional_cells(r.x_limit ? format_ratio(*r.x_limit) : "-",
-                                          r.cold_warm ? format_ratio(*r.cold_warm) : "-",
-                                          r.binary_size ? format_bytes(*r.binary_size) : "-",
-                                          r.instructions_per_item ? format_count(*r.instructions_per_item)
-                                                                  : "-"),
-                           calls ? format_count(*calls) : "-",
-                           r.bytes_per_call ? format_bytes(*r.bytes_per_call) : "-", sys, cv);
-    }
+// --- the generic step: a table's text laid out by its columns ---------------------
+
+/// Writes one line of `t`: each cell after two spaces, padded to its
+/// column's width on the side its alignment says; then the outcome, if any.
+void render_line(std::ostream& out, const TableText& t, const LineText& line) {
+    std::string text;
+    for (std::size_t i = 0; i < line.cells.size(); ++i)
+        text += t.columns[i]->align == Align::left ? fmt::format("  {:<{}}", line.cells[i], t.widths[i])
+                                                   : fmt::format("  {:>{}}", line.cells[i], t.widths[i]);
+    if (!line.outcome.empty()) text += "  " + line.outcome;
+    out << text << '\n';
+}
+
+/// Writes table `t`: its title, its headers, its lines.
+void render_table(std::ostream& out, const TableText& t) {
+    out << '\n' << t.title << '\n';
+    render_line(out, t, t.headers);
+    for (const LineText& row : t.rows) render_line(out, t, row);
 }
 
 void render_notes(std::ostream& out, const SummaryNotes& notes) {
@@ -449,7 +601,7 @@ void SummaryConsoleReporter::Finalize() {
         << "\n";
     SummaryNotes notes;
     notes.instructions_source = instructions_source_;
-    for (const SummaryTable& t : tables) render_table(out, t, notes);
+    for (const SummaryTable& t : tables) render_table(out, table_text(t, notes));
     render_notes(out, notes);
     if (const int failed = outcomes_.failed(); failed > 0)
         out << fmt::format("\n{} benchmark(s) FAILED; their rows carry the reason.\n", failed);

@@ -684,7 +684,7 @@ def _note_short_runs(table: Workload) -> None:
     if not any(cell.ok and "system_time" in cell.counters and counter_columns.cpu_split_too_short(cell)
                for row in table.rows for cell in row.cells):
         return
-    text = (f"sys % is left out where a repetition's runs took under "
+    text = (f"{counter_columns.BY_KEY['sys'].header} is left out where a repetition's runs took under "
             f"{counter_columns.MIN_SECONDS_FOR_CPU_SHARE * 1000:.0f} ms in all: too short for the kernel's "
             f"split of CPU time into user and system (it samples scheduler ticks)")
     table.note = f"{table.note}; {text}" if table.note else text

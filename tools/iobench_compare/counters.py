@@ -3,15 +3,16 @@
 iobench writes every counter per run: system calls, bytes per call,
 user and system CPU seconds, page faults, context switches, storage traffic, and
 x_limit (time / the workload's memory-bound limit row). "sys" is derived: system
-time as a percentage of the wall time of a run.
+time as a percentage of the wall time of a run. The columns iobench's summary shows
+too have its headers and number formats (columns.py, tests/data/summary_columns.json).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import rules
-from .number_format import format_bytes, format_count, format_percent, format_ratio, format_time
+from . import columns, rules
+from .number_format import FORMATS, format_time
 
 # The operating system's counters iobench reports on every row, in iobench's order (name, unit of the
 # per-run value): core/os/os_counters.hpp's IOBENCH_OS_COUNTERS, both tested against tests/data/os_counters.json.
@@ -51,7 +52,7 @@ class Column:
 
     key: str
     header: str
-    kind: str  # count, bytes, storage, seconds, percent, ratio, number
+    kind: str  # a kind of number_format.FORMATS (count, bytes, percent, ratio, ...), storage, seconds or number
     description: str
     counter: str
 
@@ -65,17 +66,22 @@ class Column:
         return cell.counters.get(self.counter)
 
 
+def _summary_column(key: str, description: str) -> Column:
+    """A column of iobench's summary: its header, number format and counter are columns.py's."""
+    spec = columns.BY_KEY[key]
+    return Column(key, spec.header, spec.format, description, spec.counter)
+
+
 KNOWN = [
-    Column("write_calls", "write calls", "count", "write system calls per run", "write_calls"),
-    Column("read_calls", "read calls", "count", "read system calls per run", "read_calls"),
-    Column("bytes_per_call", "bytes/call", "bytes", "bytes per read or write call", "bytes_per_call"),
-    Column("sys", "sys %", "percent", "system CPU time / wall time of a run", "system_time"),
-    Column("x_limit", "x limit", "ratio", "time / the workload's memory-bound limit (the limit row)", "x_limit"),
-    Column("binary_size", "binary size", "bytes", "size of the row's program file (the binary_size workload)",
-           "binary_size"),
-    Column("instructions_per_item", "instr/item", "count",
-           "user-space instructions per item of the measured calls (iobench --instructions): the same in every "
-           "run, so compared as they are, without a significance test", "instructions_per_item"),
+    _summary_column("write_calls", "write system calls per run"),
+    _summary_column("read_calls", "read system calls per run"),
+    _summary_column("bytes_per_call", "bytes per read or write call"),
+    _summary_column("sys", "system CPU time / wall time of a run"),
+    _summary_column("x_limit", "time / the workload's memory-bound limit (the limit row)"),
+    _summary_column("binary_size", "size of the row's program file (the binary_size workload)"),
+    _summary_column("instructions_per_item",
+                    "user-space instructions per item of the measured calls (iobench --instructions): the same in "
+                    "every run, so compared as they are, without a significance test"),
     Column("user_time", "user", "seconds", "user CPU time per run", "user_time"),
     Column("system_time", "system", "seconds", "system CPU time per run", "system_time"),
     Column("page_faults", "page faults", "count", "page faults per run", "page_faults"),
@@ -107,16 +113,10 @@ def format_value(col: Column, value: float | None) -> str:
     """The text of one counter cell ("-" when absent), written as tests/data/number_format.json says."""
     if value is None:
         return "-"
-    if col.kind == "count":
-        return format_count(value)
-    if col.kind == "bytes":
-        return format_bytes(value)
+    if col.kind in FORMATS:
+        return FORMATS[col.kind](value)
     if col.kind == "storage":
         return _storage(value)
     if col.kind == "seconds":
         return format_time(value)
-    if col.kind == "percent":
-        return format_percent(value)
-    if col.kind == "ratio":
-        return format_ratio(value)
     return f"{value:.4g}"

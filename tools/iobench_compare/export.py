@@ -78,7 +78,7 @@ def _extra(comparison: Comparison, workload: Workload, cell: Cell) -> str:
     for col in workload.columns:
         value = col.value(cell)
         if value is not None:
-            parts.append(f"{col.header.rstrip(' %')} {counter_columns.format_value(col, value)}")
+            parts.append(f"{col.header} {counter_columns.format_value(col, value)}")
     for key in ("compiler", "os", "target_filesystem", "scale"):
         if f.context.get(key) not in (None, ""):
             parts.append(f"{key} {f.context[key]}")

@@ -15,6 +15,7 @@ import io
 
 from tabulate import tabulate
 
+from . import columns
 from . import counters as counter_columns
 from .compare import CI_LEVEL, CV_WARNING, LIMIT_METHOD, Cell, Comparison, Row, Workload, interference, reads_a_file
 from .number_format import format_percent, format_ratio, format_throughput, format_time  # noqa: F401 (re-exported)
@@ -116,16 +117,23 @@ def table_title(workload: Workload) -> str:
     return f"{workload.title}: time per run"
 
 
-CI_HEADER = f"{CI_LEVEL:.0%} CI"
-COLD_WARM_HEADER = "cold / warm"
+# The headers of the columns iobench's summary has too (columns.py); the 95% CI one says CI_LEVEL.
+CI_HEADER = columns.header("ci")
+COLD_WARM_HEADER = columns.header("cold_warm")
+
+
+def time_header(workload: Workload) -> str:
+    """The summary's "time", or "time/integer" where the table compares the time per item: another quantity."""
+    return f"{columns.header('time')}/{workload.unit}" if workload.per_item else columns.header("time")
 
 
 def headers(comparison: Comparison, workload: Workload) -> list[str]:
     """The column names of a workload's table."""
-    cols = ["method"]
+    cols = [columns.header("method")]
     if len(comparison.files) > 1:
         cols.append("file")
-    cols += [f"time/{workload.unit}", CI_HEADER, "throughput", "cv", "x fastest"]
+    cols += [time_header(workload), CI_HEADER, columns.header("throughput"), columns.header("cv"),
+             columns.header("x_fastest")]
     if workload.cold_warm:
         cols.append(COLD_WARM_HEADER)
     cols += [c.header for c in workload.columns]
@@ -179,7 +187,7 @@ def body(comparison: Comparison, workload: Workload) -> list[list[str]]:
 
 
 def _align(header: list[str]) -> list[str]:
-    left = {"method", "file", "significance", "note"}
+    left = {columns.header("method"), "file", "significance", "note"}
     return ["left" if h in left else "right" for h in header]
 
 

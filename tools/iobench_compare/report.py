@@ -12,7 +12,7 @@ from __future__ import annotations
 import html
 
 from . import __version__
-from . import rules
+from . import columns, rules
 from .compare import CV_WARNING, Comparison, Workload, reads_a_file
 from .plot import charts, svg
 from .render import (LIMIT_LEGEND, SUMMARY_TITLE, STATUS_WORDS, baseline_sentence, body, headers,
@@ -130,9 +130,9 @@ def _cell_class(header: str, text: str, cell) -> str:
     classes = []
     if header in ("significance", "note"):
         classes.append("text")
-    elif header not in ("method", "file"):
+    elif header not in (columns.header("method"), "file"):
         classes.append("num")
-    if header == "cv" and text.startswith("!"):
+    if header == columns.header("cv") and text.startswith("!"):
         classes.append("warn")
     if header == "significance" and cell is not None and cell.verdict == "significant" and cell.ratio is not None:
         classes.append("faster" if cell.ratio < 1 else "slower")

@@ -1,0 +1,123 @@
+"""iobench-compare's tables use the summary's columns (tests/data/summary_columns.json), as iobench's summary does.
+
+The C++ side is tested in tests/summary_columns_test.cpp: both tables are the specification, entry by entry.
+"""
+
+import dataclasses
+import json
+import os
+import re
+import unittest
+
+from support import TOOLS, fixture, main, run_ok
+
+from iobench_compare import columns, compare, number_format, render, results
+from iobench_compare import counters as counter_columns
+
+ROOT = os.path.dirname(TOOLS)
+DATA = os.path.join(ROOT, "tests", "data")
+
+# The columns only iobench-compare has.
+OWN_HEADERS = {"file", "ratio", "significance", "note"} | {c.header for c in counter_columns.KNOWN
+                                                            if c.key not in columns.BY_KEY}
+
+
+def load(name):
+    with open(os.path.join(DATA, name), encoding="utf-8") as f:
+        return json.load(f)
+
+
+def header_lines(text):
+    """The header cells of every console table: the line under a title that starts with the method column."""
+    first = columns.SUMMARY_COLUMNS[0].header
+    return [re.split(r"\s{2,}", line.strip()) for line in text.splitlines()
+            if line.startswith(f"  {first} ") and not line.startswith("  ---")]
+
+
+class SpecificationTest(unittest.TestCase):
+    """columns.py is tests/data/summary_columns.json, and every name it uses is explained there."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.spec = load("summary_columns.json")
+
+    def test_the_table_is_the_specification_entry_by_entry(self):
+        self.assertEqual([dataclasses.asdict(c) for c in columns.SUMMARY_COLUMNS], self.spec["columns"])
+
+    def test_every_field_format_condition_and_flag_is_explained(self):
+        rules = {r["name"] for r in load("report_rules.json")["rules"]}
+        for c in columns.SUMMARY_COLUMNS:
+            with self.subTest(column=c.key):
+                self.assertIn(c.field, self.spec["fields"])
+                self.assertIn(c.format, self.spec["formats"])
+                self.assertIn(c.shown, self.spec["shown"])
+                self.assertTrue(c.flag is None or c.flag in rules, c.flag)
+                if c.format not in ("text", "interval"):
+                    self.assertIn(c.format, number_format.FORMATS)
+        self.assertEqual(len(columns.BY_KEY), len(columns.SUMMARY_COLUMNS), "a key twice")
+
+
+class HeadersTest(unittest.TestCase):
+    """The tool writes the summary's headers: its counter columns and its own tables' columns."""
+
+    def test_counter_columns_are_the_summarys(self):
+        for spec in columns.SUMMARY_COLUMNS:
+            if spec.key not in counter_columns.BY_KEY:
+                continue
+            with self.subTest(column=spec.key):
+                col = counter_columns.BY_KEY[spec.key]
+                self.assertEqual((col.header, col.kind, col.counter), (spec.header, spec.format, spec.counter))
+        # Every column of a counter the summary shows is one of them.
+        counted = {c.key for c in columns.SUMMARY_COLUMNS if c.field in ("counter", "cpu_share") and c.compare}
+        self.assertEqual(counted - set(counter_columns.BY_KEY), set())
+
+    def test_the_tables_show_the_summarys_headers(self):
+        # Every column the tool shows appears under the summary's header (the counters in the fixtures
+        # that carry them), and every header of its tables is the summary's or its own.
+        outputs = [run_ok(self, fixture(name))
+                   for name in ("quick-gcc.json", "file-read-cache.json", "instructions-valgrind.json")]
+        shown = {h for text in outputs for line in header_lines(text) for h in line}
+        wanted = {c.header for c in columns.SUMMARY_COLUMNS if c.compare and c.key != "binary_size"}
+        self.assertEqual(wanted - shown, set())
+        self.assertEqual(shown - {c.header for c in columns.SUMMARY_COLUMNS} - OWN_HEADERS, set())
+        self.assertNotIn("sys %", shown)
+
+    def test_a_table_per_item_says_so_in_its_time_header(self):
+        comparison = compare.compare([results.load(fixture("quick-gcc.json")),
+                                      results.load(fixture("quick-clang-tenth.json"))])
+        units = {w.unit for w in comparison.workloads}
+        self.assertIn("integer", units)
+        for workload in comparison.workloads:
+            with self.subTest(workload=workload.title):
+                want = "time" if workload.unit == "run" else f"time/{workload.unit}"
+                self.assertEqual(render.headers(comparison, workload)[2], want)
+
+    def test_the_interval_header_says_the_confidence_level(self):
+        self.assertEqual(render.CI_HEADER, f"{compare.CI_LEVEL:.0%} CI")
+
+
+class LegendTest(unittest.TestCase):
+    """The READMEs explain every header their tables show."""
+
+    @staticmethod
+    def section(path, title):
+        with open(path, encoding="utf-8") as f:
+            return f.read().split(title, 1)[1].split("\n## ", 1)[0]
+
+    def test_the_readme_legend_names_every_column_of_the_summary(self):
+        legend = self.section(os.path.join(ROOT, "README.md"), "## Reading the results")
+        for c in columns.SUMMARY_COLUMNS[1:]:  # after the method: the rows of a table
+            with self.subTest(column=c.key):
+                self.assertRegex(legend, rf"(\*\*|`){re.escape(c.header)}(\*\*|`)")
+
+    def test_the_tools_legend_names_every_column_it_shares(self):
+        legend = self.section(os.path.join(TOOLS, "README.md"), "## The tables")
+        for c in columns.SUMMARY_COLUMNS:
+            if not c.compare or c.key == "method":  # the method: the rows of a table
+                continue
+            with self.subTest(column=c.key):
+                self.assertRegex(legend, rf"(\*\*|`){re.escape(c.header)}(\*\*|`)")
+
+
+if __name__ == "__main__":
+    main()
