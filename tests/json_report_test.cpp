@@ -97,29 +97,35 @@ INSTANTIATE_TEST_SUITE_P(Fixtures, RowsAsGoogleBenchmarkWritesThem,
                              return name;
                          });
 
-/// The time now in UTC as `yyyy-mm-ddTHH:MM:SS`.
-std::string utc_now() {
-    const std::time_t now = std::time(nullptr);
+/// The instant `t` in UTC as `yyyy-mm-ddTHH:MM:SS`.
+std::string utc_text(std::time_t t) {
     std::tm utc{};
 #ifdef _WIN32
-    gmtime_s(&utc, &now);
+    gmtime_s(&utc, &t);
 #else
-    gmtime_r(&now, &utc);
+    gmtime_r(&t, &utc);
 #endif
     char text[32];
     std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%S", &utc);
     return text;
 }
 
-/// Checks our context against Google Benchmark's, taken between two of ours
-/// (its date is to the second: it must be one of theirs).
+/// True when `theirs` is `before`, `after` or between the two (texts of one
+/// format, in which later instants sort later).
+bool between(const std::string& before, const std::string& theirs, const std::string& after) {
+    return theirs == before || theirs == after || (before < theirs && theirs < after);
+}
+
+/// Checks our context against Google Benchmark's, which reads the clock
+/// itself: its date must be one of ours for instants taken before and after
+/// it, or fall between them (however long the calls took).
 void expect_context_as_google_benchmark_writes_it() {
     const benchmark::BenchmarkReporter::Context context;
-    const std::string utc_before = utc_now();
-    const ordered_json before = json_report::google_benchmark_context(context);
+    const std::time_t first = std::time(nullptr);
+    const ordered_json before = json_report::google_benchmark_context(context, first);
     const ordered_json theirs = google_benchmark_context_text(context);
-    const ordered_json after = json_report::google_benchmark_context(context);
-    const std::string utc_after = utc_now();
+    const std::time_t last = std::time(nullptr);
+    const ordered_json after = json_report::google_benchmark_context(context, last);
     ASSERT_EQ(keys_of(before), keys_of(theirs));
     for (const auto& item : theirs.items()) {
         const std::string& key = item.key();
@@ -129,11 +135,11 @@ void expect_context_as_google_benchmark_writes_it() {
                 // Where its C runtime's strftime gives no numeric %z (MinGW's),
                 // Google Benchmark writes the UTC time with RFC 3339's unknown
                 // offset; ours has the offset (json_report.hpp).
-                EXPECT_TRUE(date.substr(0, 19) == utc_before || date.substr(0, 19) == utc_after)
-                    << "theirs " << date << ", the UTC time " << utc_before << " or " << utc_after;
+                EXPECT_TRUE(between(utc_text(first), date.substr(0, 19), utc_text(last)))
+                    << "theirs " << date << ", the UTC time " << utc_text(first) << " to " << utc_text(last);
                 continue;
             }
-            EXPECT_TRUE(item.value() == before.at(key) || item.value() == after.at(key))
+            EXPECT_TRUE(between(before.at(key).get<std::string>(), date, after.at(key).get<std::string>()))
                 << "theirs " << item.value() << ", ours " << before.at(key) << " and " << after.at(key);
         } else if (key == "load_avg") {
             // Written with 6 significant digits by Google Benchmark, exactly by us.
@@ -178,8 +184,40 @@ TEST(ResultsContext, TheDateCarriesTheOffsetOfAnyTimeZone) {
         expect_context_as_google_benchmark_writes_it();
     }
     const TimeZone zone("IST-5:30");
-    const std::string date = json_report::google_benchmark_context(benchmark::BenchmarkReporter::Context())["date"];
+    const std::string date =
+        json_report::google_benchmark_context(benchmark::BenchmarkReporter::Context(), std::time(nullptr))["date"];
     EXPECT_EQ(date.substr(date.size() - 6), "+05:30") << date;
+}
+
+TEST(ResultsContext, TheDateOfAnInstantInEachTimeZone) {
+    // Fixed instants (seconds since the epoch, the UTC time beside them) in
+    // POSIX TZ strings (no time zone database needed; "+" is west of UTC):
+    // each way the offset is computed from the local and the UTC date.
+    struct Case {
+        const char* tz;
+        std::time_t now;
+        const char* date;
+    };
+    const Case cases[] = {
+        {"UTC0", 1704067200, "2024-01-01T00:00:00+00:00"},      // 2024-01-01 00:00 UTC: midnight, no offset
+        {"IST-5:30", 1709231400, "2024-03-01T00:00:00+05:30"},  // 2024-02-29 18:30 UTC: local midnight, the next day
+        {"IST-5:30", 1709323200, "2024-03-02T01:30:00+05:30"},  // 2024-03-01 20:00 UTC: the next day
+        {"IST-5:30", 1704049200, "2024-01-01T00:30:00+05:30"},  // 2023-12-31 19:00 UTC: the next day and year
+        {"XYZ+3:15", 1709254800, "2024-02-29T21:45:00-03:15"},  // 2024-03-01 01:00 UTC: the day before
+        {"XYZ+3:15", 1704067200, "2023-12-31T20:45:00-03:15"},  // 2024-01-01 00:00 UTC: the day and year before
+        {"HST+10", 1718452800, "2024-06-15T02:00:00-10:00"},    // 2024-06-15 12:00 UTC: the same day, west
+        {"LINT-14", 1718445600, "2024-06-16T00:00:00+14:00"},   // 2024-06-15 10:00 UTC: the largest offset
+        {"NEG+0:30", 1719792600, "2024-06-30T23:40:00-00:30"},  // 2024-07-01 00:10 UTC: west by less than an hour
+        // Summer time by the zone's rule: +02:00 in July, +01:00 in January.
+        {"CET-1CEST,M3.5.0,M10.5.0/3", 1719792600, "2024-07-01T02:10:00+02:00"},
+        {"CET-1CEST,M3.5.0,M10.5.0/3", 1704067200, "2024-01-01T01:00:00+01:00"},
+    };
+    for (const Case& c : cases) {
+        const TimeZone zone(c.tz);
+        EXPECT_EQ(json_report::local_date_time(c.now), c.date) << c.tz << " at " << c.now;
+        EXPECT_EQ(json_report::google_benchmark_context(benchmark::BenchmarkReporter::Context(), c.now)["date"], c.date)
+            << c.tz << " at " << c.now;
+    }
 }
 #endif
 

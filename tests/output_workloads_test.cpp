@@ -139,7 +139,7 @@ TEST(Operations, EveryOperationIsComparedBetweenMethods) {
     // here or listed as skipped with the reason) meet, so an operation added
     // with one method or without a workload fails here. (The seed tables'
     // own pairs are named by the built-in suites, which load only when every
-    // pair they name exists: Suite.EveryBuiltInSuiteLoads.)
+    // pair they name exists: Suite.EveryBuiltInSuiteIsWhatItsFileDescribes.)
     for (int i = 0; i < operation_count; ++i) {
         const auto op = static_cast<Operation>(i);
         // put_prepared: the limit reference's own operation, in every output table beside the methods.

@@ -208,7 +208,9 @@ TEST(ProgramMethods, AHangIsKilledWithItsProcessGroupAtTheTimeLimit) {
     std::ifstream sleeper(dir.path() / "output-hello-program_hangs.sleeper");
     pid_t pid = 0;
     ASSERT_TRUE(sleeper >> pid) << "hangs.sh left no process id";
-    for (int i = 0; i < 100 && !gone(pid); ++i) ::usleep(10'000);
+    // SIGKILL takes effect at once, but the kernel's teardown of the process
+    // on a loaded machine is not bounded: up to 10 s (the wait ends when it is gone).
+    for (int i = 0; i < 1000 && !gone(pid); ++i) ::usleep(10'000);
     EXPECT_TRUE(gone(pid)) << "process " << pid << " outlived its group's kill";
 #endif
 }

@@ -4,12 +4,17 @@
 #include <benchmark/benchmark.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <memory>
 #include <optional>
 #include <string>
 #include <system_error>
+#include <vector>
 
+#include <iobench/error.hpp>
+#include "core/engine/case_trial.hpp"
 #include "core/os/environment.hpp"
+#include "core/os/instructions.hpp"
 #include "methods/buffer_sizes.hpp"
 #include "runner_support.hpp"
 
@@ -31,6 +36,21 @@ TEST(Runner, VerifiedRunReportsRatesFromWallTime) {
     const double items_per_second = r.counters.at("items_per_second").value;
     EXPECT_NEAR(bytes_per_second * seconds_per_run, 3890.0, 3890.0 * 1e-6);
     EXPECT_NEAR(items_per_second * seconds_per_run, 1000.0, 1000.0 * 1e-6);
+}
+
+TEST(Runner, BufferSizeUsedIsTheBufParameterElseTheMethodsDefault) {
+    Method buffered;
+    buffered.default_buffer_size = 8192;
+    const Method unsized;  // unbuffered, or a library's buffer the method does not size
+    Params none, set;
+    set.buffer_size = 512;
+    EXPECT_EQ(buffer_size_used(buffered, none), 8192u);
+    EXPECT_EQ(buffer_size_used(buffered, set), 512u);
+    EXPECT_EQ(buffer_size_used(unsized, none), 0u);
+    EXPECT_EQ(buffer_size_used(unsized, set), 512u);
+    // A /buf row reports its size (without one, obuf's default: VerifiedRunReportsRatesFromWallTime).
+    const auto runs = run_cases({make_case("ints_out", "obuf", 4096)});
+    EXPECT_EQ(counter_of(runs, "buffer_size"), 4096.0);
 }
 
 TEST(Runner, WrongOutputReportsAnErrorNotATime) {
@@ -210,6 +230,56 @@ TEST(Runner, AChildsWorkReportsOnlyTheMachineWideCounters) {
         EXPECT_EQ(ran.runs[0].counters.count(std::string(os_counter_name(c))), 0u) << os_counter_name(c);
     EXPECT_EQ(ran.runs[0].counters.count("binary_size"), 1u);
     EXPECT_EQ(ran.runs[0].counters.count("verified"), 1u);
+}
+
+TEST(Runner, WorkInAnotherProcessGetsNoInstructionCount) {
+    // --instructions counts this process's instructions around run(). Where
+    // another process does the work (a program method's, a console
+    // workload's child, binary_size's program), they would be iobench's own
+    // waiting and pipe traffic (16.85 per item for go_bufio.Writer's hello
+    // rows once), which the legend promises as `-`: no count at all.
+    test::TempDir dir;
+    Session session(dir.path(), 1e-4, false);
+    std::vector<std::string> checked;
+    for (const auto& w : workloads()) {
+        for (const Method& m : methods()) {
+            const bool program = !m.program.file.empty();
+            const bool console = w->name().starts_with("console_");
+            if (!(program || console || w->name() == "binary_size")) continue;
+            if (!w->takes(m) || !w->unavailable(m).empty()) continue;
+            const std::string name = case_name(*w, m, {});
+            SCOPED_TRACE(name);
+            std::unique_ptr<Trial> trial;
+            try {
+                trial = trial_for(*w, m, {}, session);
+            } catch (const unavailable_error&) {
+                continue;  // a program not built (program_missing): skipped when it runs
+            }
+            EXPECT_TRUE(trial->work_in_child);
+            for (InstructionSource source : {InstructionSource::perf, InstructionSource::valgrind})
+                EXPECT_FALSE(counts_instructions(*trial, source)) << to_string(source);
+            trial->finish();
+            checked.push_back(name);
+        }
+    }
+    const auto has = [&](const std::string& name) {
+        return std::find(checked.begin(), checked.end(), name) != checked.end();
+    };
+#ifndef _WIN32
+    EXPECT_TRUE(has("console_short/write"));
+    EXPECT_TRUE(has("binary_size/write"));
+#endif
+    if (find_method("program_well_behaved")->unavailable.empty()) {
+        EXPECT_TRUE(has("hello/program_well_behaved"));
+        EXPECT_TRUE(has("ints_in/program_well_behaved"));
+    }
+    // A method of this process is counted, where a counter is on.
+    const std::unique_ptr<Trial> own = trial_for(*find_workload("hello"), *find_method("obuf"), {}, session);
+    EXPECT_FALSE(own->work_in_child);
+    EXPECT_TRUE(counts_instructions(*own, InstructionSource::perf));
+    EXPECT_TRUE(counts_instructions(*own, InstructionSource::valgrind));
+    EXPECT_FALSE(counts_instructions(*own, InstructionSource::none));
+    own->finish();
 }
 
 TEST(Runner, IoThroughTheRingHasNoCallCountsRatherThanZero) {

@@ -1,9 +1,13 @@
 // Suite files: what they select, and the errors bad ones get.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <fstream>
+#include <optional>
 #include <set>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -130,8 +134,84 @@ TEST(Suite, BuiltInDefaultHasTheSeedTablePairsInOrder) {
     EXPECT_EQ(s.repetitions, 9);
 }
 
-TEST(Suite, EveryBuiltInSuiteLoads) {
-    for (const std::string& name : builtin_suites()) EXPECT_NO_THROW(load_suite(name)) << name;
+/// The names of the benchmarks the suite file `doc` describes (a case, or
+/// a pair skipped on this build): each entry's workload with each method it
+/// names (every method the workload takes for "*"), buffer size and cache
+/// state, named as case_name does. Computed here from the JSON alone.
+std::set<std::string> names_described(const nlohmann::json& doc) {
+    std::set<std::string> names;
+    for (const nlohmann::json& entry : doc.at("benchmarks")) {
+        const Workload* w = find_workload(entry.at("workload").get<std::string>());
+        EXPECT_NE(w, nullptr) << entry.dump();
+        if (!w) continue;
+        std::vector<std::string> ms;
+        if (entry.at("methods").is_string()) {
+            for (const Method& m : methods())
+                if (w->takes(m)) ms.push_back(m.name);
+        } else {
+            ms = entry.at("methods").get<std::vector<std::string>>();
+        }
+        std::vector<std::string> sizes = {""};
+        if (entry.contains("buffer_sizes")) {
+            sizes.clear();
+            for (std::size_t size : entry.at("buffer_sizes").get<std::vector<std::size_t>>())
+                sizes.push_back(fmt::format("/buf:{}", size));
+        }
+        std::vector<std::string> caches = {""};
+        if (w->spec().axes.cache_state)
+            caches = entry.contains("cache") ? entry.at("cache").get<std::vector<std::string>>()
+                                             : std::vector<std::string>{"warm"};
+        for (const std::string& m : ms)
+            for (const std::string& size : sizes)
+                for (const std::string& cache : caches)
+                    names.insert(fmt::format("{}/{}{}{}", w->name(), m, size, cache.empty() ? "" : "/cache:" + cache));
+    }
+    return names;
+}
+
+TEST(Suite, EveryBuiltInSuiteIsWhatItsFileDescribes) {
+    const std::vector<std::string> names = builtin_suites();
+    EXPECT_GE(names.size(), 14u);  // suites/*.json
+    for (const std::string& name : names) {
+        SCOPED_TRACE(name);
+        std::ifstream in(std::string(IOBENCH_SUITES_DIR "/") + name + ".json");
+        ASSERT_TRUE(in) << "no suites/" << name << ".json";
+        const nlohmann::json doc = nlohmann::json::parse(in);
+        Suite s;
+        ASSERT_NO_THROW(s = load_suite(name));
+        // The settings as the file gives them.
+        EXPECT_EQ(s.name, name);
+        EXPECT_EQ(doc.at("name"), name);
+        EXPECT_EQ(s.description, doc.at("description").get<std::string>());
+        EXPECT_FALSE(s.description.empty());
+        const auto given = [&]<class T>(const char* key, T) {
+            return doc.contains(key) ? std::optional<T>(doc.at(key).get<T>()) : std::nullopt;
+        };
+        EXPECT_EQ(s.repetitions, given("repetitions", 0));
+        EXPECT_EQ(s.min_time, given("min_time", 0.0));
+        EXPECT_EQ(s.scale, given("scale", 0.0));
+        const std::optional<std::string> target = given("stdout_target", std::string());
+        EXPECT_EQ(s.stdout_target, target ? parse_stdout_target(*target) : std::nullopt);
+        if (target) EXPECT_TRUE(s.stdout_target.has_value()) << *target;
+        // Every benchmark the file describes, once: a case that can run, or a
+        // pair skipped with its reason. (A user's family, FamilyOrigin::added,
+        // joins them: none is registered in these tests.)
+        std::set<std::string> selected;
+        for (const Case& c : s.cases) {
+            ASSERT_NE(c.workload, nullptr);
+            ASSERT_NE(c.method, nullptr);
+            EXPECT_EQ(c.name, case_name(*c.workload, *c.method, c.params));
+            EXPECT_TRUE(c.workload->takes(*c.method)) << c.name;
+            EXPECT_EQ(c.workload->unavailable(*c.method), "") << c.name;
+            EXPECT_TRUE(selected.insert(c.name).second) << c.name << " twice";
+        }
+        for (const Skipped& k : s.skipped) {
+            EXPECT_NE(k.reason, "") << k.name;
+            EXPECT_TRUE(selected.insert(k.name).second) << k.name << " twice";
+        }
+        EXPECT_FALSE(selected.empty());
+        EXPECT_EQ(selected, names_described(doc));
+    }
 }
 
 TEST(Suite, StarSelectsEveryMethodOfTheWorkload) {

@@ -125,7 +125,6 @@ public:
         counters["binary_size"] = static_cast<double>(size);
         // The program's calls and CPU time are a child's: unknown here, not 0.
         work_in_child = true;
-        runs_in_child = true;
         if (binsize::static_linked) counters["static_linked"] = 1;
     }
     void run() override { run_program(program_, sink_.path, count_); }

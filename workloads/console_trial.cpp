@@ -158,8 +158,8 @@ ConsoleTrialBase::ConsoleTrialBase(Session& s, const Method& m, const Params& p,
       expected_(s.expected(fmt::format("console:{}:{}", msg.line, count), generate_)) {
     items = count;
     bytes = expected_.size;
-    buffer_size = p.buffer_size ? p.buffer_size : m.default_buffer_size;
-    runs_in_child = true;  // each call in a child (forked, or made with CreateProcessW)
+    buffer_size = buffer_size_used(m, p);
+    work_in_child = true;  // each call in a child (forked, or made with CreateProcessW)
 }
 
 void ConsoleTrialBase::finish() {

@@ -111,7 +111,7 @@ public:
           put_(m.put_doubles),
           values_(shared_doubles(count)) {
         items = count;
-        buffer_size = p.buffer_size ? p.buffer_size : m.default_buffer_size;
+        buffer_size = buffer_size_used(m, p);
     }
     // The output's size is known after the first run (verify sets bytes);
     // before it, 25 bytes a value bound it ("-1.2345678901234567e-308\n").

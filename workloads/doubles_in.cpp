@@ -35,7 +35,7 @@ public:
         items = count;
         std::error_code ec;
         bytes = std::filesystem::file_size(source_.path, ec);
-        buffer_size = p.buffer_size ? p.buffer_size : m.default_buffer_size;
+        buffer_size = buffer_size_used(m, p);
         reserve_resident(values_, count);
     }
     void reset() override { values_.clear(); }

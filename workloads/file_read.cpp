@@ -77,7 +77,7 @@ public:
         input = true;
         bytes = size;
         items = expected_.lines != 0 ? expected_.lines : 1;
-        buffer_size = p.buffer_size ? p.buffer_size : m.default_buffer_size;
+        buffer_size = buffer_size_used(m, p);
     }
 
     void reset() override {

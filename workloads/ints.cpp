@@ -87,7 +87,7 @@ IntsInTrial::IntsInTrial(const std::filesystem::path& file, std::uint64_t file_b
     input = true;
     items = count;
     bytes = file_bytes;
-    buffer_size = p.buffer_size ? p.buffer_size : m.default_buffer_size;
+    buffer_size = buffer_size_used(m, p);
     reserve_resident(values_, count);
 }
 

@@ -16,7 +16,7 @@ OutputTrial::OutputTrial(Session& session, std::string_view workload, const Meth
       expected_(session.expected(expected.key, generate_)) {
     bytes = expected_.size;
     items = expected.items;
-    buffer_size = params.buffer_size ? params.buffer_size : method.default_buffer_size;
+    buffer_size = buffer_size_used(method, params);
 }
 
 void OutputTrial::reset() { remove_and_settle(sink_.path, expected_.size); }

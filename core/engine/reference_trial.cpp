@@ -81,7 +81,7 @@ public:
         input = true;
         items = file.items;
         bytes = expected_.bytes;
-        buffer_size = p.buffer_size ? p.buffer_size : m.default_buffer_size;
+        buffer_size = buffer_size_used(m, p);
     }
     void reset() override { got_ = {}; }
     void run() override { got_ = read_(source_); }

@@ -163,9 +163,9 @@ Outcome run_case(benchmark::State& state, const Case& c, Session& session) {
     OsCounters os_total;  // summed over the iterations
     std::int64_t runs = 0;
     // --instructions: counted around each measured call, in this process
-    // (a call whose work runs in a child process is not counted).
+    // (a call whose work runs in another process is not counted).
     InstructionCounter& instructions = instruction_counter();
-    const bool count_instructions = instructions.source() != InstructionSource::none && !trial->runs_in_child;
+    const bool count_instructions = counts_instructions(*trial, instructions.source());
     if (count_instructions) instructions.begin();
     for (auto _ : state) {
         state.PauseTiming();
@@ -223,6 +223,10 @@ Outcome run_case(benchmark::State& state, const Case& c, Session& session) {
 }
 
 }  // namespace
+
+bool counts_instructions(const Trial& trial, InstructionSource source) {
+    return source != InstructionSource::none && !trial.work_in_child;
+}
 
 Outcome run_once(const Case& c, Session& session) {
     std::unique_ptr<Trial> trial;

@@ -10,6 +10,7 @@
 #include "core/engine/outcome.hpp"
 #include "core/engine/session.hpp"
 #include "core/engine/suite.hpp"
+#include "core/os/instructions.hpp"
 
 namespace iobench {
 
@@ -18,7 +19,9 @@ namespace iobench {
 /// timed). A failed call or a failed verification ends the benchmark with an
 /// error naming what went wrong; it then reports no time. Rows that pass carry
 /// the counters bytes_per_second, items_per_second, verified (1) and
-/// buffer_size (bytes; absent when unbuffered or the library's own default),
+/// buffer_size (bytes: the `/buf` size, else the method's default,
+/// buffer_size_used; absent when that is 0: unbuffered, or a library's
+/// default buffer of a size the method does not set),
 /// plus the trial's own counters (Trial::counters, e.g. resident_at_start). A trial
 /// that times its work itself (Trial::measured_seconds: the console workloads,
 /// whose call runs in a child process; program methods, whose program times
@@ -50,6 +53,14 @@ namespace iobench {
 /// the time left.
 void register_benchmarks(const std::vector<Case>& cases, Session& session, Outcomes& outcomes, int repetitions,
                          double min_time);
+
+/// True when the runner counts the instructions of `trial`'s measured calls
+/// for its row (--instructions: the counter `instructions_per_item`): a
+/// counter is on (`source` is not InstructionSource::none) and the measured
+/// work runs in this process (not Trial::work_in_child; another process's
+/// instructions are not this one's to count, and this process's would be
+/// only its own waiting and pipe traffic: the row shows none, `-`).
+bool counts_instructions(const Trial& trial, InstructionSource source);
 
 /// What one run of a benchmark costs, in seconds.
 struct RunCost {

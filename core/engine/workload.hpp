@@ -43,6 +43,17 @@ struct Params {
     CacheState cache = CacheState::warm;
 };
 
+/// The user-space buffer in bytes a run of `method` with `params` uses, as
+/// its row reports it (Trial::buffer_size, the runner's `buffer_size`
+/// counter): Params::buffer_size (`/buf:<bytes>`) when set, else the
+/// method's own default (Method::default_buffer_size). 0 when the run has no
+/// buffer of a size iobench knows: an unbuffered method, or a library's
+/// default buffer the method does not size (the row then has no
+/// `buffer_size`). Never throws.
+inline std::size_t buffer_size_used(const Method& method, const Params& params) noexcept {
+    return params.buffer_size != 0 ? params.buffer_size : method.default_buffer_size;
+}
+
 /// One workload run by one method. The runner calls, per iteration:
 /// `reset()` (not timed), `run()` (timed: open, I/O, close), `verify()` (not timed).
 class Trial {
@@ -78,18 +89,18 @@ public:
     /// True when a run reads its bytes (bytes_per_call = bytes / read_calls),
     /// false when it writes them (bytes / write_calls).
     bool input = false;
-    /// True when run() has another process do the measured work
-    /// (binary_size's programs, program methods): this process's calls and
-    /// CPU time are not the work's, and --instructions does not count it.
-    /// When measured_counters() has nothing of the child, the runner reports
-    /// only the machine-wide counters (machine_wide).
+    /// True when run() has another process do the measured work (the
+    /// console workloads' child, binary_size's programs, program methods), so
+    /// that what this process's counters see around run() does not describe
+    /// it: --instructions leaves the row without a count (no
+    /// instructions_per_item: `-` in the summary, runner.hpp's
+    /// counts_instructions), and the operating system's counters are the
+    /// child's own where the trial measured them (measured_counters), else
+    /// only the machine-wide ones (machine_wide: no calls or CPU time of
+    /// this process). Every trial whose work runs in another process sets it.
     bool work_in_child = false;
-    /// True when the measured call's work runs in another process (the
-    /// console workloads' child, binary_size's programs): its instructions
-    /// are not this process's, so --instructions leaves the row without a
-    /// count (instructions_per_item).
-    bool runs_in_child = false;
-    /// User-space buffer in bytes the run used (0 = unbuffered or unknown).
+    /// User-space buffer in bytes the run used (0 = unbuffered or unknown):
+    /// buffer_size_used of the trial's method and parameters.
     std::size_t buffer_size = 0;
     /// Further per-run figures the runner reports as counters of the same
     /// name, as the trial last set them (file_read's "resident_at_start",

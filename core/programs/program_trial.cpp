@@ -210,7 +210,7 @@ ProgramIntsInTrial::ProgramIntsInTrial(Session& session, const std::filesystem::
     input = true;
     items = count;
     bytes = file_bytes;
-    buffer_size = params.buffer_size ? params.buffer_size : method.default_buffer_size;
+    buffer_size = buffer_size_used(method, params);
     work_in_child = true;
 }
 

@@ -20,10 +20,23 @@ using nlohmann::ordered_json;
 
 namespace {
 
-/// The local time now as RFC 3339, `yyyy-mm-ddTHH:MM:SS+HH:MM`, as Google
-/// Benchmark writes its context's date (LocalDateTimeString).
-std::string local_date_time() {
-    const std::time_t now = std::time(nullptr);
+/// "debug" or "release": how the Google Benchmark library itself was built
+/// (NDEBUG in its own sources), which only its own output tells: its basic
+/// context warns of a debug build.
+const char* library_build_type(const benchmark::BenchmarkReporter::Context& context) {
+    std::ostringstream text;
+    benchmark::BenchmarkReporter::PrintBasicContext(&text, context);
+    return text.str().find("Library was built as DEBUG") != std::string::npos ? "debug" : "release";
+}
+
+/// `value`, or null when it is not finite.
+ordered_json number(double value) { return std::isfinite(value) ? ordered_json(value) : ordered_json(nullptr); }
+
+}  // namespace
+
+namespace json_report {
+
+std::string local_date_time(std::time_t now) {
     std::tm local{}, utc{};
 #ifdef _WIN32
     localtime_s(&local, &now);
@@ -43,25 +56,9 @@ std::string local_date_time() {
                        std::abs(minutes) % 60);
 }
 
-/// "debug" or "release": how the Google Benchmark library itself was built
-/// (NDEBUG in its own sources), which only its own output tells: its basic
-/// context warns of a debug build.
-const char* library_build_type(const benchmark::BenchmarkReporter::Context& context) {
-    std::ostringstream text;
-    benchmark::BenchmarkReporter::PrintBasicContext(&text, context);
-    return text.str().find("Library was built as DEBUG") != std::string::npos ? "debug" : "release";
-}
-
-/// `value`, or null when it is not finite.
-ordered_json number(double value) { return std::isfinite(value) ? ordered_json(value) : ordered_json(nullptr); }
-
-}  // namespace
-
-namespace json_report {
-
-ordered_json google_benchmark_context(const benchmark::BenchmarkReporter::Context& context) {
+ordered_json google_benchmark_context(const benchmark::BenchmarkReporter::Context& context, std::time_t now) {
     ordered_json c = ordered_json::object();
-    c["date"] = local_date_time();
+    c["date"] = local_date_time(now);
     c["host_name"] = context.sys_info.name;
     if (benchmark::BenchmarkReporter::Context::executable_name)
         c["executable"] = benchmark::BenchmarkReporter::Context::executable_name;
@@ -136,7 +133,7 @@ NamedJSONReporter::NamedJSONReporter(const CaseIndex& index, std::ostream& out) 
 NamedJSONReporter::~NamedJSONReporter() = default;
 
 bool NamedJSONReporter::ReportContext(const Context& context) {
-    context_ = std::make_unique<ordered_json>(json_report::google_benchmark_context(context));
+    context_ = std::make_unique<ordered_json>(json_report::google_benchmark_context(context, std::time(nullptr)));
     return true;
 }
 

@@ -6,20 +6,31 @@
 #include <benchmark/benchmark.h>
 #include <nlohmann/json.hpp>
 
+#include <ctime>
+#include <string>
+
 #include "core/report/report.hpp"
 
 namespace iobench::json_report {
 
+/// The instant `now` (seconds since the epoch, as std::time gives it) in the
+/// local time zone (TZ where set) as RFC 3339, `yyyy-mm-ddTHH:MM:SS+HH:MM`:
+/// the local date and time, then its offset from UTC in hours and minutes
+/// (`-` west of UTC, `+00:00` at UTC), as Google Benchmark writes its
+/// context's date (LocalDateTimeString). Throws only std::bad_alloc.
+std::string local_date_time(std::time_t now);
+
 /// Google Benchmark's fields of the context block for `context`, in the order
 /// and with the values its JSONReporter::ReportContext writes them (1.7:
-/// date as RFC 3339 local time, host_name, executable, num_cpus, mhz_per_cpu,
-/// cpu_scaling_enabled where known, caches, load_avg, library_build_type);
+/// date: the instant `now` as RFC 3339 local time, local_date_time;
+/// host_name, executable, num_cpus, mhz_per_cpu, cpu_scaling_enabled where
+/// known, caches, load_avg, library_build_type);
 /// without the custom context (NamedJSONReporter::set_context). Where they
 /// differ: load_avg is written exactly (Google Benchmark: 6 significant
 /// digits), and the date always has its offset from UTC (Google Benchmark
 /// writes the UTC time with RFC 3339's unknown offset, -00:00, where its C
 /// runtime's strftime gives no numeric %z, as MinGW's msvcrt under wine).
-nlohmann::ordered_json google_benchmark_context(const benchmark::BenchmarkReporter::Context& context);
+nlohmann::ordered_json google_benchmark_context(const benchmark::BenchmarkReporter::Context& context, std::time_t now);
 
 /// One row of the results file: Google Benchmark's fields of `run` in the
 /// order and with the values its JSONReporter::PrintRunData writes them (name,

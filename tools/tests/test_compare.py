@@ -43,7 +43,7 @@ from support import (EXPECTED, FIXTURES, TOOLS, check_golden, csv_rows, fixture,
 from iobench_compare import compare as cmp  # noqa: E402
 from iobench_compare import counters as counter_columns  # noqa: E402
 from iobench_compare import results  # noqa: E402
-from iobench_compare.render import format_ratio, format_throughput  # noqa: E402
+from iobench_compare.render import SUMMARY_TITLE, format_ratio, format_throughput  # noqa: E402
 
 
 def write_json(directory, name, data):
@@ -206,7 +206,10 @@ class ColumnsTest(unittest.TestCase):
     def test_one_file_has_no_ratio_columns(self):
         out = run_ok(self, fixture("gcc.json"))
         self.assertNotIn("ratio", out.split("\n\n", 2)[2])
-        self.assertNotIn("overall", out)
+        two = run_ok(self, fixture("gcc.json"), fixture("clang.json"))  # what is looked for, where it is
+        self.assertIn("ratio", two.split("\n\n", 2)[2])
+        self.assertIn(SUMMARY_TITLE, two)
+        self.assertNotIn(SUMMARY_TITLE, out)
 
     def test_the_files_own_interval_and_cv_are_read_not_recomputed(self):
         # iobench writes the interval of the median (median_ci_low/_high, the row's time unit) and the cv
@@ -707,8 +710,18 @@ class SummaryTest(unittest.TestCase):
         self.assertIn(" over 2 rows\n", out)  # hello failed in failed.json
 
     def test_no_summary_against_a_method(self):
-        self.assertNotIn("overall", run_ok(self, fixture("gcc.json"), fixture("clang.json"),
-                                           "--baseline-method", "fprintf,fwrite"))
+        from iobench_compare import report
+
+        files = (fixture("gcc.json"), fixture("clang.json"))
+        against_method = ("--baseline-method", "fprintf,fwrite")
+        # The summary's title is there against a file (so its absence below means something) ...
+        self.assertIn(SUMMARY_TITLE, run_ok(self, *files))
+        self.assertNotIn(SUMMARY_TITLE, run_ok(self, *files, *against_method))
+        # ... and so is the HTML report's summary section.
+        loaded = [results.load(f) for f in files]
+        self.assertIn('<section id="summary">', report.to_html(cmp.compare(loaded)))
+        self.assertNotIn('<section id="summary">',
+                         report.to_html(cmp.compare(loaded, baseline_methods=["fprintf", "fwrite"])))
 
 
 class SignificanceTest(unittest.TestCase):
