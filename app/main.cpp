@@ -393,7 +393,10 @@ struct Plan {
     std::uint64_t file_size = 0;  ///< --file-size in bytes; 0: the default
     double time_limit = iobench::Session::default_time_limit;  ///< --time-limit, seconds
     fs::path results_target;      ///< empty: no results file
-    int repetitions = 1;
+    int repetitions = 1;  ///< the most, with a stopping rule
+    /// The suite's stopping rule, where it can end a benchmark before
+    /// `repetitions` (StoppingRule, can_stop_early); unset otherwise.
+    std::optional<iobench::StoppingRule> stopping_rule;
     double min_time = default_min_time;  ///< seconds
     /// --instructions: the source asked for (none: the best there is); unset without it.
     std::optional<iobench::InstructionSource> instructions;
@@ -457,6 +460,18 @@ std::optional<int> make_plan(const CommandLine& cl, Plan& plan) {
         // In the suite's order: the counts then depend on nothing random
         // (interleaved, what ran before changes a few hundred instructions).
         plan.interleave = harness.interleave.value_or(false);
+    }
+    // The suite's stopping rule, up to the repetitions of the run (its own,
+    // or --benchmark_repetitions): with no more than its fewest, nothing to
+    // stop. Google Benchmark's warm-up calls the benchmark as a repetition
+    // would, which the rule would count as one: with a warm-up, no rule.
+    if (suite.stopping_rule && iobench::can_stop_early(*suite.stopping_rule, plan.repetitions)) {
+        if (harness.min_warmup_time.value_or(0) > 0)
+            note("iobench: the suite's stopping rule is not applied with --benchmark_min_warmup_time (its warm-up "
+                 "calls would count as repetitions): every benchmark runs {} repetitions\n",
+                 plan.repetitions);
+        else
+            plan.stopping_rule = suite.stopping_rule;
     }
     return std::nullopt;
 }
@@ -550,6 +565,7 @@ int execute(const CommandLine& cl, const Plan& plan, const char* argv0) {
     context["skipped"] = iobench::skipped_context(plan.skipped);
     context["interleaved"] = plan.interleave ? "true" : "false";
     context["counters"] = iobench::available_os_counters();  // the OS counters the rows can carry here
+    if (plan.stopping_rule) context["stopping_rule"] = iobench::describe(*plan.stopping_rule, plan.repetitions);
     if (plan.instructions)
         context["instructions_source"] = std::string(iobench::to_string(iobench::instruction_counter().source()));
     for (const iobench::LoadedPlugin& p : iobench::loaded_plugins())
@@ -557,7 +573,7 @@ int execute(const CommandLine& cl, const Plan& plan, const char* argv0) {
     note("iobench: {} benchmark(s), scale {}, files in {} ({})\n", plan.cases.size(), plan.scale, dir.string(),
          iobench::filesystem_type(dir));
     iobench::Outcomes outcomes;  // how each benchmark ended: the summary, the exit status
-    iobench::register_benchmarks(plan.cases, session, outcomes, plan.repetitions, plan.min_time);
+    iobench::register_benchmarks(plan.cases, session, outcomes, plan.repetitions, plan.min_time, plan.stopping_rule);
 
     const iobench::CaseIndex index(plan.cases);  // what each row is: the summary's tables, the JSON's fields
     iobench::SummaryConsoleReporter display(
@@ -565,6 +581,7 @@ int execute(const CommandLine& cl, const Plan& plan, const char* argv0) {
         IOBENCH_ISATTY(1) ? benchmark::ConsoleReporter::OO_ColorTabular : benchmark::ConsoleReporter::OO_Tabular);
     display.set_skipped(plan.skipped);
     display.set_plugins(iobench::loaded_plugins());
+    if (plan.stopping_rule) display.set_stopping_rule(*plan.stopping_rule, plan.repetitions);
     if (plan.instructions)
         display.set_instructions_source(std::string(iobench::to_string(iobench::instruction_counter().source())));
     // The summary is printed once the results file is safe: a reader of
@@ -578,7 +595,7 @@ int execute(const CommandLine& cl, const Plan& plan, const char* argv0) {
     json_file.set_context(std::move(context));
     json_file.set_plugins(iobench::loaded_plugins());
     iobench::TeeReporter tee(display, results_target.empty() ? nullptr : &json_file,
-                             cl.harness.display_aggregates_only);
+                             cl.harness.display_aggregates_only, cl.harness.report_aggregates_only);
     benchmark::RunSpecifiedBenchmarks(&tee);
     benchmark::Shutdown();
     return finish(cl, plan, outcomes, json_text, summary, dir);

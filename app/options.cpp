@@ -165,8 +165,8 @@ constexpr HarnessFlagSpec harness_flag_table[] = {
          return true;
      }},
     {"--benchmark_min_warmup_time", "SECONDS", "",
-     [](const Value& v, HarnessFlags&) {
-         seconds(v, "--benchmark_min_warmup_time", true);
+     [](const Value& v, HarnessFlags& f) {
+         f.min_warmup_time = seconds(v, "--benchmark_min_warmup_time", true);
          return true;
      }},
     {"--benchmark_enable_random_interleaving", "true|false",
@@ -184,9 +184,11 @@ constexpr HarnessFlagSpec harness_flag_table[] = {
          return false;
      }},
     {"--benchmark_report_aggregates_only", "true|false", "",
-     [](const Value& v, HarnessFlags&) {
-         boolean(v);
-         return true;
+     [](const Value& v, HarnessFlags& f) {
+         // Applied by iobench's reporter too: it must see every repetition
+         // to leave out those a stopping rule did not run, and count the rest.
+         f.report_aggregates_only = boolean(v);
+         return false;
      }},
     {"--benchmark_counters_tabular", "true|false", "",
      [](const Value& v, HarnessFlags&) {

@@ -73,11 +73,17 @@ struct HarnessFlags {
     std::optional<int> repetitions;
     /// --benchmark_min_time in seconds, when given (0 < t <= max_min_time).
     std::optional<double> min_time;
+    /// --benchmark_min_warmup_time in seconds, when given (0 <= t <= max_min_time).
+    std::optional<double> min_warmup_time;
     /// --benchmark_display_aggregates_only (default false: the console
     /// reporter gets every repetition, from which its summary computes the
     /// median's confidence interval; it prints no per-repetition table; the
     /// results file always has every run).
     bool display_aggregates_only = false;
+    /// --benchmark_report_aggregates_only (default false): the console and
+    /// the results file get the aggregates only (applied by iobench's
+    /// reporter, TeeReporter, never given to Google Benchmark).
+    bool report_aggregates_only = false;
 };
 
 /// One `--benchmark_*` flag iobench accepts (harness_flag_specs()): the

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <initializer_list>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -115,11 +116,12 @@ inline std::vector<benchmark::BenchmarkReporter::Run> stopped_limit_and_busy_fwr
     return runs;
 }
 
-/// Runs `cases` on Google Benchmark (each `repetitions` times, 0.01 s of
-/// measured time) at `scale`, a program method's process given `time_limit`
-/// seconds: the rows and the outcomes.
+/// Runs `cases` on Google Benchmark (each `repetitions` times, at most, with
+/// a stopping `rule`; 0.01 s of measured time) at `scale`, a program method's
+/// process given `time_limit` seconds: the rows and the outcomes.
 inline Ran run_all(const std::vector<Case>& cases, double scale = 1e-4, int repetitions = 1,
-                   double time_limit = Session::default_time_limit) {
+                   double time_limit = Session::default_time_limit,
+                   const std::optional<StoppingRule>& rule = std::nullopt) {
     static const bool initialized = [] {
         // Short runs: these tests check what is reported, not how fast.
         static char arg0[] = "iobench_tests";
@@ -136,7 +138,7 @@ inline Ran run_all(const std::vector<Case>& cases, double scale = 1e-4, int repe
     benchmark::ClearRegisteredBenchmarks();
     Ran ran;
     ran.cases = cases;
-    register_benchmarks(cases, session, ran.outcomes, repetitions, 0.01);
+    register_benchmarks(cases, session, ran.outcomes, repetitions, 0.01, rule);
     Collector collector;
     benchmark::RunSpecifiedBenchmarks(&collector);
     benchmark::ClearRegisteredBenchmarks();

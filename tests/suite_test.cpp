@@ -193,6 +193,10 @@ TEST(Suite, EveryBuiltInSuiteIsWhatItsFileDescribes) {
         const std::optional<std::string> target = given("stdout_target", std::string());
         EXPECT_EQ(s.stdout_target, target ? parse_stdout_target(*target) : std::nullopt);
         if (target) EXPECT_TRUE(s.stdout_target.has_value()) << *target;
+        EXPECT_EQ(s.stopping_rule ? std::optional<int>(s.stopping_rule->min_repetitions) : std::nullopt,
+                  given("min_repetitions", 0));
+        EXPECT_EQ(s.stopping_rule ? std::optional<double>(s.stopping_rule->target_interval) : std::nullopt,
+                  given("target_interval", 0.0));
         // Every benchmark the file describes, once: a case that can run, or a
         // pair skipped with its reason. (A user's family, FamilyOrigin::added,
         // joins them: none is registered in these tests.)
@@ -429,6 +433,51 @@ TEST(Suite, StdoutTargetIsASuiteSetting) {
         error_of(R"({"stdout_target": "tty", "benchmarks": [{"workload": "hello", "methods": "*"}]})");
     EXPECT_NE(bad.find("\"stdout_target\" must be \"devnull\", \"file\" or \"pipe\", not \"tty\""), std::string::npos)
         << bad;
+}
+
+TEST(Suite, AStoppingRuleIsTwoKeysBoundedByTheRepetitions) {
+    const std::string hello = R"("benchmarks": [{"workload": "hello", "methods": ["fwrite"]}])";
+    auto suite_with = [&](const std::string& settings) { return parse_suite("{" + settings + ", " + hello + "}", "t.json"); };
+    auto error_with = [&](const std::string& settings) { return error_of("{" + settings + ", " + hello + "}"); };
+    const Suite s = suite_with(R"("repetitions": 9, "min_repetitions": 6, "target_interval": 0.02)");
+    ASSERT_TRUE(s.stopping_rule);
+    EXPECT_EQ(s.stopping_rule->min_repetitions, 6);
+    EXPECT_EQ(s.stopping_rule->target_interval, 0.02);
+    EXPECT_FALSE(suite_with(R"("repetitions": 9)").stopping_rule);
+    // The fewest may be the most (the rule then ends nothing early).
+    EXPECT_TRUE(suite_with(R"("repetitions": 6, "min_repetitions": 6, "target_interval": 0.5)").stopping_rule);
+    const std::string range =
+        "suite t.json: \"min_repetitions\" must be a whole number from 6 (the fewest repetitions with a 95 % interval "
+        "of the median) to \"repetitions\" (9), not ";
+    EXPECT_EQ(error_with(R"("repetitions": 9, "min_repetitions": 5, "target_interval": 0.02)"), range + "5");
+    EXPECT_EQ(error_with(R"("repetitions": 9, "min_repetitions": 10, "target_interval": 0.02)"), range + "10");
+    EXPECT_EQ(error_with(R"("repetitions": 9, "min_repetitions": 6.5, "target_interval": 0.02)"), range + "6.5");
+    EXPECT_EQ(error_with(R"("repetitions": 9, "min_repetitions": "6", "target_interval": 0.02)"), range + "\"6\"");
+    EXPECT_EQ(error_with(R"("repetitions": 9, "min_repetitions": -1, "target_interval": 0.02)"), range + "-1");
+    const std::string target =
+        "suite t.json: \"target_interval\" must be a fraction of the median above 0 and below 1 (0.02 = ±2 %), not ";
+    EXPECT_EQ(error_with(R"("repetitions": 9, "min_repetitions": 6, "target_interval": 0)"), target + "0");
+    EXPECT_EQ(error_with(R"("repetitions": 9, "min_repetitions": 6, "target_interval": 1)"), target + "1");
+    EXPECT_EQ(error_with(R"("repetitions": 9, "min_repetitions": 6, "target_interval": 2.5)"), target + "2.5");
+    EXPECT_EQ(error_with(R"("repetitions": 9, "min_repetitions": 6, "target_interval": -0.02)"), target + "-0.02");
+    EXPECT_EQ(error_with(R"("repetitions": 9, "min_repetitions": 6, "target_interval": "2%")"),
+              "suite t.json: \"target_interval\" must be a number, not \"2%\"");
+    const std::string together = "suite t.json: \"min_repetitions\" and \"target_interval\" go together (the "
+                                 "stopping rule): give both or neither";
+    EXPECT_EQ(error_with(R"("repetitions": 9, "min_repetitions": 6)"), together);
+    EXPECT_EQ(error_with(R"("repetitions": 9, "target_interval": 0.02)"), together);
+    EXPECT_EQ(error_with(R"("min_repetitions": 6, "target_interval": 0.02)"),
+              "suite t.json: \"min_repetitions\" needs \"repetitions\": the most repetitions a benchmark may run");
+}
+
+TEST(Suite, TheDefaultSuiteStopsRepeatingOnceItsIntervalIsTight) {
+    const Suite s = load_suite("default");
+    ASSERT_TRUE(s.stopping_rule);
+    ASSERT_TRUE(s.repetitions);
+    EXPECT_GE(s.stopping_rule->min_repetitions, min_samples_for_median_interval);
+    EXPECT_LT(s.stopping_rule->min_repetitions, *s.repetitions);  // it can end a benchmark early
+    // At most half the ±5 % at which the summary flags an interval (report_rules::interval_flag).
+    EXPECT_LE(s.stopping_rule->target_interval, 0.025);
 }
 
 TEST(Suite, SeedSuitesSelectTheirExperiments) {

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "core/engine/case_trial.hpp"
+#include "core/engine/stopping_rule.hpp"
 #include "core/os/instructions.hpp"
 #include "core/os/os_counters.hpp"
 
@@ -38,7 +39,9 @@ std::string format_duration(double seconds) {
 /// Google Benchmark calls it exactly once per repetition. The estimate is,
 /// over every benchmark, the repetitions it has left times the duration of
 /// its latest repetition, or, before its first, its runs per repetition
-/// times the whole cost of its sizing run (reset, run and verify).
+/// times the whole cost of its sizing run (reset, run and verify). A
+/// benchmark that met the suite's stopping rule (stopped) has no
+/// repetitions left: they leave the count and the estimate.
 class Progress {
 public:
     /// `expected[i]`: the estimated seconds of one repetition of benchmark i.
@@ -53,8 +56,8 @@ public:
         ++b.repetitions;
         ++started_;
         call_start_ = clock_type::now();
-        std::string line =
-            fmt::format("iobench: [{}/{}] {}", started_, benchmarks_ * static_cast<std::size_t>(repetitions_), name);
+        std::string line = fmt::format("iobench: [{}/{}] {}", started_,
+                                       benchmarks_ * static_cast<std::size_t>(repetitions_) - not_run_, name);
         if (repetitions_ > 1) line += fmt::format(", repetition {}/{}", b.repetitions, repetitions_);
         line += fmt::format("; about {} left", format_duration(seconds_left(index)));
         std::fprintf(stderr, "%s\n", line.c_str());
@@ -64,6 +67,13 @@ public:
     /// The repetition that `starting` announced has ended.
     void finished(std::size_t index) {
         state_[index].expected_seconds = std::chrono::duration<double>(clock_type::now() - call_start_).count();
+    }
+
+    /// Benchmark `index` met the stopping rule: it runs no more repetitions.
+    void stopped(std::size_t index) {
+        Bench& b = state_[index];
+        not_run_ += static_cast<std::size_t>(std::max(0, repetitions_ - b.repetitions));
+        b.repetitions = repetitions_;
     }
 
 private:
@@ -84,6 +94,7 @@ private:
     int repetitions_;
     std::vector<Bench> state_;
     std::size_t started_ = 0;
+    std::size_t not_run_ = 0;  ///< repetitions the stopping rule took off the count
     clock_type::time_point call_start_{};
 };
 
@@ -144,8 +155,9 @@ Outcome verify_trial(Trial& trial) {
 /// One call of benchmark `c` by Google Benchmark: as many runs as it asks
 /// for, each reset, timed and verified, until one fails. Returns how the
 /// call ended; an outcome other than ok has also ended the benchmark with
-/// its error_message (Google Benchmark then reports no time).
-Outcome run_case(benchmark::State& state, const Case& c, Session& session) {
+/// its error_message (Google Benchmark then reports no time). `measured`
+/// gets the seconds of the runs' iteration times, summed.
+Outcome run_case(benchmark::State& state, const Case& c, Session& session, double& measured) {
     std::unique_ptr<Trial> trial;
     Outcome outcome = make_trial(c, session, trial);
     if (!outcome.ok()) {
@@ -185,7 +197,9 @@ Outcome run_case(benchmark::State& state, const Case& c, Session& session) {
         if (!outcome.ok()) break;
         const OsCounters after = take_os_snapshot(scope);
         const std::optional<double> own = trial->measured_seconds();
-        state.SetIterationTime(own ? *own : std::chrono::duration<double>(stop - start).count());
+        const double seconds = own ? *own : std::chrono::duration<double>(stop - start).count();
+        state.SetIterationTime(seconds);
+        measured += seconds;
         const std::optional<OsCounters> own_counters = trial->measured_counters();
         OsCounters counted = own_counters.value_or(os_counters_between(before, after, scope));
         if (trial->work_in_child && !own_counters) counted = machine_wide(counted);
@@ -220,6 +234,17 @@ Outcome run_case(benchmark::State& state, const Case& c, Session& session) {
     if (!trial->label.empty()) state.SetLabel(trial->label);
     report_os_counters(state, *c.method, *trial, os_total);
     return outcome;
+}
+
+/// A repetition Google Benchmark calls after its benchmark met the stopping
+/// rule: no trial, no run; an error (not_run_message) that the reporters
+/// drop. The empty loop reports the iteration count Google Benchmark asked
+/// for, as run_case's failure before its loop does (its statistics CHECK
+/// that every repetition ran the same count).
+void skip_repetition(benchmark::State& state) {
+    state.SkipWithError(std::string(not_run_message).c_str());
+    for (auto _ : state) {
+    }
 }
 
 }  // namespace
@@ -270,7 +295,7 @@ std::optional<RunCost> size_run(const Case& c, Session& session) {
 }
 
 void register_benchmarks(const std::vector<Case>& cases, Session& session, Outcomes& outcomes, int repetitions,
-                         double min_time) {
+                         double min_time, const std::optional<StoppingRule>& rule) {
     if (repetitions < 1) throw std::invalid_argument("register_benchmarks: repetitions must be at least 1");
     if (!cases.empty()) {
         std::fprintf(stderr, "iobench: one sizing run of each benchmark first (runs per repetition)\n");
@@ -287,13 +312,33 @@ void register_benchmarks(const std::vector<Case>& cases, Session& session, Outco
         }
     }
     auto progress = std::make_shared<Progress>(std::move(expected), repetitions);
+    // The stopping rule: each benchmark's times per run of its repetitions
+    // that ended ok, and whether it has met the rule.
+    struct Repetitions {
+        std::vector<double> times;
+        bool stopped = false;
+    };
+    auto so_far = std::make_shared<std::vector<Repetitions>>(cases.size());
+    const std::optional<StoppingRule> stopping =
+        rule && can_stop_early(*rule, repetitions) ? rule : std::optional<StoppingRule>();
     for (std::size_t i = 0; i < cases.size(); ++i) {
         const Case* c = &cases[i];
         auto* b = benchmark::RegisterBenchmark(
-            c->name.c_str(), [c, i, progress, &session, &outcomes](benchmark::State& state) {
+            c->name.c_str(), [c, i, progress, so_far, stopping, &session, &outcomes](benchmark::State& state) {
+                Repetitions& mine = (*so_far)[i];
+                if (mine.stopped) return skip_repetition(state);
                 progress->starting(i, c->name);
-                outcomes.record(c->name, run_case(state, *c, session));
+                double measured = 0;
+                Outcome outcome = run_case(state, *c, session, measured);
+                const bool ok = outcome.ok();
+                outcomes.record(c->name, std::move(outcome));
                 progress->finished(i);
+                if (!stopping || !ok || state.iterations() < 1) return;
+                mine.times.push_back(measured / static_cast<double>(state.iterations()));
+                if (interval_is_tight(mine.times, *stopping)) {
+                    mine.stopped = true;
+                    progress->stopped(i);
+                }
             });
         b->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(runs[i])->Repetitions(repetitions);
     }

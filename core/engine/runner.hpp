@@ -9,6 +9,7 @@
 
 #include "core/engine/outcome.hpp"
 #include "core/engine/session.hpp"
+#include "core/engine/stopping_rule.hpp"
 #include "core/engine/suite.hpp"
 #include "core/os/instructions.hpp"
 
@@ -48,11 +49,20 @@ namespace iobench {
 /// but never more than fit in 2 x `min_time` of their whole cost (reset and
 /// verify included), so a tiny --scale cannot make a benchmark whose setup
 /// costs more than its measured run iterate for minutes.
+/// With a stopping `rule` (a suite's "min_repetitions" and
+/// "target_interval") that can end a benchmark early (can_stop_early), a
+/// benchmark runs no more repetitions once those that ended ok number at
+/// least rule.min_repetitions and the interval of their median is tight
+/// (interval_is_tight, on each repetition's measured seconds per run);
+/// `repetitions` is then the most. Google Benchmark still calls the
+/// repetitions left: they return at once, without a trial, as errors with
+/// not_run_message, which the reporters drop (TeeReporter); they are no
+/// outcome.
 /// `cases`, `session` and `outcomes` must outlive the run. Progress goes to stderr: one
 /// line per repetition started, with the repetitions done and an estimate of
-/// the time left.
+/// the time left (a benchmark stopped by the rule has none left).
 void register_benchmarks(const std::vector<Case>& cases, Session& session, Outcomes& outcomes, int repetitions,
-                         double min_time);
+                         double min_time, const std::optional<StoppingRule>& rule = std::nullopt);
 
 /// True when the runner counts the instructions of `trial`'s measured calls
 /// for its row (--instructions: the counter `instructions_per_item`): a

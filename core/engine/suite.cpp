@@ -56,7 +56,7 @@ std::string case_name(const Workload& workload, const Method& method, const Para
 std::string_view to_string(CacheState state) { return state == CacheState::cold ? "cold" : "warm"; }
 
 Suite all_pairs() {
-    Suite suite{"all", "every workload with every method that supports it", {}, {}, {}, {}, {}, {}};
+    Suite suite{"all", "every workload with every method that supports it", {}, {}, {}, {}, {}, {}, {}};
     std::unordered_set<std::string> taken;
     for (const auto& w : workloads())
         for (const Method& m : methods())
@@ -97,7 +97,8 @@ public:
     }
 
     /// The suite's own keys (name, description, repetitions, min_time, scale,
-    /// stdout_target) into `suite`; an unknown key is an error.
+    /// stdout_target, min_repetitions and target_interval) into `suite`; an
+    /// unknown key is an error.
     void read_settings(const json& doc, Suite& suite) const {
         suite.name = origin_;
         if (doc.contains("name")) suite.name = typed(doc.at("name"), "name", json::value_t::string, "a string");
@@ -128,8 +129,10 @@ public:
             if (!suite.stdout_target)
                 throw fail(fmt::format("\"stdout_target\" must be \"devnull\", \"file\" or \"pipe\", not \"{}\"", t));
         }
-        static const std::vector<std::string_view> keys = {"name",  "description", "repetitions",  "min_time",
-                                                            "scale", "benchmarks",  "stdout_target"};
+        read_stopping_rule(doc, suite);
+        static const std::vector<std::string_view> keys = {
+            "name",       "description",   "repetitions",     "min_time",       "scale",
+            "benchmarks", "stdout_target", "min_repetitions", "target_interval"};
         for (const auto& item : doc.items())
             if (std::find(keys.begin(), keys.end(), item.key()) == keys.end())
                 throw fail(fmt::format("unknown key \"{}\"", item.key()));
@@ -182,6 +185,34 @@ public:
     }
 
 private:
+    /// "min_repetitions" and "target_interval", both or neither, with
+    /// "repetitions" (read before): the suite's stopping rule.
+    void read_stopping_rule(const json& doc, Suite& suite) const {
+        const bool min_given = doc.contains("min_repetitions"), target_given = doc.contains("target_interval");
+        if (!min_given && !target_given) return;
+        if (!min_given || !target_given)
+            throw fail("\"min_repetitions\" and \"target_interval\" go together (the stopping rule): give both or "
+                       "neither");
+        if (!suite.repetitions)
+            throw fail("\"min_repetitions\" needs \"repetitions\": the most repetitions a benchmark may run");
+        StoppingRule rule;
+        const json& m = doc.at("min_repetitions");
+        if (!m.is_number_integer() || m.get<std::int64_t>() < min_samples_for_median_interval ||
+            m.get<std::int64_t>() > *suite.repetitions)
+            throw fail(fmt::format("\"min_repetitions\" must be a whole number from {} (the fewest repetitions with "
+                                   "a 95 % interval of the median) to \"repetitions\" ({}), not {}",
+                                   min_samples_for_median_interval, *suite.repetitions, m.dump()));
+        rule.min_repetitions = m.get<int>();
+        const double t =
+            typed(doc.at("target_interval"), "target_interval", json::value_t::number_float, "a number").get<double>();
+        if (!(t > 0 && t < 1))
+            throw fail(fmt::format("\"target_interval\" must be a fraction of the median above 0 and below 1 "
+                                   "(0.02 = ±2 %), not {}",
+                                   doc.at("target_interval").dump()));
+        rule.target_interval = t;
+        suite.stopping_rule = rule;
+    }
+
     /// "methods": "*" (every method `w` takes) or an array of names.
     std::vector<const Method*> read_methods(const json& jm, const std::string& key, const Workload& w) const {
         if (!(jm.is_string() && jm.get<std::string>() == "*") && !jm.is_array())

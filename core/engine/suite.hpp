@@ -11,6 +11,7 @@
 
 #include <iobench/method.hpp>
 #include "core/engine/session.hpp"
+#include "core/engine/stopping_rule.hpp"
 #include "core/engine/workload.hpp"
 
 namespace iobench {
@@ -46,6 +47,9 @@ struct Suite {
     std::optional<double> min_time;  ///< --benchmark_min_time in seconds, likewise
     std::optional<double> scale;     ///< --scale, likewise
     std::optional<StdoutTarget> stdout_target;  ///< --stdout-target, likewise
+    /// "min_repetitions" and "target_interval": a benchmark stops repeating
+    /// once the interval of its median is tight; `repetitions` is then the most.
+    std::optional<StoppingRule> stopping_rule;
 };
 
 /// Largest "repetitions" a suite may set (as --benchmark_repetitions).
@@ -71,7 +75,9 @@ Suite all_pairs();
 /// workload, malformed JSON, a number beyond a double, a missing file, a FIFO,
 /// device or socket, a file beyond max_suite_file_bytes, a value
 /// of the wrong type or range, naming its key: "repetitions" must be a whole
-/// number from 1 to max_suite_repetitions).
+/// number from 1 to max_suite_repetitions; "min_repetitions" a whole number
+/// from min_samples_for_median_interval to "repetitions", given with
+/// "target_interval", a fraction > 0 and < 1, and with "repetitions").
 Suite load_suite(const std::string& name_or_path);
 
 /// Parses suite JSON text; `origin` names it in error messages.

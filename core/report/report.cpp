@@ -5,7 +5,10 @@
 #include "core/report/report.hpp"
 #include "core/report/report_runs.hpp"
 
+#include <algorithm>
 #include <string>
+
+#include "core/engine/stopping_rule.hpp"
 
 namespace iobench {
 
@@ -33,6 +36,29 @@ std::optional<double> optional_counter(const Run& run, OsCounter counter) {
     return optional_counter(run, os_counter_name(counter));
 }
 
+bool not_run(const Run& run) { return run.error_occurred && run.error_message == not_run_message; }
+
+std::vector<Run> repetitions_that_ran(const std::vector<Run>& runs) {
+    std::vector<Run> ran;
+    std::copy_if(runs.begin(), runs.end(), std::back_inserter(ran), [](const Run& r) { return !not_run(r); });
+    if (ran.size() != runs.size())
+        for (Run& r : ran) r.repetitions = static_cast<std::int64_t>(ran.size());
+    return ran;
+}
+
+void count_repetitions_that_ran(std::vector<Run>& aggregates, const std::vector<Run>& ran) {
+    if (ran.empty()) return;
+    const auto count = static_cast<std::int64_t>(ran.size());
+    std::string label = ran.front().report_label;
+    for (const Run& r : ran)
+        if (r.report_label != label) label.clear();
+    for (Run& a : aggregates) {
+        a.repetitions = count;
+        a.iterations = count;
+        a.report_label = label;
+    }
+}
+
 double milliseconds(const Run& r) {
     // GetTimeUnitMultiplier: the row's time units per second. 1e3 / it gives
     // the very doubles 1.0, 1e-3, 1e-6 and 1e3 our own table of units held,
@@ -50,21 +76,27 @@ bool TeeReporter::ReportContext(const Context& context) {
     return ok;
 }
 
-void TeeReporter::ReportRuns(const std::vector<Run>& runs) {
-    if (file_) file_->ReportRuns(runs);
-    if (!aggregates_only_) {
-        display_.ReportRuns(runs);
-        return;
-    }
-    // Google Benchmark reports a benchmark's runs, then its aggregates if it
-    // has any: hold the runs until it is clear which to show.
-    if (!runs.empty() && runs.front().run_type == Run::RT_Aggregate) {
-        held_.clear();
-        display_.ReportRuns(runs);
+void TeeReporter::ReportRuns(const std::vector<Run>& given) {
+    if (given.empty()) return;
+    // Google Benchmark reports a benchmark's runs (every repetition at once),
+    // then its aggregates if it has any.
+    if (given.front().run_type == Run::RT_Aggregate) {
+        held_.clear();  // an aggregates-only reporter gets these instead of the runs
+        std::vector<Run> aggregates = given;
+        if (ran_dropped_ && !ran_.empty() && aggregates.front().run_name.str() == ran_.front().run_name.str())
+            report_runs::count_repetitions_that_ran(aggregates, ran_);
+        display_.ReportRuns(aggregates);
+        if (file_) file_->ReportRuns(aggregates);
         return;
     }
     show_held();
-    held_ = runs;
+    ran_ = report_runs::repetitions_that_ran(given);
+    ran_dropped_ = ran_.size() != given.size();
+    if (ran_.empty()) return;
+    // An aggregates-only reporter gets the runs only when no aggregates follow.
+    if (!display_aggregates_only_) display_.ReportRuns(ran_);
+    if (file_ && !file_aggregates_only_) file_->ReportRuns(ran_);
+    if (display_aggregates_only_ || (file_ && file_aggregates_only_)) held_ = ran_;
 }
 
 void TeeReporter::Finalize() {
@@ -74,7 +106,10 @@ void TeeReporter::Finalize() {
 }
 
 void TeeReporter::show_held() {
-    if (!held_.empty()) display_.ReportRuns(held_);
+    if (!held_.empty()) {
+        if (display_aggregates_only_) display_.ReportRuns(held_);
+        if (file_ && file_aggregates_only_) file_->ReportRuns(held_);
+    }
     held_.clear();
 }
 

@@ -2,7 +2,7 @@
 // kept exactly `<workload>/<method>[/<param>:<value>]` (Google Benchmark would
 // append "/manual_time"), plus a summary table at the end of the run.
 // Defined in core/report/row_structure.cpp (RowStructure, CaseIndex, add_x_limit),
-// core/report/summary.cpp (SummaryConsoleReporter, median_interval_rank),
+// core/report/summary.cpp (SummaryConsoleReporter, add_median_interval),
 // core/report/json_report.cpp (NamedJSONReporter) and core/report/report.cpp (TeeReporter).
 #pragma once
 
@@ -16,7 +16,9 @@
 #include <string_view>
 #include <vector>
 
+#include "core/engine/median_interval.hpp"
 #include "core/engine/outcome.hpp"
+#include "core/engine/stopping_rule.hpp"
 #include "core/engine/suite.hpp"
 #include "core/plugins/plugins.hpp"
 #include "core/report/number_format.hpp"
@@ -134,10 +136,19 @@ public:
     /// --instructions: where the instr/item column's counts come from
     /// ("perf" or "valgrind"), said under the tables.
     void set_instructions_source(std::string source) { instructions_source_ = std::move(source); }
+    /// The suite's stopping rule, which the run applied with at most `most`
+    /// repetitions: a note under the tables names the rows that ran fewer,
+    /// with their count. Without it the summary says nothing of it.
+    void set_stopping_rule(const StoppingRule& rule, int most) {
+        stopping_rule_ = rule;
+        max_repetitions_ = most;
+    }
 
 private:
     const Outcomes& outcomes_;
     const CaseIndex& index_;
+    std::optional<StoppingRule> stopping_rule_;
+    int max_repetitions_ = 0;
     std::vector<LoadedPlugin> plugins_;
     std::string instructions_source_;
     std::vector<Run> runs_;
@@ -194,12 +205,23 @@ private:
 /// reporter. Google Benchmark gets no file reporter (it would open the file
 /// itself, unchecked), so it treats this one as its display reporter: the
 /// file gets every run, and the console only the aggregates of a benchmark
-/// that has them when `aggregates_only` (--benchmark_display_aggregates_only,
-/// applied here). `file` may be null (no results file).
+/// that has them when `display_aggregates_only`
+/// (--benchmark_display_aggregates_only, applied here); with
+/// `file_aggregates_only` (--benchmark_report_aggregates_only, applied here
+/// too, with `display_aggregates_only`) the file likewise. `file` may be null
+/// (no results file). Repetitions not run because their benchmark met the
+/// suite's stopping rule (report_runs::not_run) reach neither reporter, and
+/// the aggregates of such a benchmark say how many ran
+/// (report_runs::count_repetitions_that_ran): before anything is computed
+/// or written, nothing of them is left.
 class TeeReporter : public benchmark::BenchmarkReporter {
 public:
-    TeeReporter(benchmark::BenchmarkReporter& display, benchmark::BenchmarkReporter* file, bool aggregates_only)
-        : display_(display), file_(file), aggregates_only_(aggregates_only) {}
+    TeeReporter(benchmark::BenchmarkReporter& display, benchmark::BenchmarkReporter* file,
+                bool display_aggregates_only, bool file_aggregates_only = false)
+        : display_(display),
+          file_(file),
+          display_aggregates_only_(display_aggregates_only || file_aggregates_only),
+          file_aggregates_only_(file_aggregates_only) {}
     bool ReportContext(const Context& context) override;
     void ReportRuns(const std::vector<Run>& runs) override;
     void Finalize() override;
@@ -209,17 +231,11 @@ private:
 
     benchmark::BenchmarkReporter& display_;
     benchmark::BenchmarkReporter* file_;
-    bool aggregates_only_;
-    std::vector<Run> held_;
+    bool display_aggregates_only_;
+    bool file_aggregates_only_;
+    std::vector<Run> held_;  // the latest runs, owed to an aggregates-only reporter unless aggregates follow
+    std::vector<Run> ran_;   // the latest benchmark's repetitions that ran
+    bool ran_dropped_ = false;  // some of its repetitions were not run
 };
-
-/// The distribution-free confidence interval of the median of `n` samples:
-/// the largest k such that [x_(k), x_(n+1-k)] (1-based order statistics)
-/// covers the median with probability >= `level`, from the binomial(n, 1/2)
-/// distribution (e.g. W. J. Conover, Practical Nonparametric Statistics,
-/// 3rd ed., 1999, section 3.2). Returns k, or 0 when even [x_(1), x_(n)] falls
-/// short of `level` (n < 6 for 95 %). `coverage` receives the interval's
-/// exact coverage when k > 0.
-int median_interval_rank(int n, double level, double* coverage = nullptr);
 
 }  // namespace iobench

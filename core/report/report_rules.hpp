@@ -4,6 +4,8 @@
 // tests/data/report_rules.json, which says what each rule means.
 #pragma once
 
+#include "core/engine/median_interval.hpp"
+
 namespace iobench::report_rules {
 
 /// A cv (standard deviation / mean of the repetitions' times) at or above
@@ -21,6 +23,11 @@ inline constexpr double confidence = 0.95;
 /// The fewest repetitions with a 95 % interval of the median (below it the
 /// column shows "-"): the smallest n with median_interval_rank(n, 0.95) > 0.
 inline constexpr int min_repetitions_for_interval = 6;
+
+// The engine computes the same interval for a suite's stopping rule
+// (core/engine/stopping_rule.hpp): one level, one fewest count.
+static_assert(confidence == median_interval_level);
+static_assert(min_repetitions_for_interval == min_samples_for_median_interval);
 
 /// Stolen time (steal_time) or time waiting for a CPU (cpu_wait) of at least
 /// this fraction of a run's wall time, beside a flagged spread, names the

@@ -54,6 +54,7 @@ struct SummaryRow {
     /// CPU times are not counted.
     std::vector<std::pair<std::int64_t, double>> off_cpu;
     std::int64_t runs = 1;             // runs per repetition (Google Benchmark's iterations)
+    std::int64_t repetitions = 0;      // repetitions that ran (the rows' repetitions, TeeReporter's count)
     std::string label;                 // the rows' label (Trial::label): how a cold row's pages were dropped
     Outcome outcome;
 };
@@ -96,6 +97,7 @@ void add_run(SummaryRow& row, const Run& r) {
     const double ms = milliseconds(r);
     if (r.run_type == Run::RT_Aggregate) {
         if (r.aggregate_name == "median") {
+            row.repetitions = r.repetitions;
             row.ms = ms;
             take_counters(row, r);
             // The interval, in the row's time unit as its real_time: ms as that is.
@@ -112,6 +114,7 @@ void add_run(SummaryRow& row, const Run& r) {
     }
     row.samples.push_back(ms);
     row.runs = static_cast<std::int64_t>(r.iterations);
+    row.repetitions = r.repetitions;
     const auto user = optional_counter(r, OsCounter::user_time);
     const auto system = optional_counter(r, OsCounter::system_time);
     if (user && system)
@@ -241,6 +244,11 @@ struct SummaryNotes {
     std::map<std::string, std::vector<std::string>> calls_not_counted;  // reason -> methods whose calls are "-"
     std::vector<std::string> methods;  // every method with a row that ran
     std::vector<std::pair<std::string, std::string>> labels;  // (table title, label) of rows that ran, each once
+    /// The stopping rule (set_stopping_rule): repetitions -> the rows that
+    /// ran that many, fewer than the most.
+    std::map<std::int64_t, std::vector<std::string>> stopped_early;
+    std::string stopping_rule;  // describe(): the rule in words
+    int max_repetitions = 0;    // the most repetitions the rule allowed
 };
 
 /// Adds `item` to `list` unless it is there already.
@@ -551,6 +559,13 @@ void render_notes(std::ostream& out, const SummaryNotes& notes) {
         out << fmt::format("- in the sys column: the runs of a repetition took less than {:.0f} ms in all, too short "
                            "for the kernel's split of CPU time into user and system (it samples scheduler ticks).\n",
                            min_ms_for_cpu_share);
+    if (!notes.stopped_early.empty()) {
+        std::vector<std::string> counts;
+        for (const auto& [n, names] : notes.stopped_early)
+            counts.push_back(fmt::format("{} for {}", n, fmt::join(names, ", ")));
+        out << fmt::format("- repetitions where fewer than {} ran: {} (the suite's stopping rule: {}).\n",
+                           notes.max_repetitions, fmt::join(counts, "; "), notes.stopping_rule);
+    }
     if (notes.no_interval)
         out << fmt::format("- in the {0} CI column: fewer than {1} repetitions, too few for a {0} interval of the "
                            "median.\n",
@@ -601,6 +616,14 @@ void SummaryConsoleReporter::Finalize() {
         << "\n";
     SummaryNotes notes;
     notes.instructions_source = instructions_source_;
+    if (stopping_rule_) {
+        notes.stopping_rule = describe(*stopping_rule_, max_repetitions_);
+        notes.max_repetitions = max_repetitions_;
+        for (const SummaryTable& t : tables)
+            for (const SummaryRow& r : t.rows)
+                if (r.outcome.ok() && r.repetitions > 0 && r.repetitions < max_repetitions_)
+                    notes.stopped_early[r.repetitions].push_back(r.structure.name);
+    }
     for (const SummaryTable& t : tables) render_table(out, table_text(t, notes));
     render_notes(out, notes);
     if (const int failed = outcomes_.failed(); failed > 0)
@@ -642,24 +665,6 @@ void add_median_interval(std::vector<Run>& runs) {
         r.counters["median_ci_low"] = sorted[static_cast<std::size_t>(k - 1)];
         r.counters["median_ci_high"] = sorted[static_cast<std::size_t>(n - k)];
     }
-}
-
-int median_interval_rank(int n, double level, double* coverage) {
-    if (n < 1) return 0;
-    // P(B <= j) for B ~ binomial(n, 1/2), accumulated term by term.
-    const double tail_allowed = (1 - level) / 2;
-    double term = std::ldexp(1.0, -n);  // P(B = 0)
-    double cumulative = 0;
-    int k = 0;
-    for (int j = 0; j < n; ++j) {
-        cumulative += term;  // P(B <= j)
-        if (cumulative > tail_allowed + 1e-12) break;
-        k = j + 1;  // [x_(j+1), x_(n-j)] misses the median with probability 2 P(B <= j)
-        if (coverage) *coverage = 1 - 2 * cumulative;
-        term = term * (n - j) / (j + 1);
-    }
-    if (2 * k > n) k = n / 2;
-    return k;
 }
 
 }  // namespace iobench
