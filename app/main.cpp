@@ -35,6 +35,7 @@
 #include <iobench/error.hpp>
 #include <iobench/method.hpp>  // IOBENCH_VERSION_MAJOR (iobench/plugin.hpp)
 #include "app/options.hpp"
+#include "core/engine/latency.hpp"
 #include "core/engine/runner.hpp"
 #include "core/engine/session.hpp"
 #include "core/engine/suite.hpp"
@@ -566,6 +567,8 @@ int execute(const CommandLine& cl, const Plan& plan, const char* argv0) {
     context["interleaved"] = plan.interleave ? "true" : "false";
     context["counters"] = iobench::available_os_counters();  // the OS counters the rows can carry here
     if (plan.stopping_rule) context["stopping_rule"] = iobench::describe(*plan.stopping_rule, plan.repetitions);
+    if (std::any_of(plan.cases.begin(), plan.cases.end(), [](const iobench::Case& c) { return c.params.threads > 0; }))
+        context["latency_clock"] = iobench::describe_call_clock();
     if (plan.instructions)
         context["instructions_source"] = std::string(iobench::to_string(iobench::instruction_counter().source()));
     for (const iobench::LoadedPlugin& p : iobench::loaded_plugins())

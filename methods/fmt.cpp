@@ -220,6 +220,24 @@ void fmt_output_file_doubles(const Sink& sink, std::span<const double> values) {
     out.close();
 }
 
+// --- per call: fmt::print on a FILE*, which formats into memory and writes
+// the message with one fwrite (under the stream's lock): whole among threads
+
+CallSink fmt_print_open(const Sink& sink) { return open_call_stream(sink.path, sink.buffer_size); }
+void fmt_print_int_call(CallSink sink, std::uint64_t v) { fmt::print(call_stream(sink), "{}\n", v); }
+void fmt_print_line_call(CallSink sink, std::string_view line) { fmt::print(call_stream(sink), "{}", line); }
+void fmt_print_record_call(CallSink sink, const LogRecord& r) {
+    fmt::print(call_stream(sink), "{}.{:06} {} [{}] request {} done in {} us: {}\n", r.time_us / 1000000,
+               r.time_us % 1000000, level_name(r.level), r.logger, r.request, r.duration_us, r.text);
+}
+
+constexpr Calls fmt_print_calls{.open = fmt_print_open,
+                                 .close = close_call_stream,
+                                 .put_int = fmt_print_int_call,
+                                 .put_line = fmt_print_line_call,
+                                 .put_record = fmt_print_record_call,
+                                 .shared = true};
+
 const MethodRegistrar registrar{{.family = "fmt"}, {
     {.name = "fmt_print",
      .description = "fmt::print(f, \"{}\\n\", i) on a FILE* (console: fmt::print(...) to stdout)",
@@ -228,7 +246,8 @@ const MethodRegistrar registrar{{.family = "fmt"}, {
      .put_lines = fmt_print_lines,
      .put_doubles = fmt_print_doubles,
      .put_console = fmt_print_console,
-     .print_console = fmt_print_print},
+     .print_console = fmt_print_print,
+     .calls = &fmt_print_calls},
     {.name = "fmt_format_to_obuf",
      .description = "fmt::format_to(local buffer, \"{}\\n\", v), then obuf.write()",
      .default_buffer_size = obuf_buffer_size,

@@ -13,6 +13,7 @@
 #include <iostream>
 #include <locale>
 #include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 
@@ -22,6 +23,7 @@
 #include <iobench/error.hpp>
 #include <iobench/method.hpp>
 #include "methods/buffer_sizes.hpp"
+#include "methods/call_lock.hpp"
 
 namespace iobench {
 namespace {
@@ -336,6 +338,61 @@ void cout_print(const StdoutSink&, ConsoleFormat format, std::uint64_t count) {
     flush_cout();
 }
 
+// --- per-call sinks: an ofstream; `Locked`: a std::mutex held for the whole
+// of each call (ofstream_mutex), which makes one sink safe to share --------
+
+/// An ofstream opened for per-call writing, with a mutex that the locked
+/// calls take.
+struct CallStream {
+    explicit CallStream(const Sink& sink) : out(sink), path(sink.path) {}
+    Output out;
+    std::string path;
+    std::mutex mutex;
+};
+
+CallSink ofstream_open(const Sink& sink) { return new CallStream(sink); }
+
+void ofstream_close(CallSink sink) {
+    std::unique_ptr<CallStream> s(static_cast<CallStream*>(sink));
+    s->out.close("ofstream::operator<<", s->path);
+}
+
+template <bool Locked>
+void ofstream_int_call(CallSink sink, std::uint64_t v) {
+    auto& s = *static_cast<CallStream*>(sink);
+    const CallLock<Locked> lock(s.mutex);
+    s.out.stream << v << '\n';
+}
+
+template <bool Locked>
+void ofstream_line_call(CallSink sink, std::string_view line) {
+    auto& s = *static_cast<CallStream*>(sink);
+    const CallLock<Locked> lock(s.mutex);
+    s.out.stream.write(line.data(), static_cast<std::streamsize>(line.size()));
+}
+
+template <bool Locked>
+void ofstream_record_call(CallSink sink, const LogRecord& r) {
+    auto& s = *static_cast<CallStream*>(sink);
+    const CallLock<Locked> lock(s.mutex);
+    std::ofstream& out = s.out.stream;
+    out << r.time_us / 1000000 << '.' << std::setw(6) << std::setfill('0') << r.time_us % 1000000 << std::setfill(' ')
+        << ' ' << level_name(r.level) << " [" << r.logger << "] request " << r.request << " done in " << r.duration_us
+        << " us: " << r.text << '\n';
+}
+
+constexpr Calls ofstream_calls{.open = ofstream_open,
+                                .close = ofstream_close,
+                                .put_int = ofstream_int_call<false>,
+                                .put_line = ofstream_line_call<false>,
+                                .put_record = ofstream_record_call<false>};
+constexpr Calls ofstream_mutex_calls{.open = ofstream_open,
+                                      .close = ofstream_close,
+                                      .put_int = ofstream_int_call<true>,
+                                      .put_line = ofstream_line_call<true>,
+                                      .put_record = ofstream_record_call<true>,
+                                      .shared = true};
+
 const MethodRegistrar registrar{{.family = "iostream"}, {
     {.name = "ofstream",
      .description = "std::ofstream: out << i << '\\n' (ints), out.write(line) (repeated lines), "
@@ -346,7 +403,13 @@ const MethodRegistrar registrar{{.family = "iostream"}, {
      .put_repeat = ofstream_repeat,
      .put_lines = ofstream_lines,
      .put_doubles = ofstream_doubles,
-     .put_ints_locale = stream_ints<std::ofstream, true>},
+     .put_ints_locale = stream_ints<std::ofstream, true>,
+     .calls = &ofstream_calls},
+    {.name = "ofstream_mutex",
+     .description = "std::ofstream behind a std::mutex held for each call (per call only): the stream made safe to "
+                    "share between threads",
+     .sizable_buffer = true,
+     .calls = &ofstream_mutex_calls},
     {.name = "ofstream_endl",
      .description = "std::ofstream: out << text << std::endl, which flushes the stream: one write per line",
      .sizable_buffer = true,

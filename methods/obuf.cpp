@@ -13,6 +13,7 @@
 #include <string>
 
 #include <iobench/method.hpp>
+#include "methods/call_lock.hpp"
 #include "methods/obuf_file.hpp"
 #include "methods/obuf_writes.hpp"
 
@@ -177,6 +178,75 @@ void to_chars_obuf_doubles(const Sink& sink, std::span<const double> values) {
     file.close();
 }
 
+// --- per call: an obuf_file per sink; obuf_mutex's calls hold a std::mutex
+// for the whole call, which makes one sink safe to share ---------------------
+
+/// An obuf on a file, and the mutex obuf_mutex's calls take.
+struct CallObuf {
+    CallObuf(const std::string& path, std::size_t buffer_size) : file(path, buffer_size) {}
+    obuf_file file;
+    std::mutex mutex;
+};
+
+CallSink obuf_open(const Sink& sink) { return new CallObuf(sink.path, sink.buffer_size); }
+
+void obuf_close(CallSink sink) {
+    std::unique_ptr<CallObuf> s(static_cast<CallObuf*>(sink));
+    s->file.close();
+}
+
+template <bool Locked>
+void obuf_int_call(CallSink sink, std::uint64_t v) {
+    auto& s = *static_cast<CallObuf*>(sink);
+    const CallLock<Locked> lock(s.mutex);
+    s.file.out().put_uint(v);
+    s.file.out().put('\n');
+}
+
+template <bool Locked>
+void obuf_line_call(CallSink sink, std::string_view line) {
+    auto& s = *static_cast<CallObuf*>(sink);
+    const CallLock<Locked> lock(s.mutex);
+    s.file.out().write(line);
+}
+
+/// The record with obuf's own calls: put_uint for the numbers, six digits
+/// of microseconds written out by hand.
+template <bool Locked>
+void obuf_record_call(CallSink sink, const LogRecord& r) {
+    auto& s = *static_cast<CallObuf*>(sink);
+    const CallLock<Locked> lock(s.mutex);
+    auto& out = s.file.out();
+    out.put_uint(r.time_us / 1000000);
+    char micro[7] = {'.'};
+    std::uint64_t us = r.time_us % 1000000;
+    for (int k = 6; k >= 1; --k, us /= 10) micro[k] = static_cast<char>('0' + us % 10);
+    out.write(micro, 7);
+    out.put(' ');
+    out.write(level_name(r.level));
+    out.write(" [", 2);
+    out.write(r.logger);
+    out.write("] request ", 10);
+    out.put_uint(r.request);
+    out.write(" done in ", 9);
+    out.put_uint(r.duration_us);
+    out.write(" us: ", 5);
+    out.write(r.text);
+    out.put('\n');
+}
+
+constexpr Calls obuf_calls{.open = obuf_open,
+                            .close = obuf_close,
+                            .put_int = obuf_int_call<false>,
+                            .put_line = obuf_line_call<false>,
+                            .put_record = obuf_record_call<false>};
+constexpr Calls obuf_mutex_calls{.open = obuf_open,
+                                 .close = obuf_close,
+                                 .put_int = obuf_int_call<true>,
+                                 .put_line = obuf_line_call<true>,
+                                 .put_record = obuf_record_call<true>,
+                                 .shared = true};
+
 const MethodRegistrar registrar{{.family = "obuf"}, {
     {.name = "obuf",
      .description = obuf_description,
@@ -186,14 +256,16 @@ const MethodRegistrar registrar{{.family = "obuf"}, {
      .put_repeat = obuf_repeat,
      .put_lines = obuf_lines,
      .put_doubles = obuf_doubles,
-     .put_console = obuf_console},
+     .put_console = obuf_console,
+     .calls = &obuf_calls},
     {.name = "obuf_mutex",
      .description = "obuf with a std::mutex taken once per call (one item per call): thread-safe obuf",
      .default_buffer_size = obuf_buffer_size,
      .sizable_buffer = true,
      .put_ints = obuf_mutex_ints,
      .put_repeat = obuf_mutex_repeat,
-     .put_lines = obuf_mutex_lines},
+     .put_lines = obuf_mutex_lines,
+     .calls = &obuf_mutex_calls},
     {.name = "to_chars_obuf",
      .description = "std::to_chars into a local buffer, then obuf.write(): the standard formatter over obuf",
      .default_buffer_size = obuf_buffer_size,

@@ -8,6 +8,7 @@
 // posix_fadvise(SEQUENTIAL) + read(2), and O_DIRECT, each `buf` bytes per call.
 // POSIX only; on Windows the names are listed as skipped.
 #include <charconv>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -552,6 +553,50 @@ constexpr PutLines write_fdatasync_lines = write_lines<0, 100, false>;
 constexpr PutLines write_osync_lines = write_lines<O_SYNC, 0, false>;
 constexpr PutLines write_odsync_lines = write_lines<O_DSYNC, 0, false>;
 
+// --- per-call: one write(2) per call on a descriptor opened with O_APPEND --
+// POSIX: with O_APPEND the offset moves to the end and the write happens as
+// one step, so the whole lines of several threads never overlap on a regular
+// file (Calls::shared).
+
+/// The descriptor of a per-call sink.
+struct AppendFile {
+    unique_fd fd;
+};
+
+CallSink append_open(const Sink& sink) { return new AppendFile{create_file(sink.path, O_APPEND)}; }
+
+void append_close(CallSink sink) {
+    std::unique_ptr<AppendFile> file(static_cast<AppendFile*>(sink));
+    file->fd.close();
+}
+
+void append_int(CallSink sink, std::uint64_t value) {
+    const auto& fd = static_cast<AppendFile*>(sink)->fd;
+    char text[max_digits + 1];
+    char* end = std::to_chars(text, text + max_digits, value).ptr;
+    *end++ = '\n';
+    write_all(fd.get(), text, static_cast<std::size_t>(end - text), fd.path());
+}
+
+void append_line(CallSink sink, std::string_view line) {
+    const auto& fd = static_cast<AppendFile*>(sink)->fd;
+    write_all(fd.get(), line.data(), line.size(), fd.path());
+}
+
+/// snprintf of the record into a buffer on the stack, then one write(2).
+void append_record(CallSink sink, const LogRecord& r) {
+    const auto& fd = static_cast<AppendFile*>(sink)->fd;
+    char text[512];
+    const int n = std::snprintf(text, sizeof text, log_record_printf_format,
+                                static_cast<unsigned long long>(r.time_us / 1000000),
+                                static_cast<unsigned long long>(r.time_us % 1000000), level_name(r.level).data(),
+                                r.logger.data(), static_cast<unsigned long long>(r.request),
+                                static_cast<unsigned long long>(r.duration_us), r.text.data());
+    if (n < 0 || static_cast<std::size_t>(n) >= sizeof text)
+        throw io_error("snprintf", fd.path(), std::make_error_code(std::errc::value_too_large));
+    write_all(fd.get(), text, static_cast<std::size_t>(n), fd.path());
+}
+
 // Each operation of the table below names its function through IOBENCH_POSIX:
 // the function where the family is built, `not_built` (listed as skipped with
 // `unavailable`) on Windows, whose build never sees these names.
@@ -564,13 +609,22 @@ constexpr const char* unavailable = "POSIX only: not built on Windows";
 
 #endif
 
+constexpr Calls append_calls{.open = IOBENCH_POSIX(append_open),
+                              .close = IOBENCH_POSIX(append_close),
+                              .put_int = IOBENCH_POSIX(append_int),
+                              .put_line = IOBENCH_POSIX(append_line),
+                              .put_record = IOBENCH_POSIX(append_record),
+                              .shared = true};
+
 const MethodRegistrar registrar{{.family = "posix", .unavailable = unavailable}, {
     {.name = "write",
-     .description = "write(2) once per item (std::to_chars for numbers): one syscall per item",
+     .description = "write(2) once per item (std::to_chars for numbers): one syscall per item; per call: on a "
+                    "descriptor opened with O_APPEND (log records: snprintf, then one write)",
      .put_ints = IOBENCH_POSIX(write_ints),
      .put_repeat = IOBENCH_POSIX(write_repeat),
      .put_lines = IOBENCH_POSIX(write_lines_plain),
-     .put_console = IOBENCH_POSIX(write_console)},
+     .put_console = IOBENCH_POSIX(write_console),
+     .calls = &append_calls},
     {.name = "writev",
      .description = "writev(2) once per item, the item in 2-3 segments (line: prefix, number, suffix)",
      .put_ints = IOBENCH_POSIX(writev_ints),

@@ -296,6 +296,35 @@ constexpr const char* no_fputs_unlocked = "fputs_unlocked is not in this C libra
 constexpr NotBuilt fputs_unlocked_repeat = not_built, fputs_unlocked_console = not_built;
 #endif
 
+// --- per-call sinks: a FILE* per sink; each call takes the stream's lock, so
+// one call's bytes stay whole among other threads' (C11 7.21.2: each stream
+// has a lock; POSIX flockfile) -------------------------------------------
+
+CallSink stdio_open(const Sink& sink) { return open_call_stream(sink.path, sink.buffer_size); }
+std::FILE* stream_of(CallSink sink) { return call_stream(sink); }
+
+void fprintf_int_call(CallSink sink, std::uint64_t v) {
+    std::fprintf(stream_of(sink), "%llu\n", static_cast<unsigned long long>(v));
+}
+void fprintf_line_call(CallSink sink, std::string_view line) { std::fprintf(stream_of(sink), "%s", line.data()); }
+void fprintf_record_call(CallSink sink, const LogRecord& r) {
+    std::fprintf(stream_of(sink), log_record_printf_format, static_cast<unsigned long long>(r.time_us / 1000000),
+                 static_cast<unsigned long long>(r.time_us % 1000000), level_name(r.level).data(), r.logger.data(),
+                 static_cast<unsigned long long>(r.request), static_cast<unsigned long long>(r.duration_us),
+                 r.text.data());
+}
+void fwrite_line_call(CallSink sink, std::string_view line) {
+    std::fwrite(line.data(), 1, line.size(), stream_of(sink));
+}
+
+constexpr Calls fprintf_calls{.open = stdio_open,
+                               .close = close_call_stream,
+                               .put_int = fprintf_int_call,
+                               .put_line = fprintf_line_call,
+                               .put_record = fprintf_record_call,
+                               .shared = true};
+constexpr Calls fwrite_calls{.open = stdio_open, .close = close_call_stream, .put_line = fwrite_line_call, .shared = true};
+
 const MethodRegistrar registrar{{.family = "stdio"}, {
     {.name = "fprintf",
      .description = "fprintf(f, \"%llu\\n\", i) / (f, \"Line %llu: ...\\n\", i) / (f, \"%.17g\\n\", v) on a FILE*; "
@@ -306,7 +335,8 @@ const MethodRegistrar registrar{{.family = "stdio"}, {
      .put_lines = fprintf_lines<-1>,
      .put_doubles = fprintf_doubles,
      .print_console = fprintf_print,
-     .put_ints_locale = fprintf_locale_ints},
+     .put_ints_locale = fprintf_locale_ints,
+     .calls = &fprintf_calls},
     {.name = "fprintf_IONBF",
      .description = "fprintf on a FILE* made unbuffered with setvbuf(f, NULL, _IONBF, 0)",
      .put_lines = fprintf_lines<_IONBF>},
@@ -318,7 +348,8 @@ const MethodRegistrar registrar{{.family = "stdio"}, {
      .description = "fwrite(line, 1, size, f) per line on a FILE* (console: on stdout)",
      .sizable_buffer = true,
      .put_repeat = repeat_to_file<put_fwrite>,
-     .put_console = repeat_to_stdout<put_fwrite>},
+     .put_console = repeat_to_stdout<put_fwrite>,
+     .calls = &fwrite_calls},
     {.name = "fputs",
      .description = "fputs(line, f) per line on a FILE* (console: on stdout)",
      .sizable_buffer = true,

@@ -99,4 +99,22 @@ inline void flush_stdout() {
     if (std::fflush(stdout) != 0 || std::ferror(stdout)) throw_errno("fflush", "stdout");
 }
 
+/// A per-call sink (iobench/calls.hpp) on a FILE*: `path` opened "wb" with a
+/// buffer of `buffer_size` bytes (0: the library's). Throws `io_error`.
+inline void* open_call_stream(const std::string& path, std::size_t buffer_size) {
+    auto s = std::make_unique<StdioFile>();
+    open_stream(*s, path, "wb", buffer_size);
+    return s.release();
+}
+
+/// Closes and frees a sink of open_call_stream; a write error seen by ferror
+/// or fclose becomes `io_error` (the sink is freed all the same).
+inline void close_call_stream(void* sink) {
+    std::unique_ptr<StdioFile> s(static_cast<StdioFile*>(sink));
+    s->close_output();
+}
+
+/// The FILE* of a sink of open_call_stream.
+inline std::FILE* call_stream(void* sink) { return static_cast<StdioFile*>(sink)->f; }
+
 }  // namespace iobench

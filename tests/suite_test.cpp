@@ -110,7 +110,8 @@ TEST(Operations, TheListTheRegistryAndTheWorkloadsAgree) {
         op.clear(only);
         EXPECT_TRUE(operation_names(only).empty()) << op.name;
     }
-    for (const Method& m : methods()) EXPECT_FALSE(operation_names(m).empty()) << m.name << " has no operation";
+    for (const Method& m : methods())
+        EXPECT_TRUE(!operation_names(m).empty() || calls_of(m).open.present()) << m.name << " has no operation";
 }
 
 TEST(Suite, BuiltInDefaultHasTheSeedTablePairsInOrder) {
@@ -137,17 +138,32 @@ TEST(Suite, BuiltInDefaultHasTheSeedTablePairsInOrder) {
 /// The names of the benchmarks the suite file `doc` describes (a case, or
 /// a pair skipped on this build): each entry's workload with each method it
 /// names (every method the workload takes for "*"), buffer size and cache
-/// state, named as case_name does. Computed here from the JSON alone.
+/// state, threads and sink, named as case_name does. Computed here from the
+/// JSON alone.
 std::set<std::string> names_described(const nlohmann::json& doc) {
     std::set<std::string> names;
     for (const nlohmann::json& entry : doc.at("benchmarks")) {
         const Workload* w = find_workload(entry.at("workload").get<std::string>());
         EXPECT_NE(w, nullptr) << entry.dump();
         if (!w) continue;
+        // Per-call rows: "threads" (a calls-only workload has no others) and "sink".
+        std::vector<std::string> calls = {""};
+        if (entry.contains("threads") || w->spec().calls_only) {
+            calls.clear();
+            const std::vector<unsigned> threads =
+                entry.contains("threads") ? entry.at("threads").get<std::vector<unsigned>>() : std::vector<unsigned>{1};
+            const std::vector<std::string> sinks =
+                entry.contains("sink") ? entry.at("sink").get<std::vector<std::string>>() : std::vector<std::string>{"per_thread"};
+            for (unsigned n : threads)
+                for (const std::string& sink : sinks)
+                    calls.push_back(n == 1 ? "/threads:1" : fmt::format("/threads:{}/sink:{}", n, sink));
+        }
+        const bool per_call = calls.front() != "";
+        auto takes = [&](const Method& m) { return per_call ? w->takes_calls(m) || (m.reference && w->takes(m)) : w->takes(m); };
         std::vector<std::string> ms;
         if (entry.at("methods").is_string()) {
             for (const Method& m : methods())
-                if (w->takes(m)) ms.push_back(m.name);
+                if (takes(m)) ms.push_back(m.name);
         } else {
             ms = entry.at("methods").get<std::vector<std::string>>();
         }
@@ -164,7 +180,9 @@ std::set<std::string> names_described(const nlohmann::json& doc) {
         for (const std::string& m : ms)
             for (const std::string& size : sizes)
                 for (const std::string& cache : caches)
-                    names.insert(fmt::format("{}/{}{}{}", w->name(), m, size, cache.empty() ? "" : "/cache:" + cache));
+                    for (const std::string& call : calls)
+                        names.insert(fmt::format("{}/{}{}{}{}", w->name(), m, size, cache.empty() ? "" : "/cache:" + cache,
+                                                 find_method(m)->reference ? "" : call));
     }
     return names;
 }
@@ -192,7 +210,9 @@ TEST(Suite, EveryBuiltInSuiteIsWhatItsFileDescribes) {
         EXPECT_EQ(s.scale, given("scale", 0.0));
         const std::optional<std::string> target = given("stdout_target", std::string());
         EXPECT_EQ(s.stdout_target, target ? parse_stdout_target(*target) : std::nullopt);
-        if (target) EXPECT_TRUE(s.stdout_target.has_value()) << *target;
+        if (target) {
+            EXPECT_TRUE(s.stdout_target.has_value()) << *target;
+        }
         EXPECT_EQ(s.stopping_rule ? std::optional<int>(s.stopping_rule->min_repetitions) : std::nullopt,
                   given("min_repetitions", 0));
         EXPECT_EQ(s.stopping_rule ? std::optional<double>(s.stopping_rule->target_interval) : std::nullopt,
@@ -205,8 +225,13 @@ TEST(Suite, EveryBuiltInSuiteIsWhatItsFileDescribes) {
             ASSERT_NE(c.workload, nullptr);
             ASSERT_NE(c.method, nullptr);
             EXPECT_EQ(c.name, case_name(*c.workload, *c.method, c.params));
-            EXPECT_TRUE(c.workload->takes(*c.method)) << c.name;
-            EXPECT_EQ(c.workload->unavailable(*c.method), "") << c.name;
+            if (c.params.threads > 0) {
+                EXPECT_TRUE(c.workload->takes_calls(*c.method)) << c.name;
+                EXPECT_EQ(c.workload->calls_unavailable(*c.method), "") << c.name;
+            } else {
+                EXPECT_TRUE(c.workload->takes(*c.method)) << c.name;
+                EXPECT_EQ(c.workload->unavailable(*c.method), "") << c.name;
+            }
             EXPECT_TRUE(selected.insert(c.name).second) << c.name << " twice";
         }
         for (const Skipped& k : s.skipped) {

@@ -39,6 +39,7 @@ const std::map<std::string, sc::Field> fields = {
     {"x_fastest", sc::Field::x_fastest},   {"x_smallest", sc::Field::x_smallest},
     {"cold_warm", sc::Field::cold_warm},   {"counter", sc::Field::counter},
     {"cpu_share", sc::Field::cpu_share},   {"cv", sc::Field::cv},
+    {"latency", sc::Field::latency},
 };
 const std::map<std::string, sc::Format> formats = {
     {"text", sc::Format::text},   {"interval", sc::Format::interval},     {"time", sc::Format::time},
@@ -52,6 +53,7 @@ const std::map<std::string, sc::Shown> conditions = {
     {"limit", sc::Shown::limit},
     {"cold_warm", sc::Shown::cold_warm},
     {"instructions", sc::Shown::instructions},
+    {"per_call", sc::Shown::per_call},
     {"reads", sc::Shown::reads},
     {"writes", sc::Shown::writes},
     {"no_calls", sc::Shown::no_calls},
@@ -133,7 +135,7 @@ TEST(SummaryColumns, EachColumnIsWellFormed) {
             EXPECT_GE(c.width, c.header.size()) << "the header is wider than the column";
         // A column that reads a counter names it; the others read none.
         const bool reads_counter = c.field == sc::Field::counter || c.field == sc::Field::cpu_share ||
-                                   c.field == sc::Field::throughput;
+                                   c.field == sc::Field::throughput || c.field == sc::Field::latency;
         EXPECT_EQ(!c.counter.empty(), reads_counter);
         EXPECT_EQ(c.format == sc::Format::text, c.field == sc::Field::label);
     }

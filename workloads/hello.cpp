@@ -9,7 +9,7 @@ class Hello final : public RepeatWorkload {
 public:
     Hello()
         : RepeatWorkload("hello", "write \"Hello World\\n\" N times (N = 100M, 1.2 GB)", "Hello World\n",
-                         100'000'000) {}
+                         100'000'000, true) {}
 };
 
 const WorkloadRegistrar<Hello> hello_registrar;

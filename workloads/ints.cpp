@@ -3,9 +3,11 @@
 // then read the file back. N = 10,000,000, 78,888,890 bytes.
 #include <fmt/format.h>
 
+#include <cstdint>
 #include <cstdio>
 
 #include <iobench/error.hpp>
+#include "core/engine/call_trial.hpp"
 #include "core/engine/output_trial.hpp"
 #include "core/engine/session.hpp"
 #include "core/programs/program_trial.hpp"
@@ -26,7 +28,8 @@ public:
                     .item_unit = "integer",
                     .default_count = published_count,
                     .reference = ReferenceKind::output,
-                    .program_methods = true}) {}
+                    .program_methods = true,
+                    .call_item = CallItem::put_int}) {}
     ExpectedOutput expected_output(Session& s) const override {
         const std::uint64_t n = count(s);
         return {fmt::format("ints:{}", n), ints_text(n), n};
@@ -42,6 +45,29 @@ protected:
         const ExpectedOutput expected = expected_output(s);
         return std::make_unique<ProgramOutputTrial>(s, name(), m, p, expected,
                                                     ProgramCall{Operation::put_ints, expected.items, {}});
+    }
+    /// One put_int(i) per call.
+    std::unique_ptr<Trial> make_call_trial(const Method& m, const Params& p, Session& s) const override {
+        struct Item {
+            PutIntCall put;
+            std::uint64_t arg(std::uint64_t i) const { return i; }
+            void call(CallSink sink, std::uint64_t v) const { put(sink, v); }
+        };
+        return std::make_unique<CallTrial<Item>>(s, name(), m, p, CallLines{expected_output(s), identify_int},
+                                                 Item{calls_of(m).put_int});
+    }
+
+private:
+    /// The integer a line of ints_text is: decimal digits, no leading zero,
+    /// then '\n'; -1 for any other line.
+    static std::int64_t identify_int(std::string_view line) {
+        if (line.size() < 2 || line.size() > 21 || (line[0] == '0' && line.size() > 2)) return -1;
+        std::uint64_t v = 0;
+        for (char c : line.substr(0, line.size() - 1)) {
+            if (c < '0' || c > '9') return -1;
+            v = v * 10 + static_cast<unsigned>(c - '0');
+        }
+        return v > static_cast<std::uint64_t>(INT64_MAX) ? -1 : static_cast<std::int64_t>(v);
     }
 };
 

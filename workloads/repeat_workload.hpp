@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/engine/call_trial.hpp"
 #include "core/engine/output_trial.hpp"
 #include "core/engine/session.hpp"
 #include "core/programs/program_trial.hpp"
@@ -18,15 +19,17 @@ namespace iobench {
 /// method's put_repeat; verified against the same line repeated by the generator.
 class RepeatWorkload : public Workload {
 public:
+    /// `per_call`: the workload has per-call rows too (Calls::put_line).
     RepeatWorkload(std::string_view name, std::string_view description, std::string_view line,
-                   std::uint64_t published_count)
+                   std::uint64_t published_count, bool per_call = false)
         : Workload({.name = std::string(name),
                     .description = std::string(description),
                     .operation = Operation::put_repeat,
                     .item_unit = "line",
                     .default_count = published_count,
                     .reference = ReferenceKind::output,
-                    .program_methods = true}),
+                    .program_methods = true,
+                    .call_item = per_call ? CallItem::put_line : CallItem::none}),
           line_(line) {}
 
     ExpectedOutput expected_output(Session& s) const override {
@@ -46,6 +49,20 @@ protected:
         const ExpectedOutput expected = expected_output(s);
         return std::make_unique<ProgramOutputTrial>(s, name(), m, p, expected,
                                                     ProgramCall{Operation::put_repeat, expected.items, {std::string(line_)}});
+    }
+    /// One put_line(line) per call; every line the same.
+    std::unique_ptr<Trial> make_call_trial(const Method& m, const Params& p, Session& s) const override {
+        struct Item {
+            PutLineCall put;
+            std::string_view line;
+            std::string_view arg(std::uint64_t) const { return line; }
+            void call(CallSink sink, std::string_view l) const { put(sink, l); }
+        };
+        CallLines lines{expected_output(s), [line = line_](std::string_view got) -> std::int64_t {
+                            return got == line ? 0 : -1;
+                        },
+                        true};
+        return std::make_unique<CallTrial<Item>>(s, name(), m, p, std::move(lines), Item{calls_of(m).put_line, line_});
     }
 
 private:

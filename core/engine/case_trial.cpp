@@ -4,12 +4,21 @@
 
 #include <stdexcept>
 
+#include "core/engine/call_trial.hpp"
 #include "core/engine/reference_trial.hpp"
 
 namespace iobench {
 
 std::unique_ptr<Trial> trial_for(const Workload& workload, const Method& method, const Params& params,
                                  Session& session) {
+    if (params.threads > 0) {
+        if (!workload.takes_calls(method))
+            throw std::invalid_argument(
+                fmt::format("workload {} has no per-call rows for method {}", workload.name(), method.name));
+        if (const std::string problem = call_case_problem(method, params); !problem.empty())
+            throw std::invalid_argument(problem);
+        return workload.make_call_trial(method, params, session);
+    }
     if (!workload.takes(method))
         throw std::invalid_argument(fmt::format("workload {} does not take method {}", workload.name(), method.name));
     if (params.buffer_size != 0 && !workload.spec().axes.buffer_size)

@@ -113,8 +113,12 @@ void register_family(const FamilyDefaults& defaults, std::span<const Method> lis
         if (!valid_name(m.name))
             throw std::logic_error("method \"" + m.name + "\" of family " + m.family +
                                    ": a method's name is letters, digits and _ . + - only, not empty");
-        if (operation_names(m).empty())
-            throw std::logic_error("method " + m.name + " of family " + m.family + " has no operation");
+        if (operation_names(m).empty() && !calls_of(m).open.present())
+            throw std::logic_error("method " + m.name + " of family " + m.family +
+                                   " has no operation (and no per-call shape)");
+        if (calls_of(m).open.present() != calls_of(m).close.present())
+            throw std::logic_error("method " + m.name + " of family " + m.family +
+                                   ": its per-call shape needs both open and close");
         if (const Method* taken = find_method(m.name))
             throw std::logic_error("method " + m.name + " of family " + m.family + " is registered already (family " +
                                    taken->family + ")");

@@ -187,7 +187,8 @@ Outcome run_case(benchmark::State& state, const Case& c, Session& session, doubl
 
         // The snapshots sit outside the clock's interval and take nothing
         // from it; what they cost themselves is subtracted from the counts.
-        const OsScope scope = c.method->process_counters ? OsScope::process : OsScope::thread;
+        // A method's own threads, or a per-call row's: the whole process.
+        const OsScope scope = c.method->process_counters || trial->threads > 1 ? OsScope::process : OsScope::thread;
         const OsCounters before = take_os_snapshot(scope);
         if (count_instructions) instructions.start();
         const auto start = clock_type::now();
@@ -250,7 +251,7 @@ void skip_repetition(benchmark::State& state) {
 }  // namespace
 
 bool counts_instructions(const Trial& trial, InstructionSource source) {
-    return source != InstructionSource::none && !trial.work_in_child;
+    return source != InstructionSource::none && !trial.work_in_child && trial.threads <= 1;
 }
 
 Outcome run_once(const Case& c, Session& session) {

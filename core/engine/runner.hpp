@@ -69,7 +69,9 @@ void register_benchmarks(const std::vector<Case>& cases, Session& session, Outco
 /// counter is on (`source` is not InstructionSource::none) and the measured
 /// work runs in this process (not Trial::work_in_child; another process's
 /// instructions are not this one's to count, and this process's would be
-/// only its own waiting and pipe traffic: the row shows none, `-`).
+/// only its own waiting and pipe traffic: the row shows none, `-`), on one
+/// thread (a per-call row of several threads counts none: the counter is
+/// the calling thread's).
 bool counts_instructions(const Trial& trial, InstructionSource source);
 
 /// What one run of a benchmark costs, in seconds.

@@ -15,6 +15,7 @@
 #include <vector>
 #include <utility>
 
+#include "core/engine/call_trial.hpp"
 #include "core/os/usage_error.hpp"
 
 #ifndef _WIN32
@@ -36,7 +37,9 @@ namespace {
 void add_case(Suite& suite, std::unordered_set<std::string>& taken, const Workload& w, const Method& m,
               const Params& p) {
     std::string name = case_name(w, m, p);
-    if (std::string why = w.unavailable(m); !why.empty()) {
+    std::string why = p.threads > 0 ? w.calls_unavailable(m) : w.unavailable(m);
+    if (why.empty() && p.threads > 0) why = call_case_problem(m, p);
+    if (!why.empty()) {
         suite.skipped.push_back({std::move(name), std::move(why)});
         return;
     }
@@ -50,6 +53,8 @@ std::string case_name(const Workload& workload, const Method& method, const Para
     std::string name = fmt::format("{}/{}", workload.name(), method.name);
     if (params.buffer_size != 0) name += fmt::format("/buf:{}", params.buffer_size);
     if (workload.spec().axes.cache_state) name += fmt::format("/cache:{}", to_string(params.cache));
+    if (params.threads > 0) name += fmt::format("/threads:{}", params.threads);
+    if (params.threads > 1) name += params.shared_sink ? "/sink:shared" : "/sink:per_thread";
     return name;
 }
 
@@ -64,6 +69,10 @@ Suite all_pairs() {
                 add_case(suite, taken, *w, m, {});
                 if (w->spec().axes.cache_state) add_case(suite, taken, *w, m, Params{0, CacheState::cold});
             }
+    // The per-call rows: one thread each.
+    for (const auto& w : workloads())
+        for (const Method& m : methods())
+            if (w->takes_calls(m)) add_case(suite, taken, *w, m, Params{.threads = 1});
     return suite;
 }
 
@@ -145,7 +154,7 @@ public:
         if (!entry.is_object()) throw fail("each entry of \"benchmarks\" must be an object");
         for (const auto& item : entry.items())
             if (item.key() != "workload" && item.key() != "methods" && item.key() != "buffer_sizes" &&
-                item.key() != "cache")
+                item.key() != "cache" && item.key() != "threads" && item.key() != "sink")
                 throw fail(fmt::format("unknown key \"{}\" in a benchmarks entry", item.key()));
         auto key = [&](const char* k) { return fmt::format("{}.{}", at, k); };
         if (!entry.contains("workload")) throw fail(fmt::format("\"{}\" is missing", key("workload")));
@@ -154,7 +163,17 @@ public:
             typed(entry.at("workload"), key("workload"), json::value_t::string, "a string").get<std::string>();
         const Workload* w = find_workload(wname);
         if (!w) throw fail(fmt::format("unknown workload \"{}\"", wname));
-        const std::vector<const Method*> ms = read_methods(entry.at("methods"), key("methods"), *w);
+        // "threads": the per-call rows (a log workload has no others).
+        std::vector<unsigned> threads = {0};
+        if (entry.contains("threads")) threads = read_threads(entry.at("threads"), key("threads"), *w);
+        else if (w->spec().calls_only) threads = {1};
+        std::vector<bool> sinks = {false};
+        if (entry.contains("sink")) {
+            if (!entry.contains("threads")) throw fail(fmt::format("\"{}\" needs \"threads\"", key("sink")));
+            sinks = read_sinks(entry.at("sink"), key("sink"));
+        }
+        const bool calls = threads.front() != 0;
+        const std::vector<const Method*> ms = read_methods(entry.at("methods"), key("methods"), *w, calls);
         std::vector<std::size_t> sizes = {0};
         if (entry.contains("buffer_sizes")) {
             if (!w->spec().axes.buffer_size) throw fail(fmt::format("workload \"{}\" has no buffer size to set", wname));
@@ -166,10 +185,17 @@ public:
             caches = read_caches(entry.at("cache"), key("cache"));
         }
         for (const Method* m : ms) {
+            if (calls && m->reference) {
+                for (CacheState cache : caches) add_case(suite, taken_, *w, *m, Params{0, cache});
+                continue;
+            }
             for (std::size_t size : sizes) {
                 if (size != 0 && !m->sizable_buffer)
                     throw fail(fmt::format("method \"{}\" has no buffer size to set", m->name));
-                for (CacheState cache : caches) add_case(suite, taken_, *w, *m, Params{size, cache});
+                for (CacheState cache : caches)
+                    for (unsigned n : threads)
+                        for (bool shared : sinks)
+                            add_case(suite, taken_, *w, *m, Params{size, cache, n, shared && n > 1});
             }
         }
         // A user's methods (a plugin's, or built in with
@@ -179,9 +205,11 @@ public:
         std::vector<std::string> named_families;
         for (const Method* m : ms) named_families.push_back(m->family);
         for (const Method& m : methods())
-            if (is_added_family(m.family) && w->takes(m) &&
+            if (is_added_family(m.family) && (calls ? w->takes_calls(m) : w->takes(m)) &&
                 std::find(named_families.begin(), named_families.end(), m.family) == named_families.end())
-                for (CacheState cache : caches) add_case(suite, taken_, *w, m, Params{0, cache});
+                for (CacheState cache : caches)
+                    for (unsigned n : threads)
+                        for (bool shared : sinks) add_case(suite, taken_, *w, m, Params{0, cache, n, shared && n > 1});
     }
 
 private:
@@ -213,21 +241,59 @@ private:
         suite.stopping_rule = rule;
     }
 
-    /// "methods": "*" (every method `w` takes) or an array of names.
-    std::vector<const Method*> read_methods(const json& jm, const std::string& key, const Workload& w) const {
+    /// "threads": a non-empty array of thread counts, 1 to max_threads, for
+    /// a workload with per-call rows.
+    std::vector<unsigned> read_threads(const json& value, const std::string& key, const Workload& w) const {
+        if (w.spec().call_item == CallItem::none)
+            throw fail(fmt::format("workload \"{}\" has no per-call rows: no \"threads\"", w.name()));
+        std::vector<unsigned> out;
+        for (const json& n : typed(value, key, json::value_t::array, "an array of thread counts")) {
+            if (!n.is_number_integer() || n.get<std::int64_t>() < 1 || n.get<std::int64_t>() > max_threads)
+                throw fail(fmt::format("\"{}\" must hold whole numbers of threads from 1 to {}, not {}", key,
+                                       max_threads, n.dump()));
+            out.push_back(n.get<unsigned>());
+        }
+        if (out.empty()) throw fail(fmt::format("\"{}\" must list at least one thread count", key));
+        return out;
+    }
+
+    /// "sink": a non-empty array of "shared" and "per_thread" (true: shared).
+    std::vector<bool> read_sinks(const json& value, const std::string& key) const {
+        std::vector<bool> out;
+        for (const json& item : typed(value, key, json::value_t::array, "an array")) {
+            const std::string c = typed(item, key, json::value_t::string, "an array of strings");
+            if (c != "shared" && c != "per_thread")
+                throw fail(fmt::format("\"sink\" values must be \"shared\" or \"per_thread\", not \"{}\"", c));
+            out.push_back(c == "shared");
+        }
+        if (out.empty()) throw fail("\"sink\" must list \"shared\", \"per_thread\" or both");
+        return out;
+    }
+
+    /// "methods": "*" (every method `w` takes; with `calls`, every method
+    /// with its per-call rows) or an array of names.
+    std::vector<const Method*> read_methods(const json& jm, const std::string& key, const Workload& w,
+                                            bool calls) const {
+        // (The `limit` reference has no calls: beside per-call rows it is
+        // the workload's whole-run reference row.)
+        auto takes = [&](const Method& m) { return calls ? w.takes_calls(m) || (m.reference && w.takes(m)) : w.takes(m); };
         if (!(jm.is_string() && jm.get<std::string>() == "*") && !jm.is_array())
             throw fail(fmt::format("\"{}\" must be \"*\" or an array of method names, not {}", key, jm.dump()));
         std::vector<const Method*> ms;
         if (jm.is_string()) {
             for (const Method& m : methods())
-                if (w.takes(m)) ms.push_back(&m);
+                if (takes(m)) ms.push_back(&m);
             return ms;
         }
         for (const json& n : jm) {
             const std::string mname = typed(n, key, json::value_t::string, "an array of strings").get<std::string>();
             const Method* m = find_method(mname);
             if (!m) throw fail(fmt::format("unknown method \"{}\"", mname));
-            if (!w.takes(*m)) throw fail(fmt::format("method \"{}\" cannot run workload \"{}\"", mname, w.name()));
+            if (!takes(*m))
+                throw fail(calls ? fmt::format("method \"{}\" has no per-call shape for workload \"{}\" (its calls "
+                                               "lack what \"threads\" needs)",
+                                               mname, w.name())
+                                 : fmt::format("method \"{}\" cannot run workload \"{}\"", mname, w.name()));
             ms.push_back(m);
         }
         // (An empty list selected nothing, which was reported as a

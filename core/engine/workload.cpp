@@ -12,6 +12,7 @@
 namespace iobench {
 
 bool Workload::has_operation(const Method& method) const {
+    if (spec_.calls_only) return false;
     if (!method.program.file.empty() && !spec_.program_methods) return false;
     return operation_field(spec_.operation).present(method) && (!spec_.method_filter || spec_.method_filter(method));
 }
@@ -25,6 +26,43 @@ bool Workload::takes(const Method& method) const {
     case ReferenceKind::none: break;
     }
     return false;
+}
+
+namespace {
+
+/// The call of `calls` that writes `item`, as its presence and why-not-built.
+struct ItemCall {
+    bool present = false;
+    std::string_view why_not_built;
+};
+
+ItemCall item_call(const Calls& calls, CallItem item) {
+    switch (item) {
+    case CallItem::put_int: return {calls.put_int.present(), calls.put_int.why_not_built()};
+    case CallItem::put_line: return {calls.put_line.present(), calls.put_line.why_not_built()};
+    case CallItem::put_record: return {calls.put_record.present(), calls.put_record.why_not_built()};
+    case CallItem::none: break;
+    }
+    return {};
+}
+
+}  // namespace
+
+bool Workload::takes_calls(const Method& method) const {
+    return spec_.call_item != CallItem::none && calls_of(method).open.present() && calls_of(method).close.present() &&
+           item_call(calls_of(method), spec_.call_item).present;
+}
+
+std::string Workload::calls_unavailable(const Method& method) const {
+    if (!method.unavailable.empty()) return method.unavailable;
+    for (std::string_view why : {calls_of(method).open.why_not_built(), calls_of(method).close.why_not_built(),
+                                 item_call(calls_of(method), spec_.call_item).why_not_built})
+        if (!why.empty()) return std::string(why);
+    return "";
+}
+
+std::unique_ptr<Trial> Workload::make_call_trial(const Method& method, const Params&, Session&) const {
+    throw std::logic_error(fmt::format("workload {} has no per-call rows ({})", name(), method.name));
 }
 
 std::string Workload::unavailable(const Method& method) const {

@@ -41,6 +41,24 @@ struct Params {
     /// Page-cache state of the input; used (and always named) only by
     /// workloads that have one.
     CacheState cache = CacheState::warm;
+    /// 0: the method's whole-run operation (a throughput row). 1 to
+    /// max_threads: the per-call shape (Method::calls), each call timed, from
+    /// this many threads (`/threads:<n>` in the name).
+    unsigned threads = 0;
+    /// With threads > 1: one sink that every thread calls (`/sink:shared`)
+    /// rather than one per thread (`/sink:per_thread`).
+    bool shared_sink = false;
+};
+
+/// Most threads a per-call row may have.
+inline constexpr unsigned max_threads = 1024;
+
+/// The kind of item a per-call workload writes with one call (Calls).
+enum class CallItem {
+    none,        ///< no per-call shape
+    put_int,     ///< Calls::put_int
+    put_line,    ///< Calls::put_line
+    put_record,  ///< Calls::put_record
 };
 
 /// The user-space buffer in bytes a run of `method` with `params` uses, as
@@ -102,6 +120,10 @@ public:
     /// User-space buffer in bytes the run used (0 = unbuffered or unknown):
     /// buffer_size_used of the trial's method and parameters.
     std::size_t buffer_size = 0;
+    /// Threads that make the calls of a per-call row (Params::threads); 0
+    /// for a whole-run operation. With more than one, the operating system's
+    /// counters are the whole process's and no instructions are counted.
+    unsigned threads = 0;
     /// Further per-run figures the runner reports as counters of the same
     /// name, as the trial last set them (file_read's "resident_at_start",
     /// binary_size's "binary_size", a program's "start_time"). A figure is set
@@ -190,6 +212,12 @@ struct WorkloadSpec {
     /// here); "" when it can; nullptr: never. `--list` and the run list such
     /// a pair as skipped with the reason.
     std::string (*method_unavailable)(const Method&) = nullptr;
+    /// The per-call item its per-call rows write (`/threads:<n>` cases,
+    /// made by Workload::make_call_trial); none: no per-call rows.
+    CallItem call_item = CallItem::none;
+    /// True when it has no whole-run operation (log): every row is a
+    /// per-call row, and `operation` is not used.
+    bool calls_only = false;
 };
 
 /// The bytes an output workload's run must write: what its methods are
@@ -234,6 +262,16 @@ public:
     /// reference row (put_prepared for output, read_bytes for input).
     bool takes(const Method& method) const;
 
+    /// True when the workload has per-call rows (WorkloadSpec::call_item)
+    /// and `method` has the calls they make (Method::calls: open, close and
+    /// the item's call), built here or not.
+    bool takes_calls(const Method& method) const;
+
+    /// Why `method`'s per-call rows cannot run in this build: the method's
+    /// `unavailable`, else why one of the calls is not built here; "" when
+    /// they can.
+    std::string calls_unavailable(const Method& method) const;
+
     /// Why `method` cannot run this workload in this build: the method's
     /// `unavailable`, else why the operation the workload would call (its own,
     /// or the reference row's) is not built here (Op::why_not_built), else
@@ -264,6 +302,11 @@ protected:
     /// workload declaring program_methods overrides it).
     virtual std::unique_ptr<Trial> make_program_trial(const Method& method, const Params& params,
                                                       Session& session) const;
+    /// The trial of a per-call row (params.threads >= 1) of a method that
+    /// takes_calls (core/engine/call_trial.hpp). The default throws
+    /// std::logic_error (a workload with a call_item overrides it).
+    virtual std::unique_ptr<Trial> make_call_trial(const Method& method, const Params& params,
+                                                   Session& session) const;
 
 private:
     /// True when `method` has the workload's own operation and passes its filter.

@@ -322,7 +322,10 @@ LoadedPlugin load_plugin(const fs::path& given) {
                                           m.name, f.family, taken->family));
             for (const std::string& n : names)
                 if (n == m.name) refuse(given, fmt::format("registers method {} twice", m.name));
-            if (operation_names(m).empty()) refuse(given, fmt::format("method {} has no operation", m.name));
+            if (operation_names(m).empty() && !calls_of(m).open.present())
+                refuse(given, fmt::format("method {} has no operation (and no per-call shape)", m.name));
+            if (calls_of(m).open.present() != calls_of(m).close.present())
+                refuse(given, fmt::format("method {}: its per-call shape needs both open and close", m.name));
             names.push_back(m.name);
         }
     }

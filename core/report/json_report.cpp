@@ -115,6 +115,8 @@ ordered_json results_row(const Run& run, const RowStructure* s) {
     ordered_json params = ordered_json::object();
     if (s->buffer_size != 0) params["buffer_size"] = s->buffer_size;
     if (s->cache) params["cache"] = std::string(to_string(*s->cache));
+    if (s->threads > 0) params["threads"] = s->threads;
+    if (s->threads > 1) params["sink"] = s->shared_sink ? "shared" : "per_thread";
     row["params"] = std::move(params);
     row["item_unit"] = s->item_unit;
     row["compared_per"] = s->compared_per_byte ? "byte" : "item";

@@ -64,6 +64,27 @@ std::string workloads_taking(const OperationField& op, const std::vector<Method>
     return out;
 }
 
+/// The calls of `m`'s per-call shape (Method::calls) that it has, for the
+/// operations column: "; per call: `put_int`, `put_line` (shared sink)", or
+/// "" without one.
+std::string per_call_text(const Method& m) {
+    if (!calls_of(m).open.present()) return "";
+    std::vector<std::string_view> calls;
+    if (calls_of(m).put_int.present()) calls.push_back("put_int");
+    if (calls_of(m).put_line.present()) calls.push_back("put_line");
+    if (calls_of(m).put_record.present()) calls.push_back("put_record");
+    return fmt::format("{}per call: {}{}", operation_names(m).empty() ? "" : "; ", code_list(calls),
+                       calls_of(m).shared ? " (a sink threads may share)" : "");
+}
+
+/// The workloads whose per-call rows make `item`'s call, as code spans.
+std::string workloads_calling(CallItem item, const std::vector<std::unique_ptr<Workload>>& workloads) {
+    std::vector<std::string_view> names;
+    for (const auto& w : workloads)
+        if (w->spec().call_item == item) names.push_back(w->name());
+    return code_list(names);
+}
+
 }  // namespace
 
 std::string methods_markdown(const std::vector<Method>& methods,
@@ -89,8 +110,8 @@ std::string methods_markdown(const std::vector<Method>& methods,
         "| --- | --- | --- | --- | --- |\n";
     for (const Method& m : methods) {
         const std::string available = m.unavailable.empty() ? "yes" : "no: " + cell(m.unavailable);
-        out += fmt::format("| {} | `{}` | {} | {} | {} |\n", cell(m.family), m.name, cell(m.description),
-                           code_list(operation_names(m)), available);
+        out += fmt::format("| {} | `{}` | {} | {}{} | {} |\n", cell(m.family), m.name, cell(m.description),
+                           code_list(operation_names(m)), per_call_text(m), available);
     }
     out +=
         "\n"
@@ -104,6 +125,17 @@ std::string methods_markdown(const std::vector<Method>& methods,
         "| --- | --- | --- |\n";
     for (const OperationField& op : operation_fields())
         out += fmt::format("| `{}` | {} | {} |\n", op.name, cell(op.summary), workloads_taking(op, methods, workloads));
+    out += fmt::format(
+        "\n"
+        "## Per call\n"
+        "\n"
+        "A method with the per-call shape (`Method::calls`, `iobench/calls.hpp`: open a sink, one call per\n"
+        "item, close) also runs the per-call rows (`/threads:<n>` in the name: every call timed, from one\n"
+        "thread or several) of the workloads whose item it can write: `put_int` {}, `put_line` {},\n"
+        "`put_record` {}. Only a method whose sink threads may share runs `/sink:shared` rows with more\n"
+        "than one thread.\n",
+        workloads_calling(CallItem::put_int, workloads), workloads_calling(CallItem::put_line, workloads),
+        workloads_calling(CallItem::put_record, workloads));
     return out;
 }
 

@@ -28,7 +28,7 @@ namespace iobench {
 /// What a benchmark row is, from the Case that made it: the fields every row
 /// of the results JSON carries (NamedJSONReporter), so no reader parses names.
 struct RowStructure {
-    std::string name;      ///< the benchmark name, `<workload>/<method>[/buf:<bytes>][/cache:<state>]`
+    std::string name;  ///< the benchmark name, `<workload>/<method>[/buf:<bytes>][/cache:<state>][/threads:<n>[/sink:<s>]]`
     std::string workload;  ///< Workload::name()
     std::string method;    ///< Method::name
     std::string family;    ///< Method::family
@@ -37,6 +37,10 @@ struct RowStructure {
     std::size_t buffer_size = 0;
     /// `/cache:` of the name, for workloads with a page-cache state.
     std::optional<CacheState> cache;
+    /// `/threads:` of the name: a per-call row's threads (Params::threads); 0 for a whole-run row.
+    unsigned threads = 0;
+    /// `/sink:shared` (true) or `/sink:per_thread` (false), with threads > 1.
+    bool shared_sink = false;
     std::string item_unit;  ///< Workload::item_unit() ("integer", "line", ...)
     bool compared_per_byte = false;  ///< Workload::compared_per_byte()
     /// Why the row has no read or write calls ("" when it has them):

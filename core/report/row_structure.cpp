@@ -22,7 +22,10 @@ std::string RowStructure::table() const {
 }
 
 std::string RowStructure::label() const {
-    return buffer_size != 0 ? fmt::format("{}/buf:{}", method, buffer_size) : method;
+    std::string label = buffer_size != 0 ? fmt::format("{}/buf:{}", method, buffer_size) : method;
+    if (threads > 0) label += fmt::format("/threads:{}", threads);
+    if (threads > 1) label += shared_sink ? "/sink:shared" : "/sink:per_thread";
+    return label;
 }
 
 RowStructure row_structure(const Case& c) {
@@ -36,7 +39,10 @@ RowStructure row_structure(const Case& c) {
     if (c.workload->spec().axes.cache_state) s.cache = c.params.cache;
     s.item_unit = std::string(c.workload->item_unit());
     s.compared_per_byte = c.workload->compared_per_byte();
-    s.process_counters = c.method->process_counters;
+    s.threads = c.params.threads;
+    s.shared_sink = c.params.threads > 1 && c.params.shared_sink;
+    // A method's own threads, or a per-call row's several: the whole process's.
+    s.process_counters = c.method->process_counters || c.params.threads > 1;
     // The method's own reason, else the platform's (wine counts no call).
     s.calls_not_counted = !c.method->calls_not_counted.empty()
                               ? c.method->calls_not_counted

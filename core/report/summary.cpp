@@ -70,6 +70,7 @@ struct SummaryTable {
     bool has_cold_warm = false;
     bool has_binary_size = false;  // every row with a time has a binary_size counter: ranked by it
     bool has_instructions = false;  // some row has instructions_per_item (--instructions)
+    bool has_latency = false;       // some row is a per-call row (latency_p50_ns)
 };
 
 /// A row's counters from the run that stands for it (its median aggregate,
@@ -165,6 +166,7 @@ void finish_table(SummaryTable& t) {
         t.has_limit = t.has_limit || r.structure.reference;
         t.has_cold_warm = t.has_cold_warm || r.cold_warm.has_value();
         t.has_instructions = t.has_instructions || r.instructions_per_item.has_value();
+        t.has_latency = t.has_latency || r.counters.count("latency_p50_ns") != 0;
     }
     t.input = reads > writes;
     t.any_calls = reads + writes > 0;
@@ -237,6 +239,7 @@ struct SummaryNotes {
     bool short_runs = false;   // a sys cell left out: the run was too short
     bool any_binary_size = false;  // a binary_size table: ranked by size, its counters the child's
     bool any_instructions = false;  // an instr/item column (--instructions)
+    bool any_latency = false;       // the per-call columns (p50 call, ...)
     std::string instructions_source;  // "perf", "valgrind"
     std::vector<std::string> interfered;  // "name (n%)": spread with stolen time
     std::vector<std::string> contended;   // "name (n%)": spread with CPU pressure, no stolen time
@@ -374,6 +377,7 @@ void note_table(const SummaryTable& t, SummaryNotes& notes) {
     notes.any_cold_warm = notes.any_cold_warm || t.has_cold_warm;
     notes.any_binary_size = notes.any_binary_size || t.has_binary_size;
     notes.any_instructions = notes.any_instructions || t.has_instructions;
+    notes.any_latency = notes.any_latency || t.has_latency;
 }
 
 /// Whether table `t` shows a column whose condition is `when`.
@@ -385,6 +389,7 @@ bool shown(Shown when, const SummaryTable& t) {
         case Shown::limit: return t.has_limit;
         case Shown::cold_warm: return t.has_cold_warm;
         case Shown::instructions: return t.has_instructions;
+        case Shown::per_call: return t.has_latency;
         case Shown::reads: return t.input;
         case Shown::writes: return !t.input && t.any_calls;
         case Shown::no_calls: return !t.any_calls;
@@ -417,6 +422,11 @@ std::optional<double> value_of(const Column& c, const RowFigures& f) {
             return *seconds / (r.ms / 1e3);
         }
         case Field::cv: return r.cv;
+        case Field::latency: {
+            const auto ns = counter_of(r, c.counter);
+            if (!ns) return std::nullopt;
+            return *ns / 1e9;
+        }
     }
     return std::nullopt;
 }
@@ -538,6 +548,9 @@ void render_notes(std::ostream& out, const SummaryNotes& notes) {
         out << "binary size: the size of the row's program file (static and stripped where the toolchain can), "
                "smallest first; x smallest: size / the smallest program's; time: one run of the program, start-up "
                "included; its calls and CPU time are a child process's, not counted (-).\n";
+    if (notes.any_latency)
+        out << "p50 call, p99.9 call, max call: one call of a per-call row (/threads:<n>), each call timed; the "
+               "timing's own cost (latency_overhead_ns in the JSON) is in them, not subtracted.\n";
     if (notes.any_instructions) {
         out << fmt::format("instr/item: user-space instructions per item of the measured calls, counted by {} "
                            "(--instructions; reproducible to about 5 significant digits), - where the work runs in a "

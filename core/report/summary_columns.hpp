@@ -26,6 +26,7 @@ enum class Field {
     counter,     ///< Column::counter of the run that stands for the row, as it is
     cpu_share,   ///< Column::counter (CPU seconds per run) / wall seconds per run, where long enough to mean it
     cv,          ///< coefficient of variation of the repetitions' times
+    latency,     ///< Column::counter (nanoseconds per call) in seconds
 };
 
 /// How a cell's value is written: core/report/number_format.hpp's kinds
@@ -37,7 +38,7 @@ enum class Format { text, interval, time, throughput, ratio, count, bytes, perce
 enum class Flag { none, cv_flag, interval_flag };
 
 /// Which tables show a column (summary_columns.json's "shown").
-enum class Shown { always, ranked_by_time, ranked_by_size, limit, cold_warm, instructions, reads, writes, no_calls };
+enum class Shown { always, ranked_by_time, ranked_by_size, limit, cold_warm, instructions, per_call, reads, writes, no_calls };
 
 /// One column of a summary table.
 struct Column {
@@ -76,6 +77,12 @@ inline constexpr auto columns = std::to_array<Column>({
      Flag::none, "", Shown::ranked_by_size},
     {"instructions_per_item", "instr/item", Align::right, 10, false, "instructions per item", Field::counter,
      "instructions_per_item", Format::count, Flag::none, "", Shown::instructions},
+    {"p50", "p50 call", Align::right, 9, false, "seconds per call", Field::latency, "latency_p50_ns", Format::time,
+     Flag::none, "", Shown::per_call},
+    {"p999", "p99.9 call", Align::right, 10, false, "seconds per call", Field::latency, "latency_p999_ns", Format::time,
+     Flag::none, "", Shown::per_call},
+    {"max_call", "max call", Align::right, 9, false, "seconds per call", Field::latency, "latency_max_ns", Format::time,
+     Flag::none, "", Shown::per_call},
     {"read_calls", "read calls", Align::right, 11, false, "system calls per run", Field::counter, "read_calls",
      Format::count, Flag::none, "", Shown::reads},
     {"write_calls", "write calls", Align::right, 11, false, "system calls per run", Field::counter, "write_calls",

@@ -4,6 +4,8 @@
 // '\n'), so every line it writes is the workload's line, byte for byte.
 //   spdlog_st  basic_file_sink_st: no lock (one thread)
 //   spdlog_mt  basic_file_sink_mt: a std::mutex taken per message
+// Both have the per-call shape too (one logger call per message), the
+// `_mt` one on a sink several threads may share.
 // The sink writes through a FILE* (fwrite, the C library's default buffer);
 // spdlog formats integers with {fmt}. This is an iobench method file like
 // those in methods/ of iobench: it builds unchanged into an executable
@@ -51,15 +53,57 @@ void put_ints(const Sink& sink, std::uint64_t count) {
     logger.flush();
 }
 
+// --- per call (iobench/calls.hpp): the logger a program keeps, one call per
+// message, as the `latency` and `threads` suites call it -----------------------
+
+/// A logger on its sink, for per-call writing.
+template <class FileSink>
+CallSink open_calls(const Sink& sink) {
+    return new spdlog::logger(open_logger<FileSink>(sink.path));
+}
+
+void close_calls(CallSink sink) {
+    std::unique_ptr<spdlog::logger> logger(static_cast<spdlog::logger*>(sink));
+    logger->flush();
+}
+
+void log_line(CallSink sink, std::string_view line) {
+    static_cast<spdlog::logger*>(sink)->info(line.substr(0, line.size() - 1));
+}
+
+void log_int(CallSink sink, std::uint64_t value) { static_cast<spdlog::logger*>(sink)->info("{}", value); }
+
+/// The record formatted by spdlog (its {fmt}) as the message; the pattern
+/// "%v" adds nothing but the '\n'.
+void log_record(CallSink sink, const LogRecord& r) {
+    static_cast<spdlog::logger*>(sink)->info("{}.{:06} {} [{}] request {} done in {} us: {}", r.time_us / 1000000,
+                                             r.time_us % 1000000, level_name(r.level), r.logger, r.request,
+                                             r.duration_us, r.text);
+}
+
+constexpr Calls st_calls{.open = open_calls<spdlog::sinks::basic_file_sink_st>,
+                          .close = close_calls,
+                          .put_int = log_int,
+                          .put_line = log_line,
+                          .put_record = log_record};
+constexpr Calls mt_calls{.open = open_calls<spdlog::sinks::basic_file_sink_mt>,
+                          .close = close_calls,
+                          .put_int = log_int,
+                          .put_line = log_line,
+                          .put_record = log_record,
+                          .shared = true};
+
 const MethodRegistrar registrar{{.family = "spdlog"}, {
     {.name = "spdlog_st",
      .description = "spdlog::logger on a basic_file_sink_st, pattern \"%v\": logger.info(line), logger.info(\"{}\", i)",
      .put_ints = put_ints<spdlog::sinks::basic_file_sink_st>,
-     .put_repeat = put_repeat<spdlog::sinks::basic_file_sink_st>},
+     .put_repeat = put_repeat<spdlog::sinks::basic_file_sink_st>,
+     .calls = &st_calls},
     {.name = "spdlog_mt",
      .description = "the same on a basic_file_sink_mt: a std::mutex locked per message",
      .put_ints = put_ints<spdlog::sinks::basic_file_sink_mt>,
-     .put_repeat = put_repeat<spdlog::sinks::basic_file_sink_mt>},
+     .put_repeat = put_repeat<spdlog::sinks::basic_file_sink_mt>,
+     .calls = &mt_calls},
 }};
 
 }  // namespace

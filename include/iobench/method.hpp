@@ -5,6 +5,8 @@
 //
 // Rule 1 of docs/design.md: the runner calls an operation once per measured run, and
 // the operation owns its loop over items, so no indirection happens per item.
+// The per-call shape (Method::calls, iobench/calls.hpp) is the exception that
+// rule 12 makes: one call per item, as real code calls a logger.
 #pragma once
 #define IOBENCH_METHOD_HPP
 
@@ -238,6 +240,13 @@ private:
     const char* reason_ = nullptr;
 };
 
+}  // namespace iobench
+
+// The per-call shape (Calls, LogRecord): it needs Sink and Op.
+#include <iobench/calls.hpp>
+
+namespace iobench {
+
 /// How to start the program that implements a method in another language
 /// (docs/external-methods.md): the interpreter's words, then the program file,
 /// then the protocol's arguments (method, operation, path, count, buffer size,
@@ -299,12 +308,26 @@ struct Method {
     /// "program"). Empty for a method of this process.
     ProgramCommand program{};
 
+    /// The per-call shape (iobench/calls.hpp): open a sink, one call per
+    /// item, close; what the rows with `/threads:N` in their name call, each
+    /// call timed for the latency percentiles. A `static constexpr Calls` of
+    /// the method file (`.calls = &stdio_calls`), which several methods may
+    /// share; nullptr for a method with whole-run operations only.
+    const Calls* calls = nullptr;
+
     /// True when read_bytes maps the whole file into the address space (mmap,
     /// MapViewOfFile) instead of streaming it through a bounded buffer: a file
     /// larger than memory still works on a 64-bit system (the mapped pages are
     /// clean and reclaimable), but not one larger than the address space.
     bool maps_file = false;
 };
+
+/// The per-call shape of `method`: *method.calls, or an empty Calls (no
+/// call present) for a method without one.
+inline const Calls& calls_of(const Method& method) {
+    static constexpr Calls none{};
+    return method.calls ? *method.calls : none;
+}
 
 /// One operation of Method, by its member's name: what `--list --format md`
 /// lists, and how it finds the workloads that take an operation.

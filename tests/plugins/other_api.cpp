@@ -9,7 +9,7 @@ extern "C" {
 
 // The identity as every iobench API begins it: size, api_version; then what
 // that API adds (for this test, an older API has the same members, a newer
-// one one more).
+// one one more). OTHER_API_NOW: this iobench's IOBENCH_API_VERSION.
 struct other_identity {
     unsigned size;
     int api_version;
@@ -18,7 +18,7 @@ struct other_identity {
     const char* compiler;
     const char* standard_library;
     const char* build_type;
-#if OTHER_API > 2
+#if OTHER_API > OTHER_API_NOW
     const char* added_later;
 #endif
 };
@@ -32,7 +32,7 @@ struct other_identity {
 OTHER_EXPORT const other_identity* iobench_plugin_identity() {
     static const other_identity identity = {sizeof(other_identity), OTHER_API, 99, 4096, "another compiler",
                                             "another library", "Release"
-#if OTHER_API > 2
+#if OTHER_API > OTHER_API_NOW
                                             ,
                                             "a member of a later API"
 #endif

@@ -30,7 +30,7 @@ from .output import check_directory, check_file, write_file  # noqa: E402
 from .render import STATUS_WORDS, format_throughput  # noqa: E402
 
 # Parameters by their name in the rows ("buffer_size") or, in older files, in the benchmark name ("buf").
-_PARAM_TITLES = {"buf": "buffer size", "buffer_size": "buffer size"}
+_PARAM_TITLES = {"buf": "buffer size", "buffer_size": "buffer size", "threads": "threads"}
 _BYTE_PARAMS = {"buf", "buffer_size"}
 _PARAM_STEMS = {"buffer_size": "buf"}  # file names stay <workload>-buf.png
 _STATUS_COLORS = {"failed": "#c0392b", "invalid": "#c0392b", "skipped": "#7f7f7f"}
@@ -224,6 +224,46 @@ def sweep_chart(comparison: Comparison, workload: Workload, param: str, rows: li
     return Chart(f"{_safe(workload.title)}-{_safe(_PARAM_STEMS.get(param, param))}", title, fig)
 
 
+# The per-call latency counters a percentile plot shows, left to right, with their labels.
+_PERCENTILES = (("latency_p50_ns", "p50"), ("latency_p90_ns", "p90"), ("latency_p99_ns", "p99"),
+                ("latency_p999_ns", "p99.9"), ("latency_max_ns", "max"))
+
+
+def percentile_chart(comparison: Comparison, workload: Workload) -> Chart | None:
+    """One call's time at each percentile (p50 .. max, log y axis), one line per per-call row (and
+    file), as HdrHistogram's and fio's latency plots are read; None when no row of the workload has them."""
+    files = comparison.files
+    fig, ax = plt.subplots(figsize=(7.0, 5.0))
+    styles = ["-", "--", ":", "-."]
+    colors = _colors()
+    drawn = 0
+    for m, row in enumerate(r for r in workload.rows if not r.is_limit):
+        for i, f in enumerate(files):
+            counters = row.cells[i].counters if row.cells[i].status == "ok" else {}
+            points = [(x, counters[key]) for x, (key, _) in enumerate(_PERCENTILES) if counters.get(key, 0) > 0]
+            if len(points) < 2:
+                continue
+            label = row.key if len(files) == 1 else f"{row.key} ({f.label})"
+            ax.plot([p[0] for p in points], [p[1] for p in points], label=label, color=colors[m % len(colors)],
+                    linestyle=styles[i % len(styles)], marker="o")
+            drawn += 1
+    if drawn == 0:
+        plt.close(fig)
+        return None
+    ax.set_yscale("log")
+    ax.set_xticks(range(len(_PERCENTILES)))
+    ax.set_xticklabels([label for _, label in _PERCENTILES])
+    ax.tick_params(labelsize=VALUE_FONT)
+    ax.set_xlabel("percentile of the calls (each call timed; the timing's own cost included)", fontsize=LABEL_FONT)
+    ax.set_ylabel("time of one call (ns), log scale", fontsize=VALUE_FONT)
+    title = f"{workload.title}: one call's time by percentile"
+    ax.set_title(title, fontsize=LABEL_FONT + 1)
+    ax.grid(alpha=0.3, which="both")
+    below = 0.62 / (5.0 * (fig.subplotpars.top - fig.subplotpars.bottom))
+    ax.legend(fontsize=VALUE_FONT - 1, loc="upper center", bbox_to_anchor=(0.5, -below), ncol=2, frameon=False)
+    return Chart(f"{_safe(workload.title)}-latency", title, fig)
+
+
 def _size(value: int) -> str:
     for shift, unit in ((20, "M"), (10, "K")):
         if value >= 1 << shift and value % (1 << shift) == 0:
@@ -232,10 +272,14 @@ def _size(value: int) -> str:
 
 
 def charts(comparison: Comparison, workload: Workload) -> list[Chart]:
-    """Every chart of a workload: its bar chart, then one line chart per parameter sweep."""
+    """Every chart of a workload: its bar chart, one line chart per parameter sweep (threads:
+    throughput against threads), then the percentile plot of its per-call rows."""
     out = [bar_chart(comparison, workload)]
     for param, rows in sweeps(workload).items():
         out.append(sweep_chart(comparison, workload, param, rows))
+    latency = percentile_chart(comparison, workload)
+    if latency is not None:
+        out.append(latency)
     return out
 
 

@@ -1,0 +1,120 @@
+// The trial of a per-call row (`/threads:N` in its name; docs/design.md rule
+// 12): a method's sink opened, one call per item from N threads, each call
+// timed with CallClock into a histogram, the sinks closed; then every line
+// checked (none torn, each thread's in its order, each item exactly once).
+#pragma once
+
+#include <barrier>
+#include <cstdint>
+#include <exception>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+#include "core/engine/latency.hpp"
+#include "core/engine/session.hpp"
+#include "core/engine/workload.hpp"
+
+namespace iobench {
+
+/// What a per-call workload tells the call trial about its lines.
+struct CallLines {
+    /// The bytes of items 0 .. items-1 written in order by one thread (their
+    /// size is the row's bytes; the digest cache key names them).
+    ExpectedOutput expected;
+    /// The item whose line `line` ('\n' included) is, exactly: its index,
+    /// or -1 when the line is no item's (torn, joined, foreign). For a
+    /// workload whose lines are all the same (`same_lines`) 0 for that line.
+    std::function<std::int64_t(std::string_view line)> identify;
+    /// True when every item writes the same line (hello): the check then
+    /// counts the lines, as no order can be seen.
+    bool same_lines = false;
+};
+
+/// The trial of a per-call row, for any per-call workload: the workload's
+/// part is `call_items(sink, begin, end, histogram)`, which makes the calls
+/// for items begin .. end-1 on `sink`, timing each (CallTrial below).
+class CallTrialBase : public Trial {
+public:
+    /// The row of `method` with `params` (threads >= 1) on `workload`'s lines.
+    CallTrialBase(Session& session, std::string_view workload, const Method& method, const Params& params,
+                  CallLines lines);
+    ~CallTrialBase() override;
+
+    void reset() override;
+    void run() override;
+    std::string verify() override;
+    void finish() override;
+    /// From the first call to the last close, over every thread.
+    std::optional<double> measured_seconds() const override { return seconds_; }
+
+protected:
+    /// Makes the calls for items [begin, end) on `sink`, each timed with
+    /// CallClock into `histogram`. Throws what a call throws.
+    virtual void call_items(CallSink sink, std::uint64_t begin, std::uint64_t end, LatencyHistogram& histogram) = 0;
+
+private:
+    /// The file thread `k` writes (sink:per_thread), or the one all share.
+    const std::string& path_of(unsigned k) const { return paths_[shared_ ? 0 : k]; }
+    /// Thread k's part of a run: its items, timed; its sink opened and
+    /// closed unless shared. Exceptions go to errors_[k].
+    void thread_part(unsigned k, CallSink shared_sink, std::barrier<>& start);
+    /// The lines of `path` checked; "" when right. `only`: the thread whose
+    /// file it is (sink:per_thread), or -1 for a shared file.
+    std::string check_file(const std::string& path, int only);
+    /// The thread that calls item `i`.
+    unsigned owner(std::uint64_t i) const;
+
+    const Method& method_;
+    OpenCalls open_;
+    CloseCalls close_;
+    std::size_t buffer_size_;
+    unsigned threads_;
+    bool shared_;
+    CallLines lines_;
+    std::vector<std::string> paths_;  ///< one (shared, or 1 thread) or one per thread
+    std::vector<std::uint64_t> begin_;  ///< first item of each thread, then items
+    std::vector<LatencyHistogram> histograms_;  ///< per thread, over every run so far
+    LatencyHistogram merged_;
+    TickRate rate_;
+    double overhead_ns_ = 0;
+    std::vector<std::exception_ptr> errors_;
+    std::vector<std::uint64_t> started_, ended_;  ///< steady_clock ns per thread, this run
+    std::optional<double> seconds_;
+};
+
+/// A CallTrialBase whose calls are `Item`'s: `item.arg(i)` prepares the
+/// argument of item i (outside the timed call) and `item.call(sink, arg)`
+/// makes the call (the method's function, through its pointer).
+template <class Item>
+class CallTrial final : public CallTrialBase {
+public:
+    CallTrial(Session& session, std::string_view workload, const Method& method, const Params& params,
+              CallLines lines, Item item)
+        : CallTrialBase(session, workload, method, params, std::move(lines)), item_(std::move(item)) {}
+
+protected:
+    void call_items(CallSink sink, std::uint64_t begin, std::uint64_t end, LatencyHistogram& histogram) override {
+        for (std::uint64_t i = begin; i < end; ++i) {
+            const auto arg = item_.arg(i);
+            const std::uint64_t t0 = CallClock::now();
+            item_.call(sink, arg);
+            const std::uint64_t t1 = CallClock::now();
+            histogram.record(t1 - t0);
+        }
+    }
+
+private:
+    Item item_;
+};
+
+/// Checks a per-call case before its trial is made: threads from 1 to
+/// max_threads, and a shared sink only for a method whose calls allow it
+/// (Calls::shared). Returns why not, "" when it can run.
+std::string call_case_problem(const Method& method, const Params& params);
+
+}  // namespace iobench

@@ -1,0 +1,354 @@
+// The per-call shape (iobench/calls.hpp, core/engine/call_trial.hpp): the
+// latency histogram, the per-call trials on one thread and on several (a
+// shared sink and one per thread), the stall a tail percentile must show,
+// and the broken methods the line check must catch.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <fstream>
+#include <iterator>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <cstdio>
+#include <random>
+#include <string>
+#include <thread>
+
+#include <iobench/error.hpp>
+#include <iobench/method.hpp>
+#include "core/engine/call_trial.hpp"
+#include "core/engine/case_trial.hpp"
+#include "core/engine/latency.hpp"
+#include "core/engine/session.hpp"
+#include "core/engine/suite.hpp"
+#include "data/log_records.hpp"
+#include "test_dir.hpp"
+
+namespace iobench {
+namespace {
+
+// --- methods of the tests -------------------------------------------------------
+
+/// A FILE* and a count of the calls made on it.
+struct CountedFile {
+    std::FILE* f = nullptr;
+    std::uint64_t calls = 0;
+    std::string path;
+};
+
+CallSink counted_open(const Sink& sink) {
+    auto* s = new CountedFile{std::fopen(sink.path.c_str(), "wb"), 0, sink.path};
+    if (!s->f) {
+        delete s;
+        throw_errno("fopen", sink.path);
+    }
+    return s;
+}
+
+void counted_close(CallSink sink) {
+    std::unique_ptr<CountedFile> s(static_cast<CountedFile*>(sink));
+    if (std::fclose(s->f) != 0) throw_errno("fclose", s->path);
+}
+
+/// fwrite of the line; every 1,000th call also sleeps 2 ms: a stall in one
+/// call in 1,000, as a logger's flush would be.
+void stall_line(CallSink sink, std::string_view line) {
+    auto& s = *static_cast<CountedFile*>(sink);
+    std::fwrite(line.data(), 1, line.size(), s.f);
+    if (++s.calls % 1000 == 0) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+}
+
+/// Claims a shareable sink, but writes each line in two fwrite calls with a
+/// pause between: another thread's line gets in between (a torn line).
+void torn_line(CallSink sink, std::string_view line) {
+    auto& s = *static_cast<CountedFile*>(sink);
+    const std::size_t half = line.size() / 2;
+    std::fwrite(line.data(), 1, half, s.f);
+    std::this_thread::sleep_for(std::chrono::microseconds(50));
+    std::fwrite(line.data() + half, 1, line.size() - half, s.f);
+}
+
+/// Writes each pair of integers the wrong way round (1, 0, 3, 2, ...): every
+/// line whole, the thread's order not kept. (An odd last one is written.)
+struct Held {
+    bool holding = false;
+    std::uint64_t value = 0;
+};
+void swapped_int(CallSink sink, std::uint64_t v) {
+    auto& s = *static_cast<CountedFile*>(sink);
+    thread_local Held held;
+    if (!held.holding) {
+        held = {true, v};
+        return;
+    }
+    std::fprintf(s.f, "%llu\n%llu\n", static_cast<unsigned long long>(v), static_cast<unsigned long long>(held.value));
+    held.holding = false;
+}
+
+constexpr Calls stall_calls{.open = counted_open, .close = counted_close, .put_line = stall_line};
+constexpr Calls torn_calls{.open = counted_open, .close = counted_close, .put_line = torn_line, .shared = true};
+constexpr Calls swapped_calls{.open = counted_open, .close = counted_close, .put_int = swapped_int};
+
+const MethodRegistrar calls_registrar{{.family = "zz_calls"}, {
+    {.name = "zz_stall", .description = "fwrite per call; every 1,000th call sleeps 2 ms (tests)", .calls = &stall_calls},
+}};
+
+const MethodRegistrar broken_registrar{{.family = "zz_broken"}, {
+    {.name = "broken_torn_line",
+     .description = "claims a shareable sink, writes each line in two halves (tests)",
+     .calls = &torn_calls},
+    {.name = "broken_swapped_ints", .description = "writes the integers in swapped pairs (tests)", .calls = &swapped_calls},
+}};
+
+// --- running one per-call trial ---------------------------------------------------
+
+/// What one run of a per-call trial gave.
+struct CallRun {
+    std::string verdict;  ///< verify()'s: "" when every line is right
+    std::map<std::string, double> counters;
+    std::optional<double> seconds;
+};
+
+CallRun run_calls(double scale, const char* workload, const char* method, unsigned threads, bool shared) {
+    test::TempDir dir;
+    Session session(dir.path(), scale, false);
+    const Workload* w = find_workload(workload);
+    const Method* m = find_method(method);
+    EXPECT_TRUE(w && m);
+    auto trial = trial_for(*w, *m, Params{0, CacheState::warm, threads, shared}, session);
+    trial->reset();
+    trial->run();
+    CallRun out{trial->verify(), trial->counters, trial->measured_seconds()};
+    trial->finish();
+    return out;
+}
+
+// --- the histogram -------------------------------------------------------------
+
+TEST(LatencyHistogram, EveryValueIsInABucketWithin1In128) {
+    std::mt19937_64 random(7);
+    for (int k = 0; k < 200000; ++k) {
+        const unsigned bits = static_cast<unsigned>(random() % 64) + 1;
+        const std::uint64_t v = bits == 64 ? random() : random() & ((std::uint64_t{1} << bits) - 1);
+        const std::size_t i = LatencyHistogram::index(v);
+        ASSERT_LT(i, LatencyHistogram::bucket_count) << v;
+        const std::uint64_t upper = LatencyHistogram::bucket_upper(i);
+        ASSERT_GE(upper, v);
+        ASSERT_LE(upper - v, v / 128) << v;  // relative error at most 1/128
+        if (i > 0) {
+            ASSERT_LT(LatencyHistogram::bucket_upper(i - 1), v) << v;
+        }
+    }
+    EXPECT_EQ(LatencyHistogram::index(~std::uint64_t{0}), LatencyHistogram::bucket_count - 1);
+}
+
+TEST(LatencyHistogram, QuantileIsTheValueOfRankFloorQnPlusOne) {
+    LatencyHistogram h;
+    for (std::uint64_t v = 0; v < 200; ++v) h.record(v);  // exact below 256
+    EXPECT_EQ(h.quantile(0.5), 100u);   // rank 101
+    EXPECT_EQ(h.quantile(0.9), 180u);   // rank 181
+    EXPECT_EQ(h.quantile(0.999), 199u);  // rank 200
+    EXPECT_EQ(h.quantile(1.0), 199u);
+    EXPECT_EQ(h.max(), 199u);
+    // One value in 1,000 far above the rest is p99.9: fewer than 0.1 % above it.
+    LatencyHistogram stalls;
+    for (int i = 1; i <= 20000; ++i) stalls.record(i % 1000 == 0 ? 2'000'000 : 100);
+    EXPECT_GE(stalls.quantile(0.999), 2'000'000u - 2'000'000u / 128);
+    EXPECT_EQ(stalls.quantile(0.99), 100u);
+    EXPECT_EQ(LatencyHistogram().quantile(0.5), 0u);
+}
+
+TEST(LatencyHistogram, MergedIsTheHistogramOfBoth) {
+    LatencyHistogram a, b, both;
+    for (std::uint64_t v = 0; v < 5000; ++v) {
+        (v % 3 ? a : b).record(v * 37);
+        both.record(v * 37);
+    }
+    a.merge(b);
+    EXPECT_EQ(a.count(), both.count());
+    EXPECT_EQ(a.max(), both.max());
+    for (double q : {0.1, 0.5, 0.9, 0.99, 0.999}) EXPECT_EQ(a.quantile(q), both.quantile(q)) << q;
+}
+
+TEST(CallClock, IsMonotonicAndItsRateIsNearSteadyClocks) {
+    TickRate rate;
+    rate.start();
+    std::uint64_t last = CallClock::now();
+    for (int i = 0; i < 100000; ++i) {
+        const std::uint64_t t = CallClock::now();
+        ASSERT_GE(t, last);
+        last = t;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    rate.stop();
+    const double ns = rate.ns_per_tick();
+    EXPECT_GT(ns, 0.01);  // a counter of at most 100 GHz
+    EXPECT_LT(ns, 1000.0);  // and at least 1 MHz
+    if (CallClock::ticks_are_ns()) {
+        EXPECT_EQ(ns, 1.0);
+    }
+    EXPECT_TRUE(CallClock::name() == "rdtsc" || CallClock::name() == "steady_clock");
+    const double overhead = timing_overhead_ns();
+    EXPECT_GT(overhead, 0.0);
+    EXPECT_LT(overhead, 100000.0);
+}
+
+// --- per-call rows ------------------------------------------------------------------
+
+TEST(CallTrial, AStallInOneCallIn1000IsP999AndNotP50) {
+    // hello at 2e-4: 20,000 lines, 20 of them stalled for 2 ms.
+    const CallRun r = run_calls(2e-4, "hello", "zz_stall", 1, false);
+    ASSERT_EQ(r.verdict, "");
+    EXPECT_EQ(r.counters.at("latency_calls"), 20000);
+    EXPECT_GE(r.counters.at("latency_p999_ns"), 1.5e6);
+    EXPECT_GE(r.counters.at("latency_max_ns"), 1.5e6);
+    EXPECT_LT(r.counters.at("latency_p50_ns"), 1e5);
+    EXPECT_GT(r.counters.at("latency_overhead_ns"), 0);
+    ASSERT_TRUE(r.seconds);
+    EXPECT_GE(*r.seconds, 20 * 2e-3);  // the stalls are inside the measured time
+}
+
+TEST(CallTrial, AMethodThatNeverStallsHasNoStallAtP999) {
+    const CallRun r = run_calls(2e-4, "hello", "fwrite", 1, false);
+    ASSERT_EQ(r.verdict, "");
+    EXPECT_EQ(r.counters.at("latency_calls"), 20000);
+    EXPECT_LT(r.counters.at("latency_p999_ns"), 1.5e6);
+    EXPECT_LE(r.counters.at("latency_p50_ns"), r.counters.at("latency_p99_ns"));
+    EXPECT_LE(r.counters.at("latency_p99_ns"), r.counters.at("latency_max_ns"));
+}
+
+TEST(CallTrial, ThreadsOnASharedSinkWriteEveryLineWhole) {
+    // ints_out at 1e-3: 10,000 integers from 4 threads on one FILE*.
+    for (const char* method : {"fprintf", "write", "obuf_mutex", "ofstream_mutex", "fmt_print"}) {
+        const CallRun r = run_calls(1e-3, "ints_out", method, 4, true);
+        EXPECT_EQ(r.verdict, "") << method;
+        EXPECT_EQ(r.counters.at("latency_calls"), 10000) << method;
+    }
+    const CallRun log = run_calls(1e-3, "log", "fprintf", 4, true);  // 1,000 records
+    EXPECT_EQ(log.verdict, "");
+}
+
+TEST(CallTrial, ThreadsOnASinkEachWriteTheirOwnItemsInOrder) {
+    for (const char* method : {"obuf", "ofstream", "fprintf"}) {
+        const CallRun r = run_calls(1e-3, "log", method, 3, false);
+        EXPECT_EQ(r.verdict, "") << method;
+        EXPECT_EQ(r.counters.at("latency_calls"), 1000) << method;
+    }
+}
+
+TEST(CallTrial, ATornLineIsCaught) {
+    // 2,000 lines from 4 threads, each line in two halves 50 us apart.
+    const CallRun r = run_calls(2e-5, "hello", "broken_torn_line", 4, true);
+    EXPECT_NE(r.verdict.find("is no item's line (torn, joined or foreign)"), std::string::npos) << r.verdict;
+}
+
+TEST(CallTrial, AThreadsLinesOutOfItsOrderAreCaught) {
+    const CallRun one = run_calls(1e-5, "ints_out", "broken_swapped_ints", 1, false);
+    EXPECT_NE(one.verdict.find("thread 0's item 0 after its item 1: out of its order"), std::string::npos) << one.verdict;
+    const CallRun two = run_calls(1e-5, "ints_out", "broken_swapped_ints", 2, false);
+    EXPECT_NE(two.verdict.find("out of its order"), std::string::npos) << two.verdict;
+}
+
+TEST(CallTrial, ASinkThatCannotBeSharedIsRefusedWithTheReason) {
+    const Method* obuf = find_method("obuf");
+    ASSERT_TRUE(obuf);
+    EXPECT_NE(call_case_problem(*obuf, Params{0, CacheState::warm, 2, true}).find("sink:per_thread only"),
+              std::string::npos);
+    EXPECT_EQ(call_case_problem(*obuf, Params{0, CacheState::warm, 2, false}), "");
+    EXPECT_EQ(call_case_problem(*obuf, Params{0, CacheState::warm, 1, true}), "");  // one thread: nothing shared
+    EXPECT_NE(call_case_problem(*obuf, Params{0, CacheState::warm, 0, false}), "");
+    EXPECT_NE(call_case_problem(*obuf, Params{0, CacheState::warm, max_threads + 1, false}), "");
+}
+
+TEST(CallTrial, ARowCarriesTheCountersOfTheSpecAndTheReadmeNamesThem) {
+    std::ifstream spec_file(std::string(IOBENCH_TEST_DATA_DIR) + "/results_format.json");
+    const nlohmann::json spec = nlohmann::json::parse(spec_file);
+    std::set<std::string> listed;
+    for (const auto& c : spec.at("per_call_counters")) listed.insert(c.at("counter").get<std::string>());
+    const CallRun r = run_calls(1e-4, "ints_out", "obuf", 1, false);
+    ASSERT_EQ(r.verdict, "");
+    std::set<std::string> carried;
+    for (const auto& [name, value] : r.counters) carried.insert(name);
+    EXPECT_EQ(carried, listed);
+    std::ifstream readme_file(std::string(IOBENCH_TEST_DATA_DIR) + "/../../README.md");
+    const std::string readme((std::istreambuf_iterator<char>(readme_file)), std::istreambuf_iterator<char>());
+    for (const std::string& name : listed) EXPECT_NE(readme.find("`" + name + "`"), std::string::npos) << name;
+}
+
+// --- the log workload's records ----------------------------------------------------
+
+TEST(LogRecords, LinesAre60To200BytesAndEveryMethodFormatsThemAlike) {
+    std::size_t shortest = 1000, longest = 0;
+    for (std::uint64_t i = 0; i < 30000; ++i) {
+        const std::string line = log_line(i);
+        shortest = std::min(shortest, line.size());
+        longest = std::max(longest, line.size());
+        ASSERT_EQ(line.back(), '\n');
+        ASSERT_EQ(line.find('\n'), line.size() - 1);
+        ASSERT_EQ(line.find('%'), std::string::npos);
+        if (i > 0) {
+            ASSERT_GT(log_record(i).time_us, log_record(i - 1).time_us);
+        }
+    }
+    EXPECT_GE(shortest, 55u);
+    EXPECT_LE(longest, 200u);
+    EXPECT_LT(shortest + 100, longest);  // the lengths vary
+    char text[512];
+    const LogRecord r = log_record(12345);
+    const int n = std::snprintf(text, sizeof text, log_record_printf_format,
+                                static_cast<unsigned long long>(r.time_us / 1000000),
+                                static_cast<unsigned long long>(r.time_us % 1000000), level_name(r.level).data(),
+                                r.logger.data(), static_cast<unsigned long long>(r.request),
+                                static_cast<unsigned long long>(r.duration_us), r.text.data());
+    EXPECT_EQ(std::string(text, static_cast<std::size_t>(n)), log_line(12345));
+}
+
+// --- names and suites ---------------------------------------------------------------
+
+TEST(CallSuites, NamesSayTheThreadsAndTheSink) {
+    const Workload* w = find_workload("ints_out");
+    const Method* m = find_method("fprintf");
+    EXPECT_EQ(case_name(*w, *m, Params{}), "ints_out/fprintf");
+    EXPECT_EQ(case_name(*w, *m, Params{0, CacheState::warm, 1, false}), "ints_out/fprintf/threads:1");
+    EXPECT_EQ(case_name(*w, *m, Params{0, CacheState::warm, 4, true}), "ints_out/fprintf/threads:4/sink:shared");
+    EXPECT_EQ(case_name(*w, *m, Params{0, CacheState::warm, 4, false}), "ints_out/fprintf/threads:4/sink:per_thread");
+}
+
+TEST(CallSuites, ThreadsAndSinkAreReadAndRefused) {
+    const Suite s = parse_suite(R"({"benchmarks": [
+        {"workload": "hello", "methods": ["fwrite", "obuf", "limit"], "threads": [1, 2], "sink": ["shared", "per_thread"]},
+        {"workload": "log", "methods": ["obuf"]}]})",
+                                "t");
+    std::vector<std::string> names, skipped;
+    for (const Case& c : s.cases) names.push_back(c.name);
+    for (const Skipped& k : s.skipped) skipped.push_back(k.name);
+    EXPECT_EQ(names, (std::vector<std::string>{"hello/fwrite/threads:1", "hello/fwrite/threads:2/sink:shared",
+                                               "hello/fwrite/threads:2/sink:per_thread", "hello/obuf/threads:1",
+                                               "hello/obuf/threads:2/sink:per_thread", "hello/limit",
+                                               "log/obuf/threads:1"}));
+    EXPECT_EQ(skipped, (std::vector<std::string>{"hello/obuf/threads:2/sink:shared"}));
+    auto refused = [](const char* text) {
+        try {
+            parse_suite(text, "t");
+        } catch (const suite_error& e) {
+            return std::string(e.what());
+        }
+        return std::string("accepted");
+    };
+    EXPECT_EQ(refused(R"({"benchmarks": [{"workload": "hello", "methods": ["fwrite"], "threads": [0]}]})"),
+              "suite t: \"benchmarks[0].threads\" must hold whole numbers of threads from 1 to 1024, not 0");
+    EXPECT_EQ(refused(R"({"benchmarks": [{"workload": "hello", "methods": ["fwrite"], "threads": [1025]}]})"),
+              "suite t: \"benchmarks[0].threads\" must hold whole numbers of threads from 1 to 1024, not 1025");
+    EXPECT_EQ(refused(R"({"benchmarks": [{"workload": "ints_in", "methods": ["fscanf"], "threads": [1]}]})"),
+              "suite t: workload \"ints_in\" has no per-call rows: no \"threads\"");
+    EXPECT_EQ(refused(R"({"benchmarks": [{"workload": "hello", "methods": ["fwrite"], "sink": ["shared"]}]})"),
+              "suite t: \"benchmarks[0].sink\" needs \"threads\"");
+    EXPECT_EQ(refused(R"({"benchmarks": [{"workload": "hello", "methods": ["fputs"], "threads": [2]}]})"),
+              "suite t: method \"fputs\" has no per-call shape for workload \"hello\" (its calls lack what "
+              "\"threads\" needs)");
+    EXPECT_EQ(refused(R"({"benchmarks": [{"workload": "hello", "methods": ["fwrite"], "threads": [2], "sink": ["both"]}]})"),
+              "suite t: \"sink\" values must be \"shared\" or \"per_thread\", not \"both\"");
+}
+
+}  // namespace
+}  // namespace iobench
