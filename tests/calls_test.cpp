@@ -16,6 +16,7 @@
 
 #include <iobench/error.hpp>
 #include <iobench/method.hpp>
+#include <iobench/workload.hpp>
 #include "core/engine/call_trial.hpp"
 #include "core/engine/case_trial.hpp"
 #include "core/engine/latency.hpp"
@@ -301,6 +302,51 @@ TEST(LogRecords, LinesAre60To200BytesAndEveryMethodFormatsThemAlike) {
                                 r.logger.data(), static_cast<unsigned long long>(r.request),
                                 static_cast<unsigned long long>(r.duration_us), r.text.data());
     EXPECT_EQ(std::string(text, static_cast<std::size_t>(n)), log_line(12345));
+}
+
+// --- workloads from outside (iobench/workload.hpp) -------------------------------
+
+void twice_the_same(std::uint64_t i, std::string& out) { out += "line " + std::to_string(i / 2) + "\n"; }
+void two_lines(std::uint64_t i, std::string& out) { out += "a " + std::to_string(i) + "\nb\n"; }
+void one_line(std::uint64_t i, std::string& out) { out += "record " + std::to_string(i) + "\n"; }
+
+/// What making a trial of `w` on `method` says: "" when it is made, else its error.
+std::string trial_problem(const LinesWorkload& w) {
+    test::TempDir dir;
+    Session session(dir.path(), 1.0, false);
+    const std::unique_ptr<Workload> workload = make_lines_workload(w);
+    try {
+        trial_for(*workload, *find_method("obuf"), Params{0, CacheState::warm, 1, false}, session);
+    } catch (const std::exception& e) {
+        return e.what();
+    }
+    return "";
+}
+
+TEST(LinesWorkload, LinesThatBreakTheContractAreRefusedNamingTheLine) {
+    EXPECT_EQ(trial_problem({.name = "w", .description = "d", .default_count = 10, .line = twice_the_same}),
+              "workload w: lines 0 and 1 are the same text: a LinesWorkload's lines must differ (each names its item, "
+              "so that the order of each thread's lines can be checked)");
+    EXPECT_EQ(trial_problem({.name = "w", .description = "d", .default_count = 10, .line = two_lines}),
+              "workload w: line 0 is not one line ending with '\\n' (without '\\0'): a LinesWorkload's line(i, out) "
+              "appends exactly one");
+    EXPECT_EQ(trial_problem({.name = "w", .description = "d", .default_count = 10, .line = one_line}), "");
+    EXPECT_THROW(make_lines_workload({.name = "a/b", .description = "d", .default_count = 1, .line = one_line}),
+                 std::invalid_argument);
+    EXPECT_THROW(make_lines_workload({.name = "w", .description = "d", .default_count = 0, .line = one_line}),
+                 std::invalid_argument);
+    EXPECT_THROW(make_lines_workload({.name = "w", .description = "d", .default_count = 1}), std::invalid_argument);
+}
+
+TEST(LinesWorkload, AUsersLinesFromThreadsAreCheckedLikeIobenchsOwn) {
+    // example_log (tests/example_lines.cpp) at 1e-2: 1,000 records.
+    const CallRun shared = run_calls(1e-2, "example_log", "fprintf", 4, true);
+    EXPECT_EQ(shared.verdict, "");
+    EXPECT_EQ(shared.counters.at("latency_calls"), 1000);
+    const CallRun own = run_calls(1e-2, "example_log", "obuf", 3, false);
+    EXPECT_EQ(own.verdict, "");
+    const CallRun torn = run_calls(1e-2, "example_log", "broken_torn_line", 4, true);
+    EXPECT_NE(torn.verdict.find("is no item's line"), std::string::npos) << torn.verdict;
 }
 
 // --- names and suites ---------------------------------------------------------------

@@ -239,7 +239,7 @@ nlohmann::json document_of(const std::vector<BenchmarkRun>& runs, const CaseInde
     std::ostringstream file;
     NamedJSONReporter json(index, file);
     json.set_context(std::move(context));
-    json.set_plugins({{"/p/plugin.so", std::string(64, 'a'), "GNU 12", {"mine"}, {"mine_write"}}});
+    json.set_plugins({{"/p/plugin.so", std::string(64, 'a'), "GNU 12", {"mine"}, {"mine_write"}, {}}});
     json.ReportContext(benchmark::BenchmarkReporter::Context());
     json.ReportRuns(runs);
     json.Finalize();

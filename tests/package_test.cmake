@@ -82,6 +82,38 @@ step("the executable, --suite quick" ${run} -DIOBENCH=${exe} -DWORK=${WORK}/run-
 step("iobench --plugin, --suite quick" ${run} -DIOBENCH=${iobench} -DPLUGIN=${plugin} -DWORK=${WORK}/run-plugin
      -P ${CMAKE_CURRENT_LIST_DIR}/plugin_run.cmake)
 
+if(LINES_WORKLOAD)
+  # The workload file, built into the executable and into the plugin: its
+  # per-call rows listed, and one of them run and verified, both ways.
+  foreach(way exe plugin)
+    if(way STREQUAL "exe")
+      set(cmd ${EMULATOR} ${exe})
+    else()
+      set(cmd ${EMULATOR} ${iobench} --plugin ${plugin})
+    endif()
+    execute_process(COMMAND ${cmd} --list "--benchmark_filter=^${LINES_WORKLOAD}/"
+      RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+    if(NOT rc EQUAL 0 OR NOT out MATCHES "(^|\n)${LINES_WORKLOAD}/obuf/threads:1\n" OR NOT out MATCHES "${LINES_WORKLOAD}/limit\n")
+      message(FATAL_ERROR "${way}: workload ${LINES_WORKLOAD} not listed (exit ${rc}):\n${out}\n${err}")
+    endif()
+    file(MAKE_DIRECTORY ${WORK}/lines-${way})
+    execute_process(COMMAND ${cmd} "--benchmark_filter=^${LINES_WORKLOAD}/obuf/threads:1$" --scale 0.01
+                            --benchmark_repetitions=1 --benchmark_min_time=0.001 --dir ${WORK}/lines-${way}
+                            --benchmark_out=${WORK}/lines-${way}/out.json
+      RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+    if(NOT rc EQUAL 0)
+      message(FATAL_ERROR "${way}: ${LINES_WORKLOAD}/obuf/threads:1 did not run (exit ${rc}):\n${out}\n${err}")
+    endif()
+    file(READ ${WORK}/lines-${way}/out.json json)
+    string(JSON verified ERROR_VARIABLE no GET "${json}" benchmarks 0 verified)
+    string(JSON name ERROR_VARIABLE no_name GET "${json}" benchmarks 0 name)
+    if(no OR NOT verified EQUAL 1 OR NOT name STREQUAL "${LINES_WORKLOAD}/obuf/threads:1")
+      message(FATAL_ERROR "${way}: the row of ${LINES_WORKLOAD} is not verified (${name}, ${verified}${no})")
+    endif()
+    message(STATUS "${way}: ${LINES_WORKLOAD}/obuf/threads:1 verified")
+  endforeach()
+endif()
+
 if(MISMATCH_BUILD_TYPE)
   # The same plugin built another way: refused, both builds named.
   list(TRANSFORM configure REPLACE "^-DCMAKE_BUILD_TYPE=.*" "-DCMAKE_BUILD_TYPE=${MISMATCH_BUILD_TYPE}")

@@ -67,7 +67,8 @@ inline SavedRun read_saved_run(const json& doc) {
     }
     for (const json& p : context.value("plugins", json::array()))
         saved.plugins.push_back({p.at("path"), p.at("sha256"), p.value("built_with", ""), p.at("families"),
-                                 p.value("methods", std::vector<std::string>{})});
+                                 p.value("methods", std::vector<std::string>{}),
+                                 p.value("workloads", std::vector<std::string>{})});
     for (const json& row : doc.at("benchmarks")) {
         using Run = benchmark::BenchmarkReporter::Run;
         Run r;

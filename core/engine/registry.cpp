@@ -162,4 +162,12 @@ registrars::Added::Added(const FamilyDefaults& defaults, std::initializer_list<M
     register_at_start_up(defaults, list, FamilyOrigin::added);
 }
 
+registrars::Lines::Lines(const LinesWorkload& workload) {
+    try {
+        register_workload(make_lines_workload(workload));
+    } catch (const std::exception& e) {
+        registration_error_list().push_back(e.what());
+    }
+}
+
 }  // namespace iobench

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include <iobench/method.hpp>
+#include <iobench/workload.hpp>
 #include "core/os/os_counters.hpp"
 #include "data/checksum.hpp"
 
@@ -332,6 +333,12 @@ const std::vector<std::unique_ptr<Workload>>& workloads();
 
 /// The workload called `name`, or nullptr.
 const Workload* find_workload(std::string_view name);
+
+/// The Workload of a workload from outside (iobench/workload.hpp): per-call
+/// rows only (put_line), a `limit` row, every line checked. Throws
+/// std::invalid_argument when `lines` has no valid name, no line function,
+/// no item_unit or a default_count of 0.
+std::unique_ptr<Workload> make_lines_workload(const LinesWorkload& lines);
 
 /// Registers a workload type from a static initializer:
 /// `const iobench::WorkloadRegistrar<IntsOut> registrar;`

@@ -11,6 +11,7 @@
 #include <new>
 
 #include <iobench/method.hpp>
+#include <iobench/workload.hpp>
 
 namespace iobench::plugin {
 namespace {
@@ -21,7 +22,23 @@ std::vector<Family>& kept_families() {
     return families;
 }
 
+/// The workloads this plugin's LinesRegistrars kept, in the order they ran.
+std::vector<LinesWorkload>& kept_workloads() {
+    static std::vector<LinesWorkload> workloads;
+    return workloads;
+}
+
 }  // namespace
+
+Lines::Lines(const LinesWorkload& workload) noexcept {
+    // Runs inside dlopen/LoadLibraryW, as Registrar does: nothing may escape.
+    // iobench checks what is kept (a name, a line function, a count).
+    try {
+        kept_workloads().push_back(workload);
+    } catch (...) {
+        // Not kept: iobench sees fewer workloads than the plugin has.
+    }
+}
 
 Registrar::Registrar(const FamilyDefaults& defaults, std::initializer_list<Method> list) noexcept {
     // Runs inside dlopen/LoadLibraryW: an exception here would end the
@@ -56,6 +73,12 @@ IOBENCH_PLUGIN_EXPORT const iobench_build_identity* iobench_plugin_identity() {
 /// moves: the plugin's heap may not be iobench's) once the identities match.
 IOBENCH_PLUGIN_EXPORT const std::vector<iobench::plugin::Family>* iobench_plugin_families() {
     return &iobench::plugin::kept_families();
+}
+
+/// The workloads the plugin's LinesRegistrars kept (iobench/workload.hpp);
+/// read, and copied, like the families.
+IOBENCH_PLUGIN_EXPORT const std::vector<iobench::LinesWorkload>* iobench_plugin_workloads() {
+    return &iobench::plugin::kept_workloads();
 }
 
 }  // extern "C"

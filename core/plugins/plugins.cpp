@@ -10,6 +10,8 @@
 #include <system_error>
 
 #include <iobench/method.hpp>
+#include <iobench/workload.hpp>
+#include "core/engine/workload.hpp"
 #include "core/os/usage_error.hpp"
 
 #ifdef _WIN32
@@ -292,12 +294,31 @@ LoadedPlugin load_plugin(const fs::path& given) {
                                   identity_fn ? plugin::families_symbol : plugin::identity_symbol));
     const iobench_build_identity* theirs = identity_fn();
     check_identity(given, theirs);
+    // Every plugin of this API has it (core/plugins/plugin_entry.cpp).
+    const auto workloads_fn = entry_point<plugin::WorkloadsFn>(library, plugin::workloads_symbol);
+    if (!workloads_fn)
+        refuse(given, fmt::format("not an iobench plugin (no {} entry point): build it with iobench_add_plugin()",
+                                  plugin::workloads_symbol));
     plugin.built_with = identity_text(*theirs);
 
     // The identities are equal: the plugin's C++ objects can be read here.
     const std::vector<plugin::Family>* families = families_fn();
-    if (!families || families->empty())
-        refuse(given, "registers no method family (no MethodRegistrar in its sources)");
+    const std::vector<LinesWorkload>* lines = workloads_fn();
+    if ((!families || families->empty()) && (!lines || lines->empty()))
+        refuse(given, "registers no method family and no workload (no MethodRegistrar or LinesRegistrar in its "
+                      "sources)");
+    // The plugin's workloads, made (and so checked) before anything is registered.
+    std::vector<std::unique_ptr<Workload>> made;
+    for (const LinesWorkload& w : lines ? *lines : std::vector<LinesWorkload>{}) {
+        try {
+            made.push_back(make_lines_workload(w));  // copies: the strings were allocated by the plugin
+        } catch (const std::exception& e) {
+            refuse(given, e.what());
+        }
+        if (find_workload(w.name)) refuse(given, fmt::format("registers workload {}, which iobench has already", w.name));
+        for (std::size_t k = 0; k + 1 < made.size(); ++k)
+            if (made[k]->name() == w.name) refuse(given, fmt::format("registers workload {} twice", w.name));
+    }
     // Every check before the first registration: all of the plugin or nothing.
     std::vector<std::string> names;
     for (const plugin::Family& f : *families) {
@@ -328,6 +349,10 @@ LoadedPlugin load_plugin(const fs::path& given) {
                 refuse(given, fmt::format("method {}: its per-call shape needs both open and close", m.name));
             names.push_back(m.name);
         }
+    }
+    for (std::unique_ptr<Workload>& w : made) {
+        plugin.workloads.emplace_back(w->name());
+        register_workload(std::move(w));
     }
     for (const plugin::Family& f : *families) {
         // Copies, never moves: the strings were allocated by the plugin.

@@ -16,6 +16,7 @@ struct LoadedPlugin {
     std::string built_with;             ///< its build identity: compiler, standard library, build type, API
     std::vector<std::string> families;  ///< the families it registered, in its registrars' order
     std::vector<std::string> methods;   ///< their methods, in registration order
+    std::vector<std::string> workloads;  ///< the workloads it registered (iobench/workload.hpp)
 };
 
 /// Loads the plugin at `path` and registers its families (iobench/plugin.hpp

@@ -168,7 +168,8 @@ void NamedJSONReporter::Finalize() {
                             {"sha256", p.sha256},
                             {"built_with", p.built_with},
                             {"families", p.families},
-                            {"methods", p.methods}});
+                            {"methods", p.methods},
+                            {"workloads", p.workloads}});
         context["plugins"] = std::move(list);
     }
     ordered_json rows = ordered_json::array();

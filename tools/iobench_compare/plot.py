@@ -180,26 +180,46 @@ def sweep_chart(comparison: Comparison, workload: Workload, param: str, rows: li
     """Throughput against a numeric parameter (log2 x axis): one line per method (and file)."""
     files = comparison.files
     scale, ylabel, in_bytes = _unit(rows)
-    # A line is a method with its other parameters fixed, in one file.
+    # A line is a method with its other parameters fixed, in one file. Against
+    # threads, a method's one-thread row (no sink: one thread shares nothing)
+    # starts both its lines, the shared sink's and the per-thread one's.
     lines: dict[str, list[Row]] = {}
+    sinks: dict[str, set[str]] = {}  # the sinks each method has rows of
+    for row in rows:
+        if "sink" in dict(row.params):
+            sinks.setdefault(row.method, set()).add(dict(row.params)["sink"])
     for row in rows:
         others = "/".join(f"{k}:{v}" for k, v in row.params if k != param)
+        if param == "threads" and "sink" not in dict(row.params) and sinks.get(row.method):
+            for sink in sorted(sinks[row.method]):
+                lines.setdefault(f"{row.method}/sink:{sink}", []).append(row)
+            continue
         lines.setdefault(row.method + ("/" + others if others else ""), []).append(row)
     fig, ax = plt.subplots(figsize=(7.0, 5.0))
     markers = "osD^vP*X"
     styles = ["-", "--", ":", "-."]
     colors = _colors()
+    method_colors: dict[str, str] = {}
     for m, (name, line_rows) in enumerate(lines.items()):
         line_rows = sorted(line_rows, key=lambda r: int(dict(r.params)[param]))
+        method = line_rows[0].method
+        # Against threads: a colour per method, the shared sink's line dashed.
+        color = method_colors.setdefault(method, colors[len(method_colors) % len(colors)]) \
+            if param == "threads" else colors[m % len(colors)]
         for i, f in enumerate(files):
             points = [(int(dict(r.params)[param]), _rate(r.cells[i])) for r in line_rows]
             points = [(x, y / scale) for x, y in points if y is not None]
             if not points:
                 continue
             label = name if len(files) == 1 else f"{name} ({f.label})"
-            ax.plot([p[0] for p in points], [p[1] for p in points], label=label, color=colors[m % len(colors)],
-                    linestyle=styles[i % len(styles)], marker=markers[i % len(markers)])
-    for row in (r for r in workload.rows if r.is_limit):
+            style = styles[i % len(styles)]
+            if param == "threads" and name.endswith("/sink:shared"):
+                style = "--" if len(files) == 1 else ":"
+            ax.plot([p[0] for p in points], [p[1] for p in points], label=label, color=color,
+                    linestyle=style, marker=markers[i % len(markers)])
+    # (Against threads the limit row, one thread writing prepared bytes, would
+    # squash every line: it is in the bar chart.)
+    for row in (r for r in workload.rows if r.is_limit and param != "threads"):
         for i, f in enumerate(files):
             rate = _rate(row.cells[i])
             if rate is not None:

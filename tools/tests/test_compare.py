@@ -928,6 +928,30 @@ class PlotTest(unittest.TestCase):
                 svg = f.read()
             self.assertIn("buffer size (bytes), log scale", svg)
 
+    def test_threads_line_chart_and_percentile_plot(self):
+        # A real run of the threads suite (log, fprintf/obuf/obuf_mutex, 1-8 threads):
+        # throughput against threads, a line per method and sink that starts at its
+        # one-thread row, the shared sink dashed; and one call's time by percentile.
+        with tempfile.TemporaryDirectory() as tmp:
+            run_ok(self, fixture("threads-log.json"), "--plot", tmp)
+            self.check_charts(tmp, ["log", "log-threads", "log-latency"])
+            with open(os.path.join(tmp, "log-threads.svg"), encoding="utf-8") as f:
+                svg = f.read()
+            self.assertIn("threads, log scale", svg)
+            for line in ("fprintf/sink:shared", "fprintf/sink:per_thread", "obuf/sink:per_thread"):
+                self.assertIn(line, svg)
+            self.assertNotIn("obuf/sink:shared", svg)  # obuf's sink is never shared: no such line
+            self.assertNotIn("limit:", svg)  # one thread's prepared bytes would squash every line
+            with open(os.path.join(tmp, "log-latency.svg"), encoding="utf-8") as f:
+                svg = f.read()
+            self.assertIn("one call's time by percentile", svg)
+            self.assertIn("p99.9", svg)
+
+    def test_no_percentile_plot_without_per_call_rows(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            run_ok(self, fixture("quick-gcc.json"), "--plot", tmp)
+            self.assertFalse([n for n in os.listdir(tmp) if "latency" in n])
+
     def test_limit_is_a_reference_line(self):
         with tempfile.TemporaryDirectory() as tmp:
             run_ok(self, fixture("quick-gcc.json"), "--plot", tmp)
