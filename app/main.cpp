@@ -423,7 +423,15 @@ std::optional<int> make_plan(const CommandLine& cl, Plan& plan) {
     const iobench::Suite& suite = plan.suite;
     plan.cases = iobench::filter_cases(suite.cases, harness.filter);
     plan.skipped = iobench::filter_cases(suite.skipped, harness.filter);
-    if (plan.cases.empty()) throw usage_error(fmt::format("no benchmark matches --benchmark_filter={}", harness.filter));
+    if (plan.cases.empty()) {
+        // Every benchmark selected cannot run here (a Windows-only method on
+        // Linux, a shared sink of a method that cannot share one): say why.
+        if (!plan.skipped.empty())
+            throw usage_error(fmt::format("nothing can run: the {} benchmark(s) selected are skipped here ({}: {}{})",
+                                          plan.skipped.size(), plan.skipped.front().name, plan.skipped.front().reason,
+                                          plan.skipped.size() > 1 ? "; ..." : ""));
+        throw usage_error(fmt::format("no benchmark matches --benchmark_filter={}", harness.filter));
+    }
 
     if (opt.list) {
         std::string names;
