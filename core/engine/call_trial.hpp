@@ -1,5 +1,5 @@
 // The trial of a per-call row (`/threads:N` in its name; docs/design.md rule
-// 12): a method's sink opened, one call per item from N threads, each call
+// 9): a method's sink opened, one call per item from N threads, each call
 // timed with CallClock into a histogram, the sinks closed; then every line
 // checked (none torn, each thread's in its order, each item exactly once).
 #pragma once

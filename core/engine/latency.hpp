@@ -1,4 +1,4 @@
-// Per-call latency (docs/design.md rule 12): the clock that times one call,
+// Per-call latency (docs/design.md rule 9): the clock that times one call,
 // and the histogram its readings go into.
 #pragma once
 

@@ -1,4 +1,4 @@
-// The per-call shape of a method (docs/design.md rule 12): open a sink object,
+// The per-call shape of a method (docs/design.md rule 9): open a sink object,
 // call it once per item (from one thread or from several), close it. It is
 // the shape a logger, a server's stream or stdout has in real code, and the
 // one iobench times call by call for latency percentiles and runs from

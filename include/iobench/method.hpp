@@ -6,7 +6,7 @@
 // Rule 1 of docs/design.md: the runner calls an operation once per measured run, and
 // the operation owns its loop over items, so no indirection happens per item.
 // The per-call shape (Method::calls, iobench/calls.hpp) is the exception that
-// rule 12 makes: one call per item, as real code calls a logger.
+// rule 9 of docs/design.md makes: one call per item, as real code calls a logger.
 #pragma once
 #define IOBENCH_METHOD_HPP
 
