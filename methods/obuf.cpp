@@ -210,29 +210,12 @@ void obuf_line_call(CallSink sink, std::string_view line) {
     s.file.out().write(line);
 }
 
-/// The record with obuf's own calls: put_uint for the numbers, six digits
-/// of microseconds written out by hand.
+/// The record with obuf's own calls (write_log_record).
 template <bool Locked>
 void obuf_record_call(CallSink sink, const LogRecord& r) {
     auto& s = *static_cast<CallObuf*>(sink);
     const CallLock<Locked> lock(s.mutex);
-    auto& out = s.file.out();
-    out.put_uint(r.time_us / 1000000);
-    char micro[7] = {'.'};
-    std::uint64_t us = r.time_us % 1000000;
-    for (int k = 6; k >= 1; --k, us /= 10) micro[k] = static_cast<char>('0' + us % 10);
-    out.write(micro, 7);
-    out.put(' ');
-    out.write(level_name(r.level));
-    out.write(" [", 2);
-    out.write(r.logger);
-    out.write("] request ", 10);
-    out.put_uint(r.request);
-    out.write(" done in ", 9);
-    out.put_uint(r.duration_us);
-    out.write(" us: ", 5);
-    out.write(r.text);
-    out.put('\n');
+    write_log_record(s.file.out(), r);
 }
 
 constexpr Calls obuf_calls{.open = obuf_open,

@@ -37,6 +37,7 @@
 // write(2) calls: obuf_io_uring has no write_calls (calls_not_counted).
 // WriteFile_overlapped's WriteFile calls are the calling thread's own (and
 // Windows counts I/O operations per process anyway).
+#include <memory>
 #include <cstdint>
 #include <string>
 #include <span>
@@ -120,6 +121,37 @@ void handoff_doubles(const Sink& sink, std::span<const double> values) {
     file.close();
 }
 
+// --- per call (iobench/calls.hpp): the same file and obuf kept open between
+// calls; one thread per sink (the writer thread is the device's own)
+
+template <class Open>
+CallSink handoff_open(const Sink& sink) {
+    return new handoff_file<Open>(sink);
+}
+
+template <class Open>
+void handoff_close(CallSink sink) {
+    std::unique_ptr<handoff_file<Open>> file(static_cast<handoff_file<Open>*>(sink));
+    file->close();
+}
+
+template <class Open>
+void handoff_int_call(CallSink sink, std::uint64_t v) {
+    auto& out = static_cast<handoff_file<Open>*>(sink)->out();
+    out.put_uint(v);
+    out.put('\n');
+}
+
+template <class Open>
+void handoff_line_call(CallSink sink, std::string_view line) {
+    static_cast<handoff_file<Open>*>(sink)->out().write(line);
+}
+
+template <class Open>
+void handoff_record_call(CallSink sink, const LogRecord& r) {
+    write_log_record(static_cast<handoff_file<Open>*>(sink)->out(), r);
+}
+
 /// obuf_thread: the platform's file, written by a thread of its own.
 struct open_thread {
     using file_type = native_file;
@@ -177,6 +209,11 @@ constexpr PutInts thread_ints = handoff_ints<open_thread>;
 constexpr PutRepeat thread_repeat = handoff_repeat<open_thread>;
 constexpr PutLines thread_lines = handoff_lines<open_thread>;
 constexpr PutDoubles thread_doubles = handoff_doubles<open_thread>;
+constexpr Calls thread_calls{.open = handoff_open<open_thread>,
+                             .close = handoff_close<open_thread>,
+                             .put_int = handoff_int_call<open_thread>,
+                             .put_line = handoff_line_call<open_thread>,
+                             .put_record = handoff_record_call<open_thread>};
 
 #ifdef _WIN32
 constexpr const char* thread_call = "WriteFile";
@@ -197,7 +234,8 @@ const MethodRegistrar registrar{{.family = "obuf_overlapped"}, {
      .put_ints = thread_ints,
      .put_repeat = thread_repeat,
      .put_lines = thread_lines,
-     .put_doubles = thread_doubles},
+     .put_doubles = thread_doubles,
+     .calls = &thread_calls},
     {.name = "obuf_io_uring",
      .description = "obuf formatting into " + buffers_text +
                     "; each full one an io_uring write at its offset (IOSQE_ASYNC), reaped when the buffer is "

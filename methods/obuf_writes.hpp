@@ -54,4 +54,27 @@ void write_double_lines(Obuf& out, std::span<const double> values) {
     }
 }
 
+/// One record of the `log` workload (iobench/calls.hpp, LogRecord) as its
+/// line, with obuf's own calls: put_uint for the numbers, the six digits of
+/// microseconds written out by hand.
+template <class Obuf>
+void write_log_record(Obuf& out, const LogRecord& r) {
+    out.put_uint(r.time_us / 1000000);
+    char micro[7] = {'.'};
+    std::uint64_t us = r.time_us % 1000000;
+    for (int k = 6; k >= 1; --k, us /= 10) micro[k] = static_cast<char>('0' + us % 10);
+    out.write(micro, 7);
+    out.put(' ');
+    out.write(level_name(r.level));
+    out.write(" [", 2);
+    out.write(r.logger);
+    out.write("] request ", 10);
+    out.put_uint(r.request);
+    out.write(" done in ", 9);
+    out.put_uint(r.duration_us);
+    out.write(" us: ", 5);
+    out.write(r.text);
+    out.put('\n');
+}
+
 }  // namespace iobench

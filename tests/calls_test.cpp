@@ -230,7 +230,7 @@ TEST(CallTrial, ThreadsOnASharedSinkWriteEveryLineWhole) {
 }
 
 TEST(CallTrial, ThreadsOnASinkEachWriteTheirOwnItemsInOrder) {
-    for (const char* method : {"obuf", "ofstream", "fprintf"}) {
+    for (const char* method : {"obuf", "ofstream", "fprintf", "obuf_thread"}) {
         const CallRun r = run_calls(1e-3, "log", method, 3, false);
         EXPECT_EQ(r.verdict, "") << method;
         EXPECT_EQ(r.counters.at("latency_calls"), 1000) << method;
