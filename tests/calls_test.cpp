@@ -4,6 +4,7 @@
 // and the broken methods the line check must catch.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
 #include <fstream>
 #include <iterator>
@@ -59,14 +60,21 @@ void stall_line(CallSink sink, std::string_view line) {
     if (++s.calls % 1000 == 0) std::this_thread::sleep_for(std::chrono::milliseconds(2));
 }
 
-/// Claims a shareable sink, but writes each line in two fwrite calls with a
-/// pause between: another thread's line gets in between (a torn line).
+/// Halves written by broken_torn_line, by every thread.
+std::atomic<std::uint64_t> halves_written{0};
+
+/// Claims a shareable sink, but writes each line in two fwrite calls, and
+/// between them waits (up to 20 ms) until another thread has written a half:
+/// with two threads or more on the sink, some line is torn, every time.
 void torn_line(CallSink sink, std::string_view line) {
     auto& s = *static_cast<CountedFile*>(sink);
     const std::size_t half = line.size() / 2;
     std::fwrite(line.data(), 1, half, s.f);
-    std::this_thread::sleep_for(std::chrono::microseconds(50));
+    const std::uint64_t mine = ++halves_written;
+    const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(20);
+    while (halves_written.load() == mine && std::chrono::steady_clock::now() < until) std::this_thread::yield();
     std::fwrite(line.data() + half, 1, line.size() - half, s.f);
+    ++halves_written;
 }
 
 /// Writes each pair of integers the wrong way round (1, 0, 3, 2, ...): every
@@ -238,7 +246,7 @@ TEST(CallTrial, ThreadsOnASinkEachWriteTheirOwnItemsInOrder) {
 }
 
 TEST(CallTrial, ATornLineIsCaught) {
-    // 2,000 lines from 4 threads, each line in two halves 50 us apart.
+    // 2,000 lines from 4 threads, each line in two halves with another thread's half between.
     const CallRun r = run_calls(2e-5, "hello", "broken_torn_line", 4, true);
     EXPECT_NE(r.verdict.find("is no item's line (torn, joined or foreign)"), std::string::npos) << r.verdict;
 }

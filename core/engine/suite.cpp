@@ -40,6 +40,7 @@ void add_case(Suite& suite, std::unordered_set<std::string>& taken, const Worklo
     std::string why = p.threads > 0 ? w.calls_unavailable(m) : w.unavailable(m);
     if (why.empty() && p.threads > 0) why = call_case_problem(m, p);
     if (!why.empty()) {
+        if (!taken.insert(name).second) return;  // listed twice (threads:1 of both sinks): said once
         suite.skipped.push_back({std::move(name), std::move(why)});
         return;
     }
