@@ -4,6 +4,7 @@
 
 #include <stdexcept>
 
+#include <iobench/error.hpp>
 #include "core/engine/call_trial.hpp"
 #include "core/engine/reference_trial.hpp"
 
@@ -17,6 +18,8 @@ std::unique_ptr<Trial> trial_for(const Workload& workload, const Method& method,
                 fmt::format("workload {} has no per-call rows for method {}", workload.name(), method.name));
         if (const std::string problem = call_case_problem(method, params); !problem.empty())
             throw std::invalid_argument(problem);
+        // Calls not built here (POSIX-only write on Windows) have no function to call.
+        if (const std::string why = workload.calls_unavailable(method); !why.empty()) throw unavailable_error(why);
         return workload.make_call_trial(method, params, session);
     }
     if (!workload.takes(method))
