@@ -64,8 +64,9 @@ TEST(ResultsJson, ContextHoldsTheSpecsKeysOnly) {
     for (const auto& k : spec.at("context_keys")) {
         const std::string key = k.at("key");
         known.insert(key);
-        if (k.at("always").get<bool>())
+        if (k.at("always").get<bool>()) {
             EXPECT_TRUE(ctx.contains(key)) << key << ": the spec says every results file has it";
+        }
     }
     for (const auto& item : ctx.items())
         EXPECT_TRUE(known.count(item.key()))
