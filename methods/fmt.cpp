@@ -223,7 +223,6 @@ void fmt_output_file_doubles(const Sink& sink, std::span<const double> values) {
 // --- per call: fmt::print on a FILE*, which formats into memory and writes
 // the message with one fwrite (under the stream's lock): whole among threads
 
-CallSink fmt_print_open(const Sink& sink) { return open_call_stream(sink.path, sink.buffer_size); }
 void fmt_print_int_call(CallSink sink, std::uint64_t v) { fmt::print(call_stream(sink), "{}\n", v); }
 void fmt_print_line_call(CallSink sink, std::string_view line) { fmt::print(call_stream(sink), "{}", line); }
 void fmt_print_record_call(CallSink sink, const LogRecord& r) {
@@ -231,7 +230,7 @@ void fmt_print_record_call(CallSink sink, const LogRecord& r) {
                r.time_us % 1000000, level_name(r.level), r.logger, r.request, r.duration_us, r.text);
 }
 
-constexpr Calls fmt_print_calls{.open = fmt_print_open,
+constexpr Calls fmt_print_calls{.open = open_call_stream,
                                  .close = close_call_stream,
                                  .put_int = fmt_print_int_call,
                                  .put_line = fmt_print_line_call,

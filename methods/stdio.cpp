@@ -300,30 +300,28 @@ constexpr NotBuilt fputs_unlocked_repeat = not_built, fputs_unlocked_console = n
 // one call's bytes stay whole among other threads' (C11 7.21.2: each stream
 // has a lock; POSIX flockfile) -------------------------------------------
 
-CallSink stdio_open(const Sink& sink) { return open_call_stream(sink.path, sink.buffer_size); }
-std::FILE* stream_of(CallSink sink) { return call_stream(sink); }
 
 void fprintf_int_call(CallSink sink, std::uint64_t v) {
-    std::fprintf(stream_of(sink), "%llu\n", static_cast<unsigned long long>(v));
+    std::fprintf(call_stream(sink), "%llu\n", static_cast<unsigned long long>(v));
 }
-void fprintf_line_call(CallSink sink, std::string_view line) { std::fprintf(stream_of(sink), "%s", line.data()); }
+void fprintf_line_call(CallSink sink, std::string_view line) { std::fprintf(call_stream(sink), "%s", line.data()); }
 void fprintf_record_call(CallSink sink, const LogRecord& r) {
-    std::fprintf(stream_of(sink), log_record_printf_format, static_cast<unsigned long long>(r.time_us / 1000000),
+    std::fprintf(call_stream(sink), log_record_printf_format, static_cast<unsigned long long>(r.time_us / 1000000),
                  static_cast<unsigned long long>(r.time_us % 1000000), level_name(r.level).data(), r.logger.data(),
                  static_cast<unsigned long long>(r.request), static_cast<unsigned long long>(r.duration_us),
                  r.text.data());
 }
 void fwrite_line_call(CallSink sink, std::string_view line) {
-    std::fwrite(line.data(), 1, line.size(), stream_of(sink));
+    std::fwrite(line.data(), 1, line.size(), call_stream(sink));
 }
 
-constexpr Calls fprintf_calls{.open = stdio_open,
+constexpr Calls fprintf_calls{.open = open_call_stream,
                                .close = close_call_stream,
                                .put_int = fprintf_int_call,
                                .put_line = fprintf_line_call,
                                .put_record = fprintf_record_call,
                                .shared = true};
-constexpr Calls fwrite_calls{.open = stdio_open, .close = close_call_stream, .put_line = fwrite_line_call, .shared = true};
+constexpr Calls fwrite_calls{.open = open_call_stream, .close = close_call_stream, .put_line = fwrite_line_call, .shared = true};
 
 const MethodRegistrar registrar{{.family = "stdio"}, {
     {.name = "fprintf",

@@ -10,6 +10,7 @@
 #include <system_error>
 
 #include <iobench/error.hpp>
+#include <iobench/method.hpp>
 
 namespace iobench {
 
@@ -99,11 +100,12 @@ inline void flush_stdout() {
     if (std::fflush(stdout) != 0 || std::ferror(stdout)) throw_errno("fflush", "stdout");
 }
 
-/// A per-call sink (iobench/calls.hpp) on a FILE*: `path` opened "wb" with a
-/// buffer of `buffer_size` bytes (0: the library's). Throws `io_error`.
-inline void* open_call_stream(const std::string& path, std::size_t buffer_size) {
+/// A per-call sink (iobench/calls.hpp, OpenCalls) on a FILE*: `sink.path`
+/// opened "wb" with a buffer of `sink.buffer_size` bytes (0: the library's).
+/// Throws `io_error`.
+inline void* open_call_stream(const Sink& sink) {
     auto s = std::make_unique<StdioFile>();
-    open_stream(*s, path, "wb", buffer_size);
+    open_stream(*s, sink.path, "wb", sink.buffer_size);
     return s.release();
 }
 

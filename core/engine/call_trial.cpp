@@ -76,8 +76,7 @@ std::string call_case_problem(const Method& method, const Params& params) {
 
 CallTrialBase::CallTrialBase(Session& session, std::string_view workload, const Method& method,
                              const Params& params, CallLines lines)
-    : method_(method),
-      open_(calls_of(method).open),
+    : open_(calls_of(method).open),
       close_(calls_of(method).close),
       buffer_size_(params.buffer_size),
       threads_(params.threads),
@@ -97,8 +96,7 @@ CallTrialBase::CallTrialBase(Session& session, std::string_view workload, const 
     else
         for (unsigned k = 0; k < threads_; ++k) paths_.push_back(session.output(fmt::format("{}-t{}", base, k)).string());
     for (unsigned k = 0; k <= threads_; ++k) begin_.push_back(items * k / threads_);
-    overhead_ns_ = timing_overhead_ns();
-    counters["latency_overhead_ns"] = overhead_ns_;
+    counters["latency_overhead_ns"] = timing_overhead_ns();
 }
 
 CallTrialBase::~CallTrialBase() = default;
@@ -172,9 +170,9 @@ void CallTrialBase::run() {
         if (e) std::rethrow_exception(e);
     const std::uint64_t first = *std::min_element(started_.begin(), started_.end());
     seconds_ = static_cast<double>(end - first) * 1e-9;
-    merged_ = LatencyHistogram();
-    for (const LatencyHistogram& h : histograms_) merged_.merge(h);
-    const LatencySummary s = summarize(merged_, rate_.ns_per_tick());
+    LatencyHistogram merged;
+    for (const LatencyHistogram& h : histograms_) merged.merge(h);
+    const LatencySummary s = summarize(merged, rate_.ns_per_tick());
     counters["latency_p50_ns"] = s.p50;
     counters["latency_p90_ns"] = s.p90;
     counters["latency_p99_ns"] = s.p99;

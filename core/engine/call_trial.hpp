@@ -69,7 +69,6 @@ private:
     /// The thread that calls item `i`.
     unsigned owner(std::uint64_t i) const;
 
-    const Method& method_;
     OpenCalls open_;
     CloseCalls close_;
     std::size_t buffer_size_;
@@ -79,9 +78,7 @@ private:
     std::vector<std::string> paths_;  ///< one (shared, or 1 thread) or one per thread
     std::vector<std::uint64_t> begin_;  ///< first item of each thread, then items
     std::vector<LatencyHistogram> histograms_;  ///< per thread, over every run so far
-    LatencyHistogram merged_;
     TickRate rate_;
-    double overhead_ns_ = 0;
     std::vector<std::exception_ptr> errors_;
     std::vector<std::uint64_t> started_, ended_;  ///< steady_clock ns per thread, this run
     std::optional<double> seconds_;

@@ -108,12 +108,15 @@ protected:
         struct Item {
             PutLineCall put;
             void (*line)(std::uint64_t, std::string&);
-            std::string arg(std::uint64_t i) const {
-                std::string text;
+            /// Line i in this thread's buffer (valid until its next arg): no
+            /// allocation per line inside the run once the buffer has grown.
+            std::string_view arg(std::uint64_t i) const {
+                thread_local std::string text;
+                text.clear();
                 line(i, text);
-                return text;
+                return text;  // NUL-terminated, as put_line wants
             }
-            void call(CallSink sink, const std::string& text) const { put(sink, text); }
+            void call(CallSink sink, std::string_view text) const { put(sink, text); }
         };
         const ExpectedOutput expected = expected_output(s);
         auto index = std::make_shared<const LineIndex>(w_, expected.items);
