@@ -42,6 +42,7 @@
 #include "core/os/cleanup.hpp"
 #include "core/os/environment.hpp"
 #include "core/os/instructions.hpp"
+#include "core/os/memory_use.hpp"
 #include "core/os/os_counters.hpp"
 #include "core/os/standard_output.hpp"
 #include "core/os/workdir.hpp"
@@ -575,8 +576,10 @@ int execute(const CommandLine& cl, const Plan& plan, const char* argv0) {
     context["interleaved"] = plan.interleave ? "true" : "false";
     context["counters"] = iobench::available_os_counters();  // the OS counters the rows can carry here
     if (plan.stopping_rule) context["stopping_rule"] = iobench::describe(*plan.stopping_rule, plan.repetitions);
-    if (std::any_of(plan.cases.begin(), plan.cases.end(), [](const iobench::Case& c) { return c.params.threads > 0; }))
+    if (std::any_of(plan.cases.begin(), plan.cases.end(), [](const iobench::Case& c) { return c.params.threads > 0; })) {
         context["latency_clock"] = iobench::describe_call_clock();
+        context["memory_counters"] = iobench::describe_memory_counters();
+    }
     if (plan.instructions)
         context["instructions_source"] = std::string(iobench::to_string(iobench::instruction_counter().source()));
     for (const iobench::LoadedPlugin& p : iobench::loaded_plugins())

@@ -14,6 +14,8 @@
 #include <random>
 #include <string>
 #include <thread>
+#include <memory>
+#include <vector>
 
 #include <iobench/error.hpp>
 #include <iobench/method.hpp>
@@ -23,6 +25,7 @@
 #include "core/engine/latency.hpp"
 #include "core/engine/session.hpp"
 #include "core/engine/suite.hpp"
+#include "core/os/memory_use.hpp"
 #include "data/log_records.hpp"
 #include "test_dir.hpp"
 
@@ -94,12 +97,79 @@ void swapped_int(CallSink sink, std::uint64_t v) {
     held.holding = false;
 }
 
+/// fwrite of a heap copy of the line: one allocation of 256 bytes or more per call.
+void copying_line(CallSink sink, std::string_view line) {
+    auto& s = *static_cast<CountedFile*>(sink);
+    std::string copy;
+    copy.reserve(256);
+    copy.append(line);
+    std::fwrite(copy.data(), 1, copy.size(), s.f);
+}
+
+/// A sink whose own thread makes 1,000 allocations of 100 bytes, started by
+/// the open and joined by the close: the allocations of a method's threads.
+struct BackgroundFile : CountedFile {
+    std::thread worker;
+};
+void* volatile background_block;
+
+/// A `File` (a CountedFile) whose FILE* is opened on the sink's path.
+template <class File>
+std::unique_ptr<File> open_file_of(const Sink& sink) {
+    auto s = std::make_unique<File>();
+    s->f = std::fopen(sink.path.c_str(), "wb");
+    if (!s->f) throw_errno("fopen", sink.path);
+    s->path = sink.path;
+    return s;
+}
+
+CallSink background_open(const Sink& sink) {
+    std::unique_ptr<BackgroundFile> s = open_file_of<BackgroundFile>(sink);
+    s->worker = std::thread([] {
+        for (int k = 0; k < 1000; ++k) {
+            char* p = new char[100];
+            background_block = p;
+            delete[] p;
+        }
+    });
+    return static_cast<CountedFile*>(s.release());
+}
+void background_close(CallSink sink) {
+    std::unique_ptr<BackgroundFile> s(static_cast<BackgroundFile*>(static_cast<CountedFile*>(sink)));
+    s->worker.join();
+    if (std::fclose(s->f) != 0) throw_errno("fclose", s->path);
+}
+
+/// A sink that holds 64 MiB, every page touched, from its open to its close.
+struct ResidentFile : CountedFile {
+    std::vector<char> block = std::vector<char>(64u << 20, 1);
+};
+CallSink resident_open(const Sink& sink) { return static_cast<CountedFile*>(open_file_of<ResidentFile>(sink).release()); }
+void resident_close(CallSink sink) {
+    std::unique_ptr<ResidentFile> s(static_cast<ResidentFile*>(static_cast<CountedFile*>(sink)));
+    if (std::fclose(s->f) != 0) throw_errno("fclose", s->path);
+}
+
+void plain_line(CallSink sink, std::string_view line) {
+    auto& s = *static_cast<CountedFile*>(sink);
+    std::fwrite(line.data(), 1, line.size(), s.f);
+}
+
+constexpr Calls copying_calls{.open = counted_open, .close = counted_close, .put_line = copying_line};
+constexpr Calls background_calls{.open = background_open, .close = background_close, .put_line = plain_line};
+constexpr Calls resident_calls{.open = resident_open, .close = resident_close, .put_line = plain_line};
+
 constexpr Calls stall_calls{.open = counted_open, .close = counted_close, .put_line = stall_line};
 constexpr Calls torn_calls{.open = counted_open, .close = counted_close, .put_line = torn_line, .shared = true};
 constexpr Calls swapped_calls{.open = counted_open, .close = counted_close, .put_int = swapped_int};
 
 const MethodRegistrar calls_registrar{{.family = "zz_calls"}, {
     {.name = "zz_stall", .description = "fwrite per call; every 1,000th call sleeps 2 ms (tests)", .calls = &stall_calls},
+    {.name = "zz_copying", .description = "fwrite of a heap copy of each line (tests)", .calls = &copying_calls},
+    {.name = "zz_background",
+     .description = "fwrite per call; the sink's own thread makes 1,000 allocations (tests)",
+     .calls = &background_calls},
+    {.name = "zz_resident", .description = "fwrite per call; the sink holds 64 MiB resident (tests)", .calls = &resident_calls},
 }};
 
 const MethodRegistrar broken_registrar{{.family = "zz_broken"}, {
@@ -116,6 +186,7 @@ struct CallRun {
     std::string verdict;  ///< verify()'s: "" when every line is right
     std::map<std::string, double> counters;
     std::optional<double> seconds;
+    std::uint64_t items = 0;  ///< the run's, over every thread
 };
 
 CallRun run_calls(double scale, const char* workload, const char* method, unsigned threads, bool shared) {
@@ -127,7 +198,7 @@ CallRun run_calls(double scale, const char* workload, const char* method, unsign
     auto trial = trial_for(*w, *m, Params{0, CacheState::warm, threads, shared}, session);
     trial->reset();
     trial->run();
-    CallRun out{trial->verify(), trial->counters, trial->measured_seconds()};
+    CallRun out{trial->verify(), trial->counters, trial->measured_seconds(), trial->items};
     trial->finish();
     return out;
 }
@@ -290,7 +361,17 @@ TEST(CallTrial, ARowCarriesTheCountersOfTheSpecAndTheReadmeNamesThem) {
     std::ifstream spec_file(std::string(IOBENCH_TEST_DATA_DIR) + "/results_format.json");
     const nlohmann::json spec = nlohmann::json::parse(spec_file);
     std::set<std::string> listed;
-    for (const auto& c : spec.at("per_call_counters")) listed.insert(c.at("counter").get<std::string>());
+    std::set<std::string> everywhere;  // the README names them all
+    for (const auto& c : spec.at("per_call_counters")) {
+        const std::string name = c.at("counter").get<std::string>();
+        everywhere.insert(name);
+        // A counter only where its figure is known here: never 0 for unknown.
+        const std::string where = c.value("only_where", "");
+        if (where == "heap_counted" && !heap_counted()) continue;
+        if (where == "peak_resident_known" && !reset_peak_resident()) continue;
+        ASSERT_TRUE(where.empty() || where == "heap_counted" || where == "peak_resident_known") << where;
+        listed.insert(name);
+    }
     const CallRun r = run_calls(1e-4, "ints_out", "obuf", 1, false);
     ASSERT_EQ(r.verdict, "");
     std::set<std::string> carried;
@@ -298,7 +379,56 @@ TEST(CallTrial, ARowCarriesTheCountersOfTheSpecAndTheReadmeNamesThem) {
     EXPECT_EQ(carried, listed);
     std::ifstream readme_file(std::string(IOBENCH_TEST_DATA_DIR) + "/../../README.md");
     const std::string readme((std::istreambuf_iterator<char>(readme_file)), std::istreambuf_iterator<char>());
-    for (const std::string& name : listed) EXPECT_NE(readme.find("`" + name + "`"), std::string::npos) << name;
+    for (const std::string& name : everywhere) EXPECT_NE(readme.find("`" + name + "`"), std::string::npos) << name;
+#if defined(__linux__)
+    EXPECT_TRUE(listed.count("peak_resident_bytes"));  // Linux resets its peak (clear_refs)
+#endif
+#if defined(_WIN32)
+    EXPECT_TRUE(listed.count("heap_allocations_per_item"));  // operator new, counted on Windows
+#endif
+}
+
+TEST(CallTrial, HeapAllocationsPerItemCountEveryThreadOrAreAbsentWhereUnknown) {
+    const CallRun copying = run_calls(1e-3, "hello", "zz_copying", 2, false);
+    ASSERT_EQ(copying.verdict, "");
+    const CallRun obuf = run_calls(1e-3, "hello", "obuf", 2, false);
+    ASSERT_EQ(obuf.verdict, "");
+    const CallRun background = run_calls(1e-3, "hello", "zz_background", 1, false);
+    ASSERT_EQ(background.verdict, "");
+    if (!heap_counted()) {
+        // A sanitizer build: unknown, so absent, never 0.
+        for (const CallRun* r : {&copying, &obuf, &background}) {
+            EXPECT_FALSE(r->counters.count("heap_allocations_per_item"));
+            EXPECT_FALSE(r->counters.count("heap_bytes_per_item"));
+        }
+        GTEST_SKIP() << "allocations are not counted in a sanitizer build (memory_use_test.cpp tests the hook)";
+    }
+    // One copy per call, on both threads; the sinks' opens add a little.
+    EXPECT_GE(copying.counters.at("heap_allocations_per_item"), 1.0);
+    EXPECT_LT(copying.counters.at("heap_allocations_per_item"), 1.05);
+    EXPECT_GE(copying.counters.at("heap_bytes_per_item"), 256.0);
+    // obuf allocates its buffer at the open, and nothing per call.
+    EXPECT_LT(obuf.counters.at("heap_allocations_per_item"), 0.01);
+    EXPECT_GT(obuf.counters.at("heap_bytes_per_item"), 0.0);
+    // The sink's own thread: its 1,000 allocations are the method's.
+    const auto items = static_cast<double>(background.items);
+    EXPECT_GE(background.counters.at("heap_allocations_per_item") * items, 1000.0);
+    EXPECT_GE(background.counters.at("heap_bytes_per_item") * items, 100000.0);
+}
+
+TEST(CallTrial, PeakResidentGrowthShowsWhatASinkMakesResident) {
+    const CallRun resident = run_calls(1e-3, "hello", "zz_resident", 1, false);
+    ASSERT_EQ(resident.verdict, "");
+    const CallRun obuf = run_calls(1e-3, "hello", "obuf", 1, false);
+    ASSERT_EQ(obuf.verdict, "");
+    if (!reset_peak_resident()) {
+        EXPECT_FALSE(resident.counters.count("peak_resident_bytes"));
+        EXPECT_FALSE(resident.counters.count("peak_resident_growth_bytes"));
+        GTEST_SKIP() << "the peak resident set cannot be reset here";
+    }
+    EXPECT_GE(resident.counters.at("peak_resident_growth_bytes"), 60.0 * (1 << 20));
+    EXPECT_GE(resident.counters.at("peak_resident_bytes"), resident.counters.at("peak_resident_growth_bytes"));
+    EXPECT_LT(obuf.counters.at("peak_resident_growth_bytes"), 32.0 * (1 << 20));
 }
 
 // --- the log workload's records ----------------------------------------------------

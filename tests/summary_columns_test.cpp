@@ -54,6 +54,8 @@ const std::map<std::string, sc::Shown> conditions = {
     {"cold_warm", sc::Shown::cold_warm},
     {"instructions", sc::Shown::instructions},
     {"per_call", sc::Shown::per_call},
+    {"heap", sc::Shown::heap},
+    {"resident", sc::Shown::resident},
     {"reads", sc::Shown::reads},
     {"writes", sc::Shown::writes},
     {"no_calls", sc::Shown::no_calls},

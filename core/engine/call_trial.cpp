@@ -85,7 +85,8 @@ CallTrialBase::CallTrialBase(Session& session, std::string_view workload, const 
       histograms_(params.threads),
       errors_(params.threads),
       started_(params.threads),
-      ended_(params.threads) {
+      ended_(params.threads),
+      thread_heap_(params.threads) {
     const Digest& expected = session.expected(lines_.expected.key, lines_.expected.bytes);
     bytes = expected.size;
     items = lines_.expected.items;
@@ -103,6 +104,12 @@ CallTrialBase::~CallTrialBase() = default;
 
 void CallTrialBase::reset() {
     for (const std::string& p : paths_) remove_and_settle(p, bytes / paths_.size());
+    if (!probed_) {
+        // Before the first run: the resident memory, in a run of its own.
+        probed_ = true;
+        probe_resident();
+        for (const std::string& p : paths_) remove_and_settle(p, bytes / paths_.size());
+    }
 }
 
 unsigned CallTrialBase::owner(std::uint64_t i) const {
@@ -111,6 +118,8 @@ unsigned CallTrialBase::owner(std::uint64_t i) const {
 }
 
 void CallTrialBase::thread_part(unsigned k, CallSink shared_sink, std::barrier<>& start) {
+    // This thread's allocations: its sink's open and close, and its calls.
+    HeapCountScope heap(thread_heap_[k]);
     CallSink sink = shared_sink;
     try {
         if (!shared_) sink = open_(Sink{path_of(k), buffer_size_});
@@ -136,10 +145,21 @@ void CallTrialBase::thread_part(unsigned k, CallSink shared_sink, std::barrier<>
     ended_[k] = CallClock::steady_ns();
 }
 
-void CallTrialBase::run() {
-    seconds_.reset();
+CallTrialBase::Executed CallTrialBase::execute() {
     std::fill(errors_.begin(), errors_.end(), nullptr);
-    CallSink sink = shared_ ? open_(Sink{paths_[0], buffer_size_}) : nullptr;
+    std::fill(thread_heap_.begin(), thread_heap_.end(), HeapCounts{});
+    // What this thread allocates for iobench itself (the threads, the
+    // barrier) is not the method's: counted here, and dropped, so that the
+    // other-threads count below sees only the method's own threads.
+    HeapCounts iobench_own;
+    HeapCountScope own_heap(iobench_own);
+    Executed done;
+    OtherThreadsHeapCount others;
+    CallSink sink = nullptr;
+    if (shared_) {
+        HeapCountScope heap(done.heap);
+        sink = open_(Sink{paths_[0], buffer_size_});
+    }
     std::barrier<> start(static_cast<std::ptrdiff_t>(threads_));
     rate_.start();
     if (threads_ == 1) {
@@ -156,20 +176,36 @@ void CallTrialBase::run() {
         }
         for (std::thread& t : workers) t.join();
     }
-    std::uint64_t end = *std::max_element(ended_.begin(), ended_.end());
+    done.end = *std::max_element(ended_.begin(), ended_.end());
     if (shared_) {
+        HeapCountScope heap(done.heap);
         try {
             close_(sink);
         } catch (...) {
             if (!errors_[0]) errors_[0] = std::current_exception();
         }
-        end = CallClock::steady_ns();
+        done.end = CallClock::steady_ns();
     }
     rate_.stop();
+    done.heap += others.take();
+    for (const HeapCounts& h : thread_heap_) done.heap += h;
     for (const std::exception_ptr& e : errors_)
         if (e) std::rethrow_exception(e);
-    const std::uint64_t first = *std::min_element(started_.begin(), started_.end());
-    seconds_ = static_cast<double>(end - first) * 1e-9;
+    done.first = *std::min_element(started_.begin(), started_.end());
+    return done;
+}
+
+void CallTrialBase::run() {
+    seconds_.reset();
+    const Executed done = execute();
+    seconds_ = static_cast<double>(done.end - done.first) * 1e-9;
+    ++runs_;
+    if (heap_counted()) {
+        heap_ += done.heap;
+        const double calls = static_cast<double>(items) * static_cast<double>(runs_);
+        counters["heap_allocations_per_item"] = static_cast<double>(heap_.allocations) / calls;
+        counters["heap_bytes_per_item"] = static_cast<double>(heap_.bytes) / calls;
+    }
     LatencyHistogram merged;
     for (const LatencyHistogram& h : histograms_) merged.merge(h);
     const LatencySummary s = summarize(merged, rate_.ns_per_tick());
@@ -179,6 +215,30 @@ void CallTrialBase::run() {
     counters["latency_p999_ns"] = s.p999;
     counters["latency_max_ns"] = s.max;
     counters["latency_calls"] = static_cast<double>(s.calls);
+}
+
+void CallTrialBase::probe_resident() {
+    if (!reset_peak_resident()) return;  // unknown here: no probe
+    // The probe's calls are timed into histograms of their own, dropped
+    // (made before the peak is reset: they are iobench's, not the method's).
+    std::vector<LatencyHistogram> kept(threads_);
+    std::swap(kept, histograms_);
+    release_free_heap();
+    const std::optional<std::uint64_t> before = reset_peak_resident();
+    const TickRate rate = rate_;
+    try {
+        execute();
+    } catch (...) {
+        std::swap(kept, histograms_);
+        rate_ = rate;
+        throw;
+    }
+    std::swap(kept, histograms_);
+    rate_ = rate;
+    const std::optional<std::uint64_t> peak = peak_resident();
+    if (!before || !peak) return;
+    counters["peak_resident_bytes"] = static_cast<double>(*peak);
+    counters["peak_resident_growth_bytes"] = static_cast<double>(*peak > *before ? *peak - *before : 0);
 }
 
 std::string CallTrialBase::check_file(const std::string& path, int only) {

@@ -18,6 +18,7 @@
 #include "core/engine/latency.hpp"
 #include "core/engine/session.hpp"
 #include "core/engine/workload.hpp"
+#include "core/os/memory_use.hpp"
 
 namespace iobench {
 
@@ -66,6 +67,22 @@ private:
     /// The lines of `path` checked; "" when right. `only`: the thread whose
     /// file it is (sink:per_thread), or -1 for a shared file.
     std::string check_file(const std::string& path, int only);
+    /// What one run of the calls gave: steady_clock ns of the first call and
+    /// of the last close, and the allocations of every thread.
+    struct Executed {
+        std::uint64_t first = 0, end = 0;
+        HeapCounts heap;
+    };
+    /// One run: the sinks opened, the calls made from every thread, the
+    /// sinks closed. Rethrows the first error of a thread.
+    Executed execute();
+    /// The resident-memory figures, from a run of their own before the
+    /// timed ones (untimed; its output dropped): the allocator's free memory
+    /// given back first, the peak reset, the run made, the peak read. So the
+    /// timed runs see no page the probe did not already bring in, and pages
+    /// freed by earlier benchmarks do not hide this method's. Nothing where
+    /// the peak cannot be reset.
+    void probe_resident();
     /// The thread that calls item `i`.
     unsigned owner(std::uint64_t i) const;
 
@@ -82,6 +99,10 @@ private:
     std::vector<std::exception_ptr> errors_;
     std::vector<std::uint64_t> started_, ended_;  ///< steady_clock ns per thread, this run
     std::optional<double> seconds_;
+    std::vector<HeapCounts> thread_heap_;  ///< per thread, this run: its open, calls and close
+    HeapCounts heap_;                      ///< every thread, every run so far
+    std::uint64_t runs_ = 0;               ///< timed runs so far
+    bool probed_ = false;                  ///< probe_resident() made
 };
 
 /// A CallTrialBase whose calls are `Item`'s: `item.arg(i)` prepares the

@@ -71,6 +71,8 @@ struct SummaryTable {
     bool has_binary_size = false;  // every row with a time has a binary_size counter: ranked by it
     bool has_instructions = false;  // some row has instructions_per_item (--instructions)
     bool has_latency = false;       // some row is a per-call row (latency_p50_ns)
+    bool has_heap = false;          // some row counted its allocations (heap_allocations_per_item)
+    bool has_resident = false;      // some row measured its resident memory (peak_resident_growth_bytes)
 };
 
 /// A row's counters from the run that stands for it (its median aggregate,
@@ -167,6 +169,8 @@ void finish_table(SummaryTable& t) {
         t.has_cold_warm = t.has_cold_warm || r.cold_warm.has_value();
         t.has_instructions = t.has_instructions || r.instructions_per_item.has_value();
         t.has_latency = t.has_latency || r.counters.count("latency_p50_ns") != 0;
+        t.has_heap = t.has_heap || r.counters.count("heap_allocations_per_item") != 0;
+        t.has_resident = t.has_resident || r.counters.count("peak_resident_growth_bytes") != 0;
     }
     t.input = reads > writes;
     t.any_calls = reads + writes > 0;
@@ -240,6 +244,7 @@ struct SummaryNotes {
     bool any_binary_size = false;  // a binary_size table: ranked by size, its counters the child's
     bool any_instructions = false;  // an instr/item column (--instructions)
     bool any_latency = false;       // the per-call columns (p50 call, ...)
+    bool any_memory = false;        // allocs/item or RSS growth
     std::string instructions_source;  // "perf", "valgrind"
     std::vector<std::string> interfered;  // "name (n%)": spread with stolen time
     std::vector<std::string> contended;   // "name (n%)": spread with CPU pressure, no stolen time
@@ -378,6 +383,7 @@ void note_table(const SummaryTable& t, SummaryNotes& notes) {
     notes.any_binary_size = notes.any_binary_size || t.has_binary_size;
     notes.any_instructions = notes.any_instructions || t.has_instructions;
     notes.any_latency = notes.any_latency || t.has_latency;
+    notes.any_memory = notes.any_memory || t.has_heap || t.has_resident;
 }
 
 /// Whether table `t` shows a column whose condition is `when`.
@@ -390,6 +396,8 @@ bool shown(Shown when, const SummaryTable& t) {
         case Shown::cold_warm: return t.has_cold_warm;
         case Shown::instructions: return t.has_instructions;
         case Shown::per_call: return t.has_latency;
+        case Shown::heap: return t.has_heap;
+        case Shown::resident: return t.has_resident;
         case Shown::reads: return t.input;
         case Shown::writes: return !t.input && t.any_calls;
         case Shown::no_calls: return !t.any_calls;
@@ -551,6 +559,10 @@ void render_notes(std::ostream& out, const SummaryNotes& notes) {
     if (notes.any_latency)
         out << "p50 call, p99.9 call, max call: one call of a per-call row (/threads:<n>), each call timed; the "
                "timing's own cost (latency_overhead_ns in the JSON) is in them, not subtracted.\n";
+    if (notes.any_memory)
+        out << "allocs/item: heap allocations per item, every thread, the sinks' open and close included; RSS "
+               "growth: what a run made resident above the process's resident set when it began (an untimed run "
+               "of its own; memory_counters in the JSON says how each is counted).\n";
     if (notes.any_instructions) {
         out << fmt::format("instr/item: user-space instructions per item of the measured calls, counted by {} "
                            "(--instructions; reproducible to about 5 significant digits), - where the work runs in a "
