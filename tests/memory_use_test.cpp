@@ -134,6 +134,52 @@ TEST(HeapCount, OtherThreadsAreCountedTogetherAndAThreadInItsScopeIsNot) {
     EXPECT_GE(seen.bytes, 64000u);
 }
 
+TEST(PeakHeap, IsTheMostInUseAtOnceAboveTheStartInEveryThread) {
+    ASSERT_TRUE(heap_peak_tracked());
+    char* before = new char[1 << 20];  // in use before: not the peak's, and its free lowers the level
+    keep(before);
+    PeakHeap peak;
+    delete[] before;
+    std::thread worker([] {
+        std::vector<char*> blocks;
+        for (int k = 0; k < 4; ++k) blocks.push_back(new char[1 << 20]);  // 4 MiB at once
+        for (char* b : blocks) delete[] b;
+        for (int k = 0; k < 4; ++k) {  // 1 MiB at a time: never more
+            char* b = new char[1 << 20];
+            keep(b);
+            delete[] b;
+        }
+    });
+    worker.join();
+    const std::uint64_t most = peak.take();
+    // 4 MiB above the level after the first free, which is 1 MiB below the
+    // start (each block's usable size is what it was asked for and up to a
+    // page more: an mmap'ed block's is rounded up to whole pages).
+    EXPECT_GE(most, (3u << 20) - (16u << 10));
+    EXPECT_LT(most, (3u << 20) + (64u << 10));
+    // Nothing is tracked once taken.
+    char* after = new char[8 << 20];
+    keep(after);
+    delete[] after;
+    EXPECT_EQ(PeakHeap().take(), 0u);
+}
+
+#if defined(__GLIBC__)
+TEST(PeakHeap, FollowsReallocAndFree) {
+    PeakHeap peak;
+    void* p = std::malloc(1000);
+    p = std::realloc(p, 1 << 20);  // 1 MiB in use, the 1000 bytes given back
+    keep(p);
+    std::free(p);
+    void* q = std::calloc(1, 512 << 10);
+    keep(q);
+    std::free(q);
+    const std::uint64_t most = peak.take();
+    EXPECT_GE(most, 1u << 20);
+    EXPECT_LT(most, (1u << 20) + (16u << 10));
+}
+#endif
+
 TEST(PeakResident, RisesWithMemoryTouchedAndIsResetBeforeARun) {
 #if defined(__linux__)
     const std::optional<std::uint64_t> before = reset_peak_resident();

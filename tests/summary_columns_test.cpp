@@ -55,7 +55,7 @@ const std::map<std::string, sc::Shown> conditions = {
     {"instructions", sc::Shown::instructions},
     {"per_call", sc::Shown::per_call},
     {"heap", sc::Shown::heap},
-    {"resident", sc::Shown::resident},
+    {"heap_peak", sc::Shown::heap_peak},
     {"reads", sc::Shown::reads},
     {"writes", sc::Shown::writes},
     {"no_calls", sc::Shown::no_calls},

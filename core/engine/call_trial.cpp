@@ -105,9 +105,9 @@ CallTrialBase::~CallTrialBase() = default;
 void CallTrialBase::reset() {
     for (const std::string& p : paths_) remove_and_settle(p, bytes / paths_.size());
     if (!probed_) {
-        // Before the first run: the resident memory, in a run of its own.
+        // Before the first run: the memory it holds, in a run of its own.
         probed_ = true;
-        probe_resident();
+        probe_memory();
         for (const std::string& p : paths_) remove_and_settle(p, bytes / paths_.size());
     }
 }
@@ -217,28 +217,29 @@ void CallTrialBase::run() {
     counters["latency_calls"] = static_cast<double>(s.calls);
 }
 
-void CallTrialBase::probe_resident() {
-    if (!reset_peak_resident()) return;  // unknown here: no probe
+void CallTrialBase::probe_memory() {
+    if (!heap_peak_tracked() && !reset_peak_resident()) return;  // nothing to measure here
     // The probe's calls are timed into histograms of their own, dropped
-    // (made before the peak is reset: they are iobench's, not the method's).
+    // (made before the peaks are reset: they are iobench's, not the method's).
     std::vector<LatencyHistogram> kept(threads_);
     std::swap(kept, histograms_);
-    release_free_heap();
-    const std::optional<std::uint64_t> before = reset_peak_resident();
     const TickRate rate = rate_;
+    const std::optional<std::uint64_t> resident_before = reset_peak_resident();
+    std::optional<std::uint64_t> heap_peak;
     try {
+        PeakHeap heap;
         execute();
+        heap_peak = heap.take();
     } catch (...) {
         std::swap(kept, histograms_);
         rate_ = rate;
         throw;
     }
+    const std::optional<std::uint64_t> resident_peak = resident_before ? peak_resident() : std::nullopt;
     std::swap(kept, histograms_);
     rate_ = rate;
-    const std::optional<std::uint64_t> peak = peak_resident();
-    if (!before || !peak) return;
-    counters["peak_resident_bytes"] = static_cast<double>(*peak);
-    counters["peak_resident_growth_bytes"] = static_cast<double>(*peak > *before ? *peak - *before : 0);
+    if (heap_peak_tracked()) counters["peak_heap_bytes"] = static_cast<double>(*heap_peak);
+    if (resident_peak) counters["peak_resident_bytes"] = static_cast<double>(*resident_peak);
 }
 
 std::string CallTrialBase::check_file(const std::string& path, int only) {

@@ -76,13 +76,11 @@ private:
     /// One run: the sinks opened, the calls made from every thread, the
     /// sinks closed. Rethrows the first error of a thread.
     Executed execute();
-    /// The resident-memory figures, from a run of their own before the
-    /// timed ones (untimed; its output dropped): the allocator's free memory
-    /// given back first, the peak reset, the run made, the peak read. So the
-    /// timed runs see no page the probe did not already bring in, and pages
-    /// freed by earlier benchmarks do not hide this method's. Nothing where
-    /// the peak cannot be reset.
-    void probe_resident();
+    /// The memory figures, from a run of their own before the timed ones
+    /// (untimed; its output dropped): the most heap in use above the run's
+    /// start (PeakHeap: an atomic add per allocation, kept out of the timed
+    /// runs) and the process's peak resident set, where known.
+    void probe_memory();
     /// The thread that calls item `i`.
     unsigned owner(std::uint64_t i) const;
 
@@ -102,7 +100,7 @@ private:
     std::vector<HeapCounts> thread_heap_;  ///< per thread, this run: its open, calls and close
     HeapCounts heap_;                      ///< every thread, every run so far
     std::uint64_t runs_ = 0;               ///< timed runs so far
-    bool probed_ = false;                  ///< probe_resident() made
+    bool probed_ = false;                  ///< probe_memory() made
 };
 
 /// A CallTrialBase whose calls are `Item`'s: `item.arg(i)` prepares the

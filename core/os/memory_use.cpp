@@ -19,8 +19,12 @@
 #if !defined(IOBENCH_SANITIZED_HEAP)
 #if defined(__GLIBC__)
 #define IOBENCH_HEAP_HOOK_MALLOC 1  // malloc and its kin, defined below
+#define IOBENCH_HEAP_PEAK 1         // their blocks sized by malloc_usable_size
 #else
 #define IOBENCH_HEAP_HOOK_NEW 1  // operator new, defined below
+#if defined(_WIN32)
+#define IOBENCH_HEAP_PEAK 1  // its blocks sized by _msize
+#endif
 #endif
 #endif
 
@@ -29,8 +33,12 @@
 #include <unistd.h>
 #endif
 #if defined(__GLIBC__)
-#include <malloc.h>
+#include <malloc.h>  // malloc_usable_size
 #endif
+#if defined(_WIN32)
+#include <malloc.h>  // _msize
+#endif
+#include <algorithm>
 
 namespace iobench {
 
@@ -66,6 +74,31 @@ inline void note_allocation(std::size_t n) noexcept {
         others_bytes.fetch_add(n, std::memory_order_relaxed);
     }
 }
+
+/// The heap in use while a PeakHeap lives: bytes of the blocks allocated
+/// since it began less those freed, and the most of it.
+constinit std::atomic<bool> heap_tracking{false};
+constinit std::atomic<std::int64_t> heap_in_use{0};
+constinit std::atomic<std::int64_t> heap_peak{0};
+
+/// A block of `usable` bytes was allocated.
+inline void track_allocated(std::size_t usable) noexcept {
+    if (!heap_tracking.load(std::memory_order_relaxed)) return;
+    const auto size = static_cast<std::int64_t>(usable);
+    const std::int64_t now = heap_in_use.fetch_add(size, std::memory_order_relaxed) + size;
+    std::int64_t peak = heap_peak.load(std::memory_order_relaxed);
+    while (now > peak && !heap_peak.compare_exchange_weak(peak, now, std::memory_order_relaxed)) {
+    }
+}
+
+/// A block of `usable` bytes is freed.
+inline void track_freed(std::size_t usable) noexcept {
+    if (heap_tracking.load(std::memory_order_relaxed))
+        heap_in_use.fetch_sub(static_cast<std::int64_t>(usable), std::memory_order_relaxed);
+}
+
+/// Whether a PeakHeap lives (checked before a block is sized).
+inline bool tracking_heap() noexcept { return heap_tracking.load(std::memory_order_relaxed); }
 
 HeapCounts others_now() {
     return {others_allocations.load(std::memory_order_relaxed), others_bytes.load(std::memory_order_relaxed)};
@@ -110,10 +143,29 @@ HeapCounts OtherThreadsHeapCount::take() {
     return {now.allocations - start_.allocations, now.bytes - start_.bytes};
 }
 
-void release_free_heap() {
-#if defined(__GLIBC__)
-    malloc_trim(0);
+bool heap_peak_tracked() {
+#if defined(IOBENCH_HEAP_PEAK)
+    return true;
+#else
+    return false;
 #endif
+}
+
+PeakHeap::PeakHeap() {
+    heap_in_use.store(0, std::memory_order_relaxed);
+    heap_peak.store(0, std::memory_order_relaxed);
+    heap_tracking.store(true, std::memory_order_seq_cst);
+}
+
+PeakHeap::~PeakHeap() {
+    if (tracking_) heap_tracking.store(false, std::memory_order_relaxed);
+}
+
+std::uint64_t PeakHeap::take() {
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    heap_tracking.store(false, std::memory_order_relaxed);
+    tracking_ = false;
+    return static_cast<std::uint64_t>(std::max<std::int64_t>(heap_peak.load(std::memory_order_relaxed), 0));
 }
 
 #if defined(__linux__)
@@ -172,15 +224,18 @@ std::string describe_memory_counters() {
     std::string heap;
 #if defined(IOBENCH_HEAP_HOOK_MALLOC)
     heap = "heap: malloc, calloc, realloc, memalign, aligned_alloc and posix_memalign counted (operator new "
-           "included), in every thread";
+           "included), in every thread; peak heap: blocks in use by malloc_usable_size, in an untimed run before "
+           "the timed ones";
+#elif defined(IOBENCH_HEAP_HOOK_NEW) && defined(IOBENCH_HEAP_PEAK)
+    heap = "heap: operator new counted, in every thread (what C code mallocs is not seen here); peak heap: its "
+           "blocks in use by _msize, in an untimed run before the timed ones";
 #elif defined(IOBENCH_HEAP_HOOK_NEW)
-    heap = "heap: operator new counted, in every thread (what C code mallocs is not seen here)";
+    heap = "heap: operator new counted, in every thread (what C code mallocs is not seen here); peak heap: unknown";
 #else
     heap = "heap: unknown (a sanitizer's runtime owns the allocator in this build)";
 #endif
     const bool resident = reset_peak_resident().has_value();
-    return heap + (resident ? "; peak resident set: VmHWM of /proc/self/status in an untimed run before the "
-                              "timed ones, the allocator's free memory given back (malloc_trim) and the peak "
+    return heap + (resident ? "; peak resident set: VmHWM of /proc/self/status in that untimed run, the peak "
                               "reset (/proc/self/clear_refs) first"
                             : "; peak resident set: unknown here (it cannot be reset before a run)");
 }
@@ -204,35 +259,53 @@ void* __libc_calloc(std::size_t, std::size_t);
 void* __libc_realloc(void*, std::size_t);
 void* __libc_memalign(std::size_t, std::size_t);
 
-void* malloc(std::size_t n) noexcept {
-    iobench::note_allocation(n);
-    return __libc_malloc(n);
+void __libc_free(void*);
 }
 
+namespace {
+/// A block `p` from glibc's allocator, of `n` bytes asked for.
+inline void* allocated(void* p, std::size_t n) noexcept {
+    iobench::note_allocation(n);
+    if (p && iobench::tracking_heap()) iobench::track_allocated(malloc_usable_size(p));
+    return p;
+}
+}  // namespace
+
+extern "C" {
+void* malloc(std::size_t n) noexcept { return allocated(__libc_malloc(n), n); }
+
 void* calloc(std::size_t count, std::size_t size) noexcept {
-    iobench::note_allocation(count * size);
-    return __libc_calloc(count, size);
+    return allocated(__libc_calloc(count, size), count * size);
 }
 
 void* realloc(void* p, std::size_t n) noexcept {
-    if (n != 0 || !p) iobench::note_allocation(n);
-    return __libc_realloc(p, n);
+    if (p && n == 0) {  // glibc frees the block
+        free(p);
+        return nullptr;
+    }
+    const std::size_t old = p && iobench::tracking_heap() ? malloc_usable_size(p) : 0;
+    void* q = __libc_realloc(p, n);
+    if (!q) return nullptr;  // the old block stays as it was
+    iobench::track_freed(old);
+    return allocated(q, n);
+}
+
+void free(void* p) noexcept {
+    if (p && iobench::tracking_heap()) iobench::track_freed(malloc_usable_size(p));
+    __libc_free(p);
 }
 
 void* memalign(std::size_t alignment, std::size_t n) noexcept {
-    iobench::note_allocation(n);
-    return __libc_memalign(alignment, n);
+    return allocated(__libc_memalign(alignment, n), n);
 }
 
 void* aligned_alloc(std::size_t alignment, std::size_t n) noexcept {
-    iobench::note_allocation(n);
-    return __libc_memalign(alignment, n);
+    return allocated(__libc_memalign(alignment, n), n);
 }
 
 int posix_memalign(void** out, std::size_t alignment, std::size_t n) noexcept {
     if (alignment % sizeof(void*) != 0 || (alignment & (alignment - 1)) != 0) return EINVAL;
-    iobench::note_allocation(n);
-    void* p = __libc_memalign(alignment, n);
+    void* p = allocated(__libc_memalign(alignment, n), n);
     if (!p) return ENOMEM;
     *out = p;
     return 0;
@@ -244,14 +317,25 @@ int posix_memalign(void** out, std::size_t alignment, std::size_t n) noexcept {
 void* operator new(std::size_t n) {
     iobench::note_allocation(n);
     for (;;) {
-        if (void* p = std::malloc(n == 0 ? 1 : n)) return p;
+        if (void* p = std::malloc(n == 0 ? 1 : n)) {
+#if defined(IOBENCH_HEAP_PEAK)
+            if (iobench::tracking_heap()) iobench::track_allocated(_msize(p));
+#endif
+            return p;
+        }
         std::new_handler handler = std::get_new_handler();
         if (!handler) throw std::bad_alloc();
         handler();
     }
 }
 
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+void operator delete(void* p) noexcept {
+#if defined(IOBENCH_HEAP_PEAK)
+    if (p && iobench::tracking_heap()) iobench::track_freed(_msize(p));
+#endif
+    std::free(p);
+}
+
+void operator delete(void* p, std::size_t) noexcept { operator delete(p); }
 
 #endif

@@ -3,15 +3,19 @@
 // MemoryManager): heap allocations counted by a hook in this program, and the
 // process's peak resident set read from the operating system.
 //
-//  figure          Linux (glibc)                           Windows, other C libraries
+//  figure          Linux (glibc)                           Windows
 //  allocations     malloc, calloc, realloc, memalign,      operator new (C++ code; what C
 //                  aligned_alloc, posix_memalign defined   code mallocs is not seen)
 //                  here, forwarding to glibc's (operator
 //                  new calls malloc: counted too)
+//  peak heap       the same, and free: each block's        operator new and delete, each
+//                  malloc_usable_size added and taken      block's _msize
+//                  away
 //  peak resident   VmHWM of /proc/self/status after "5"    unknown (the peak working set
 //                  is written to /proc/self/clear_refs     cannot be reset)
-//                  (the peak reset to the current RSS),
-//                  free heap given back first (malloc_trim)
+//                  (the peak reset to the current RSS)
+//
+// Other C libraries count operator new, and know no peak heap.
 //
 // A build with AddressSanitizer counts no allocation (its runtime owns
 // malloc and operator new): the figures are unknown there, and a figure
@@ -77,10 +81,26 @@ private:
     bool counting_ = true;
 };
 
-/// Gives the allocator's free memory back to the operating system (glibc:
-/// malloc_trim(0)), so that pages a later run touches are new to the
-/// resident set; nothing elsewhere.
-void release_free_heap();
+/// True when this build tracks the heap in use (PeakHeap below).
+bool heap_peak_tracked();
+
+/// The most heap memory in use at once while it lives, above what was in
+/// use when it began: every thread's blocks, by their usable size (what the
+/// allocator gave, at least what was asked). Tracking costs an atomic add per
+/// allocation and free, so a per-call row tracks it in an untimed run of its
+/// own. One at a time; nothing is tracked where heap_peak_tracked() is false.
+class PeakHeap {
+public:
+    PeakHeap();
+    ~PeakHeap();
+    PeakHeap(const PeakHeap&) = delete;
+    PeakHeap& operator=(const PeakHeap&) = delete;
+    /// The peak so far, in bytes; tracking stops.
+    std::uint64_t take();
+
+private:
+    bool tracking_ = true;
+};
 
 /// Resets the process's peak resident set to its current size, and returns
 /// that size in bytes; nothing when the platform cannot (see above).

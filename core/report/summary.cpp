@@ -72,7 +72,7 @@ struct SummaryTable {
     bool has_instructions = false;  // some row has instructions_per_item (--instructions)
     bool has_latency = false;       // some row is a per-call row (latency_p50_ns)
     bool has_heap = false;          // some row counted its allocations (heap_allocations_per_item)
-    bool has_resident = false;      // some row measured its resident memory (peak_resident_growth_bytes)
+    bool has_heap_peak = false;     // some row measured its peak heap (peak_heap_bytes)
 };
 
 /// A row's counters from the run that stands for it (its median aggregate,
@@ -170,7 +170,7 @@ void finish_table(SummaryTable& t) {
         t.has_instructions = t.has_instructions || r.instructions_per_item.has_value();
         t.has_latency = t.has_latency || r.counters.count("latency_p50_ns") != 0;
         t.has_heap = t.has_heap || r.counters.count("heap_allocations_per_item") != 0;
-        t.has_resident = t.has_resident || r.counters.count("peak_resident_growth_bytes") != 0;
+        t.has_heap_peak = t.has_heap_peak || r.counters.count("peak_heap_bytes") != 0;
     }
     t.input = reads > writes;
     t.any_calls = reads + writes > 0;
@@ -244,7 +244,7 @@ struct SummaryNotes {
     bool any_binary_size = false;  // a binary_size table: ranked by size, its counters the child's
     bool any_instructions = false;  // an instr/item column (--instructions)
     bool any_latency = false;       // the per-call columns (p50 call, ...)
-    bool any_memory = false;        // allocs/item or RSS growth
+    bool any_memory = false;        // allocs/item or peak heap
     std::string instructions_source;  // "perf", "valgrind"
     std::vector<std::string> interfered;  // "name (n%)": spread with stolen time
     std::vector<std::string> contended;   // "name (n%)": spread with CPU pressure, no stolen time
@@ -383,7 +383,7 @@ void note_table(const SummaryTable& t, SummaryNotes& notes) {
     notes.any_binary_size = notes.any_binary_size || t.has_binary_size;
     notes.any_instructions = notes.any_instructions || t.has_instructions;
     notes.any_latency = notes.any_latency || t.has_latency;
-    notes.any_memory = notes.any_memory || t.has_heap || t.has_resident;
+    notes.any_memory = notes.any_memory || t.has_heap || t.has_heap_peak;
 }
 
 /// Whether table `t` shows a column whose condition is `when`.
@@ -397,7 +397,7 @@ bool shown(Shown when, const SummaryTable& t) {
         case Shown::instructions: return t.has_instructions;
         case Shown::per_call: return t.has_latency;
         case Shown::heap: return t.has_heap;
-        case Shown::resident: return t.has_resident;
+        case Shown::heap_peak: return t.has_heap_peak;
         case Shown::reads: return t.input;
         case Shown::writes: return !t.input && t.any_calls;
         case Shown::no_calls: return !t.any_calls;
@@ -560,9 +560,9 @@ void render_notes(std::ostream& out, const SummaryNotes& notes) {
         out << "p50 call, p99.9 call, max call: one call of a per-call row (/threads:<n>), each call timed; the "
                "timing's own cost (latency_overhead_ns in the JSON) is in them, not subtracted.\n";
     if (notes.any_memory)
-        out << "allocs/item: heap allocations per item, every thread, the sinks' open and close included; RSS "
-               "growth: what a run made resident above the process's resident set when it began (an untimed run "
-               "of its own; memory_counters in the JSON says how each is counted).\n";
+        out << "allocs/item: heap allocations per item, every thread, the sinks' open and close included; peak "
+               "heap: the most heap in use at once above the run's start (an untimed run of its own); "
+               "memory_counters in the JSON says what is counted.\n";
     if (notes.any_instructions) {
         out << fmt::format("instr/item: user-space instructions per item of the measured calls, counted by {} "
                            "(--instructions; reproducible to about 5 significant digits), - where the work runs in a "

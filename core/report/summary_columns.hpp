@@ -38,7 +38,7 @@ enum class Format { text, interval, time, throughput, ratio, count, bytes, perce
 enum class Flag { none, cv_flag, interval_flag };
 
 /// Which tables show a column (summary_columns.json's "shown").
-enum class Shown { always, ranked_by_time, ranked_by_size, limit, cold_warm, instructions, per_call, heap, resident, reads, writes,
+enum class Shown { always, ranked_by_time, ranked_by_size, limit, cold_warm, instructions, per_call, heap, heap_peak, reads, writes,
                    no_calls };
 
 /// One column of a summary table.
@@ -86,8 +86,8 @@ inline constexpr auto columns = std::to_array<Column>({
      Flag::none, "", Shown::per_call},
     {"heap_allocations", "allocs/item", Align::right, 11, false, "allocations per item", Field::counter,
      "heap_allocations_per_item", Format::count, Flag::none, "", Shown::heap},
-    {"resident_growth", "RSS growth", Align::right, 10, false, "bytes", Field::counter, "peak_resident_growth_bytes",
-     Format::bytes, Flag::none, "", Shown::resident},
+    {"peak_heap", "peak heap", Align::right, 9, false, "bytes", Field::counter, "peak_heap_bytes", Format::bytes,
+     Flag::none, "", Shown::heap_peak},
     {"read_calls", "read calls", Align::right, 11, false, "system calls per run", Field::counter, "read_calls",
      Format::count, Flag::none, "", Shown::reads},
     {"write_calls", "write calls", Align::right, 11, false, "system calls per run", Field::counter, "write_calls",
