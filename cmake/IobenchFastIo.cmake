@@ -43,12 +43,15 @@ else()
     set(CMAKE_REQUIRED_QUIET ON)
     # Compiled as iobench's own targets are (iobench_cxx20): C++20, no extensions.
     set(CMAKE_REQUIRED_FLAGS "${CMAKE_CXX20_STANDARD_COMPILE_OPTION}")
-    # What methods/fast_io.cpp uses, in three parts that compile or not independently.
-    check_cxx_source_compiles([[
+    # What methods/fast_io.cpp uses, in three parts that compile or not
+    # independently: each a function of one probe, and all three first in
+    # one program (each probe compiles fast_io's headers: seconds apiece),
+    # the parts tried alone only when that fails.
+    set(_fast_io_probe_device [[
 #include <fast_io_device.h>
 #include <fast_io_unit/gb18030.h>
 #include <cstdint>
-int main(int, char** argv) {
+int probe_device(char** argv) {
   fast_io::obuf_file out(fast_io::mnp::os_c_str(argv[0]));
   fast_io::print_freestanding(out, std::uint64_t{1}, char{10}, 0.5);
   fast_io::obuf_file_mutex locked(fast_io::mnp::os_c_str(argv[0]));
@@ -60,12 +63,12 @@ int main(int, char** argv) {
   char8_t const text[] = u8"x";
   write(gb, text, text + 1);
   return ok;
-}]] IOBENCH_FAST_IO_COMPILES)
-    check_cxx_source_compiles([[
+}]])
+    set(_fast_io_probe_legacy [[
 #include <fast_io.h>
 #include <fast_io_legacy.h>
 #include <cstdint>
-int main(int, char** argv) {
+int probe_legacy(char** argv) {
   fast_io::c_file f(fast_io::mnp::os_c_str(argv[0]), fast_io::open_mode::out);
   fast_io::print_freestanding(f, std::uint64_t{1}, char{10});
   fast_io::c_file_unlocked u(fast_io::mnp::os_c_str(argv[0]), fast_io::open_mode::out);
@@ -73,17 +76,36 @@ int main(int, char** argv) {
   fast_io::filebuf_file b(fast_io::mnp::os_c_str(argv[0]), fast_io::open_mode::out);
   fast_io::print_freestanding(b, std::uint64_t{1}, char{10});
   return 0;
-}]] IOBENCH_FAST_IO_LEGACY_COMPILES)
-    check_cxx_source_compiles([[
+}]])
+    set(_fast_io_probe_i18n [[
 #include <fast_io_device.h>
 #include <fast_io_i18n.h>
 #include <cstdint>
-int main(int, char** argv) {
+int probe_i18n(char** argv) {
   fast_io::native_l10n loc(fast_io::mnp::os_c_str(argv[0]));
   fast_io::obuf_file out(fast_io::mnp::os_c_str(argv[0]));
   fast_io::print_freestanding(fast_io::imbue(loc, out), std::uint64_t{1}, char{10});
   return 0;
-}]] IOBENCH_FAST_IO_I18N_COMPILES)
+}]])
+    check_cxx_source_compiles("${_fast_io_probe_device}\n${_fast_io_probe_legacy}\n${_fast_io_probe_i18n}
+int main(int, char** argv) { return probe_device(argv) + probe_legacy(argv) + probe_i18n(argv); }"
+      IOBENCH_FAST_IO_ALL_COMPILES)
+    if(IOBENCH_FAST_IO_ALL_COMPILES)
+      set(IOBENCH_FAST_IO_COMPILES ON)
+      set(IOBENCH_FAST_IO_LEGACY_COMPILES ON)
+      set(IOBENCH_FAST_IO_I18N_COMPILES ON)
+    else()
+      foreach(_part device legacy i18n)
+        string(TOUPPER ${_part} _PART)
+        if(_part STREQUAL "device")
+          set(_var IOBENCH_FAST_IO_COMPILES)
+        else()
+          set(_var IOBENCH_FAST_IO_${_PART}_COMPILES)
+        endif()
+        check_cxx_source_compiles("${_fast_io_probe_${_part}}
+int main(int, char** argv) { return probe_${_part}(argv); }" ${_var})
+      endforeach()
+    endif()
     unset(CMAKE_REQUIRED_INCLUDES)
     unset(CMAKE_REQUIRED_QUIET)
     unset(CMAKE_REQUIRED_FLAGS)

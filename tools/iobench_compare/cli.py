@@ -3,7 +3,8 @@
 Exit status: 0 done; 1 the output could not be written (a full disk, a closed
 standard output; an earlier -o file is left whole); 2 bad input (one line
 `iobench-compare: error: ...` on stderr); 3 this Python lacks a dependency
-(numpy, scipy, matplotlib, tabulate), with what to install.
+(numpy, scipy, matplotlib, tabulate), with what to install; 4 with
+--fail-on-regression, a benchmark regressed (gate.py).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ EXPORTS = ("bencher", "github-action-benchmark")
 # Exit statuses besides 0 (done) and 2 (bad input).
 EXIT_NOT_WRITTEN = 1  # the output could not be written: a full disk, a closed or broken standard output
 EXIT_MISSING_DEPENDENCY = 3
+EXIT_REGRESSION = 4  # --fail-on-regression: a benchmark of NEW is worse than BASE beyond the threshold
 
 DESCRIPTION = """\
 Compare iobench (Google Benchmark) JSON results across files: per workload a table
@@ -41,6 +43,7 @@ examples:
   iobench-compare results/run.json --format html -o results/run.html
   iobench-compare gcc.json --baseline-method fprintf,fwrite --counters write_calls,sys
   iobench-compare quick.json --format bencher -o bencher.json
+  iobench-compare base.json new.json --fail-on-regression 5    # a CI gate: exit 4 on a regression
 
 exit status: 0 done, 1 the output could not be written (a full disk, a closed
 standard output; an earlier -o FILE stays whole), 2 bad input (a missing,
@@ -48,7 +51,10 @@ unreadable or truncated file, a FIFO or device, not a benchmark result, a file
 without any result, no benchmark in common, an unknown --baseline-method or
 --counters, -o naming an input; -o or --plot naming a link, or another user's
 FIFO, device or file, in a directory others can write to), 3 a Python dependency
-is missing."""
+is missing, 4 --fail-on-regression found a regression (each is a line on stderr:
+the benchmark, BASE's and NEW's figure, the change and which figure: instructions
+per item where both files count them, else the median time, significant by the
+U test at --alpha and beyond PCT)."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -107,6 +113,10 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--alpha", type=float, default=0.05, metavar="A",
                    help="significance level of the Mann-Whitney U test (default 0.05)")
     p.add_argument("--plot", metavar="DIR", help="also write charts (PNG and SVG) into DIR")
+    p.add_argument("--fail-on-regression", type=float, metavar="PCT",
+                   help="a gate for CI: BASE.json NEW.json; exit status 4 when a benchmark of NEW is more than PCT "
+                        "percent worse: by instructions per item where both count them (--instructions), else by "
+                        "its median time where the difference is significant; the changes go to stderr")
     p.add_argument("-o", "--output", metavar="FILE", help="write the output to FILE instead of standard output")
     p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     return p
@@ -245,6 +255,17 @@ def main(argv: list[str] | None = None) -> int:
         args.baseline_file = 1
     if not 1 <= args.baseline_file <= len(args.files):
         fail(f"--baseline-file {args.baseline_file}: there are {len(args.files)} files")
+    gate_threshold = None
+    if args.fail_on_regression is not None:
+        pct = args.fail_on_regression
+        if not pct >= 0 or pct != pct or pct == float("inf"):
+            fail(f"--fail-on-regression {pct:g}: give a percentage of 0 or more")
+        if len(args.files) != 2:
+            fail(f"--fail-on-regression compares two files, BASE.json NEW.json (got {len(args.files)})")
+        if methods or args.baseline_file != 1:
+            fail("--fail-on-regression compares NEW with BASE, the first file: not with --baseline-method or "
+                 "--baseline-file")
+        gate_threshold = pct / 100
     _check_output_is_not_an_input(args.output, args.files)
     if args.format in EXPORTS and len(args.files) != 1:
         fail(f"--format {args.format} exports one result file (got {len(args.files)})")
@@ -280,4 +301,13 @@ def main(argv: list[str] | None = None) -> int:
         except OSError as e:
             fail(f"--plot {args.plot}: {e.strerror or e}")
     _write(args.output, text)
+    if gate_threshold is not None:
+        from .gate import gate, report
+
+        result = gate(comparison, gate_threshold)
+        _say(report(result))
+        if result.regressions:
+            return EXIT_REGRESSION
+        if not result.tested:
+            return 2  # a gate that judged nothing must not pass
     return 0
