@@ -125,10 +125,21 @@ if(MISMATCH_BUILD_TYPE)
   string(REGEX MATCHALL "\n" lines "${err}")
   list(LENGTH lines count)
   if(NOT rc EQUAL 2 OR NOT count EQUAL 1 OR NOT out STREQUAL ""
-     OR NOT err MATCHES "built with [^;]*, ${MISMATCH_BUILD_TYPE}, iobench API [0-9]+ [^;]*; this iobench: [^\n]*, ${BUILD_TYPE}, iobench API")
+     OR NOT err MATCHES "built with [^;]*, ${MISMATCH_BUILD_TYPE}, iobench API [0-9]+ [^;]*; this iobench: [^\n]*, ${BUILD_TYPE}, iobench API"
+     OR NOT err MATCHES "Build the plugin with this iobench's compiler, standard library and build type")
     message(FATAL_ERROR "a ${MISMATCH_BUILD_TYPE} plugin was not refused as it should be (exit ${rc}):\n${out}\n${err}")
   endif()
   message(STATUS "refused: ${err}")
+endif()
+if(MISMATCH_COMPILER)
+  # Configured with another compiler than iobench's: a warning that names both.
+  execute_process(COMMAND ${configure} -B ${WORK}/other-compiler -DCMAKE_CXX_COMPILER=${MISMATCH_COMPILER}
+    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  string(REGEX REPLACE "[ \n]+" " " said "${err}")
+  if(NOT rc EQUAL 0 OR NOT said MATCHES "iobench [0-9.]+ was built with [^;]+; this project compiles with ")
+    message(FATAL_ERROR "configured with ${MISMATCH_COMPILER}: no warning naming both compilers (exit ${rc}):\n${err}")
+  endif()
+  message(STATUS "warned: ${said}")
 endif()
 message(STATUS "times:${timing}")
 file(REMOVE_RECURSE ${WORK})

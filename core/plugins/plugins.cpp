@@ -268,7 +268,10 @@ void check_identity(const fs::path& given, const iobench_build_identity* theirs)
                                            : fmt::format("iobench API {} (an identity of {} bytes, not {})",
                                                          theirs->api_version, theirs->size,
                                                          sizeof(iobench_build_identity));
-        refuse(given, fmt::format("built with {}; this iobench: {}", built_with, identity_text(ours)));
+        refuse(given, fmt::format("built with {}; this iobench: {}. Build the plugin with this iobench's compiler, "
+                                  "standard library and build type (CMAKE_CXX_COMPILER, CMAKE_BUILD_TYPE), or "
+                                  "build iobench with yours",
+                                  built_with, identity_text(ours)));
     }
 }
 
