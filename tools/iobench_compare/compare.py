@@ -171,6 +171,9 @@ class Workload:
     compared_per: str = "item"  # per "item" or per "byte" when per item
     part: str | None = None  # the rows of one cache state of the workload: "cache:cold"
     cold_warm: bool = False  # whether the table has the cold / warm column
+    # What ranks and compares the rows: "time", or "instructions" (instructions per item) where every
+    # file's rows count them (iobench --instructions): a count, so ratios without a test or interval.
+    figure: str = "time"
 
     @property
     def per_item(self) -> bool:
@@ -191,6 +194,7 @@ class Summary:
     geomean: float | None
     rows: int  # how many rows it covers
     per_item: int  # how many of them were compared per item
+    by_instructions: int = 0  # how many of them by instructions per item rather than time
 
 
 @dataclass
@@ -421,7 +425,30 @@ def _comparable(cell: Cell, i: int, base: Cell, j: int, table: Workload, files: 
     return None
 
 
-def _compare(cell: Cell, base: Cell, alpha: float) -> None:
+INSTRUCTIONS = "instructions_per_item"
+COUNT_VERDICT = "a count: no test"
+
+
+def _instructions_figure(table: Workload) -> bool:
+    """True when every method row that ran, in every file, counts instructions per item (the limit
+    rows aside): the table is then ranked and compared by them."""
+    cells = [c for r in table.rows if not r.is_limit for c in r.cells if c.ok]
+    return bool(cells) and all(c.counters.get(INSTRUCTIONS, 0) > 0 for c in cells)
+
+
+def _figure(cell: Cell, table: Workload) -> float | None:
+    """The value the table ranks by: instructions per item, or the time (per run or per item)."""
+    if table.figure == "instructions":
+        return cell.counters.get(INSTRUCTIONS)
+    return cell.value
+
+
+def _compare(cell: Cell, base: Cell, alpha: float, table: Workload) -> None:
+    if table.figure == "instructions":
+        a, b = cell.counters.get(INSTRUCTIONS), base.counters.get(INSTRUCTIONS)
+        if a and b:
+            cell.ratio, cell.p_value, cell.verdict = a / b, None, COUNT_VERDICT
+            return
     cell.ratio = cell.value / base.value
     cell.p_value, cell.verdict = significance(cell.value_samples, base.value_samples, alpha)
 
@@ -435,14 +462,16 @@ def _mark_baseline(cell: Cell) -> None:
 def _fastest(table: Workload, files: list[ResultFile]) -> None:
     """x fastest: each value / the smallest value of a method (not the limit row) in the same file."""
     for i in range(len(files)):
-        values = [r.cells[i].value for r in table.rows if not r.is_limit and r.cells[i].value is not None]
+        values = [_figure(r.cells[i], table) for r in table.rows if not r.is_limit]
+        values = [v for v in values if v]
         if not values:
             continue
         best = min(values)
         for row in table.rows:
             cell = row.cells[i]
-            if not row.is_limit and cell.value is not None:
-                cell.x_fastest = cell.value / best
+            value = _figure(cell, table)
+            if not row.is_limit and value:
+                cell.x_fastest = value / best
 
 
 def _order(table: Workload, ranked_by: int) -> None:
@@ -466,6 +495,8 @@ def _order(table: Workload, ranked_by: int) -> None:
         if cell.ok:
             if by_size:
                 return (0, cell.counters["binary_size"], position)
+            if table.figure == "instructions":
+                return (0, cell.counters[INSTRUCTIONS], position)
             return (0, cell.value if cell.value is not None else cell.time, position)
         return (1, 0.0, position)
     table.rows = [row for _, row in sorted(enumerate(table.rows), key=key)]
@@ -629,16 +660,19 @@ def _summaries(workloads: list[Workload], files: list[ResultFile], baseline_file
     for i in range(len(files)):
         if i == baseline_file:
             continue
-        ratios, per_item = [], 0
+        ratios, per_item, counted = [], 0, 0
         for table in workloads:
             for row in table.rows:
                 cell = row.cells[i]
                 if row.is_limit or cell.ratio is None or cell.verdict in (None, "baseline"):
                     continue
                 ratios.append(cell.ratio)
-                per_item += table.per_item
+                if cell.verdict == COUNT_VERDICT:
+                    counted += 1
+                else:
+                    per_item += table.per_item
         geomean = float(scipy.stats.gmean(ratios)) if ratios else None
-        summaries.append(Summary(i, baseline_file, geomean, len(ratios), per_item))
+        summaries.append(Summary(i, baseline_file, geomean, len(ratios), per_item, counted))
     return summaries
 
 
@@ -728,13 +762,15 @@ def compare(files: list[ResultFile], baseline_file: int = 0, baseline_methods: l
         pairs = _pairs(table, rows, files, baseline_file, baseline_methods)
         found_baseline |= bool(pairs)
         _choose_unit(table, pairs, files)
+        if _instructions_figure(table):
+            table.figure = "instructions"
         for cell, i, base, j, base_row in pairs:
             if cell is base:
                 _mark_baseline(cell)
             elif cell.ok and base.ok:
                 why = _comparable(cell, i, base, j, table, files)
                 if why is None:
-                    _compare(cell, base, alpha)
+                    _compare(cell, base, alpha, table)
                 else:
                     cell.verdict = why
         _fastest(table, files)

@@ -105,13 +105,21 @@ def baseline_sentence(comparison: Comparison, md: bool = False) -> str:
         first, *others = [strong(m) for m in comparison.baseline_methods]
         alternatives = f" (else {', else '.join(others)})" if others else ""
         base = f"baseline: the method {first}{alternatives} of the same workload and file"
+    counted = any(w.figure == "instructions" for w in comparison.workloads)
+    instructions = (" In a table whose rows all count instructions per item (--instructions), those counts rank "
+                    "and compare the rows instead: ratio = instructions per item / the baseline's, without a test "
+                    "(a count)." if counted else "")
     return (f"{base[0].upper()}{base[1:]}. Ratio = median time / the baseline's (below 1: faster), per run, or per "
             "item where the counts differ. Significance: two-sided Mann-Whitney U on the repetitions' times, "
-            f"alpha {comparison.alpha:g}.")
+            f"alpha {comparison.alpha:g}.{instructions}")
 
 
 def table_title(workload: Workload) -> str:
-    """ "ints_out: time per run", or per item with the reason."""
+    """ "ints_out: time per run", or per item with the reason; "ints_out: instructions per item" where
+    the rows are ranked and compared by their instruction counts."""
+    if workload.figure == "instructions":
+        return (f"{workload.title}: instructions per item (every row counted them: ranked and compared by the "
+                "counts, ratios without a test)")
     if workload.per_item:
         return f"{workload.title}: time per {workload.unit} ({workload.unit_note})"
     return f"{workload.title}: time per run"
@@ -201,6 +209,10 @@ def summary_lines(comparison: Comparison) -> list[str]:
             continue
         rows = f"{s.rows} row" + ("" if s.rows == 1 else "s")
         per_item = f", {s.per_item} of them per item" if s.per_item else ""
+        if s.by_instructions == s.rows:
+            per_item += ", by instructions per item"
+        elif s.by_instructions:
+            per_item += f", {s.by_instructions} of them by instructions per item"
         lines.append(f"{f.label} against {base.label}: {format_ratio(s.geomean)} over {rows}{per_item}")
     return lines
 

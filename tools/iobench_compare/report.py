@@ -15,8 +15,8 @@ from . import __version__
 from . import columns, rules
 from .compare import CV_WARNING, Comparison, Workload, reads_a_file
 from .plot import charts, svg
-from .render import (LIMIT_LEGEND, SUMMARY_TITLE, STATUS_WORDS, baseline_sentence, body, headers,
-                     interference_sentences, problem, summary_lines, table_title)
+from .render import (CI_HEADER, LIMIT_LEGEND, SUMMARY_TITLE, STATUS_WORDS, baseline_sentence, body, headers,
+                     interference_sentences, problem, summary_lines, table_title, time_header)
 
 # The confidence level as the report writes it ("95%").
 _LEVEL = f"{rules.CONFIDENCE * 100:.0f}%"
@@ -126,8 +126,10 @@ def _context_table(comparison: Comparison) -> str:
     return "\n".join(out)
 
 
-def _cell_class(header: str, text: str, cell) -> str:
+def _cell_class(header: str, text: str, cell, greyed: bool = False) -> str:
     classes = []
+    if greyed:
+        classes.append("muted")
     if header in ("significance", "note"):
         classes.append("text")
     elif header not in (columns.header("method"), "file"):
@@ -143,6 +145,7 @@ def _workload_table(comparison: Comparison, workload: Workload) -> str:
     header = headers(comparison, workload)
     lines = body(comparison, workload)
     n = len(comparison.files)
+    timed = {time_header(workload), CI_HEADER, columns.header("throughput"), columns.header("cv")}
     out = ['<div class="scroll"><table class="results">', "<tr>" + "".join(f"<th>{_e(h)}</th>" for h in header) +
            "</tr>"]
     for k, line in enumerate(lines):
@@ -156,7 +159,10 @@ def _workload_table(comparison: Comparison, workload: Workload) -> str:
         if row.is_limit:
             classes.append("limit")
         attr = f' class="{" ".join(classes)}"' if classes else ""
-        tds = "".join(f"<td{_cell_class(h, t, cell)}>{_e(t)}</td>" for h, t in zip(header, line))
+        # A valgrind run's times are ~50x the real ones: shown greyed, never the figure.
+        valgrind = comparison.files[k % n].context.get("instructions_source") == "valgrind"
+        tds = "".join(f"<td{_cell_class(h, t, cell, valgrind and h in timed)}>{_e(t)}</td>"
+                      for h, t in zip(header, line))
         out.append(f"<tr{attr}>{tds}</tr>")
     out.append("</table></div>")
     return "\n".join(out)

@@ -594,7 +594,8 @@ class InstructionsTest(unittest.TestCase):
 
     def test_instructions_column_and_legend(self):
         out = run_ok(self, fixture("instructions-valgrind.json"))
-        ints_out = out.split("ints_out: time per run\n", 1)[1].split("\n\n", 1)[0]
+        ints_out = out.split("ints_out: instructions per item (every row counted them: ranked and compared by the "
+                             "counts, ratios without a test)\n", 1)[1].split("\n\n", 1)[0]
         self.assertIn("instr/item", ints_out.splitlines()[0])
         for bench in ("ints_out/obuf", "ints_out/fprintf", "ints_out/limit"):
             (row,) = iteration_rows("instructions-valgrind.json", bench)
@@ -609,6 +610,45 @@ class InstructionsTest(unittest.TestCase):
         # Files without the counter: neither the column nor the legend.
         plain = run_ok(self, fixture("quick-gcc.json"))
         self.assertNotIn("instr/item", plain)
+
+    def test_ranked_and_compared_by_the_counts_where_every_row_has_them(self):
+        data = load_json("instructions-valgrind.json")
+        # The same counts, every time three times slower: a valgrind run's times are not the figure.
+        slower = json.loads(json.dumps(data))
+        for row in slower["benchmarks"]:
+            for key in ("real_time", "cpu_time"):
+                if key in row:
+                    row[key] *= 3
+            if row.get("name", "").startswith("ints_out/fprintf") and "instructions_per_item" in row:
+                row["instructions_per_item"] *= 1.25
+        with tempfile.TemporaryDirectory() as tmp:
+            files = [results.load(fixture("instructions-valgrind.json")), results.load(write_json(tmp, "b.json", slower))]
+            comparison = cmp.compare(files)
+            html = run_ok(self, fixture("instructions-valgrind.json"), write_json(tmp, "c.json", slower),
+                          "--format", "html")
+        ints_out = next(w for w in comparison.workloads if w.name == "ints_out")
+        self.assertEqual(ints_out.figure, "instructions")
+        methods = [r.method for r in ints_out.rows if not r.is_limit]
+        counts = [r.cells[0].counters["instructions_per_item"] for r in ints_out.rows if not r.is_limit]
+        self.assertEqual(counts, sorted(counts))  # fewest instructions first
+        fprintf = next(r for r in ints_out.rows if r.method == "fprintf")
+        self.assertAlmostEqual(fprintf.cells[1].ratio, 1.25)
+        self.assertEqual(fprintf.cells[1].verdict, cmp.COUNT_VERDICT)
+        self.assertIsNone(fprintf.cells[1].p_value)
+        obuf = next(r for r in ints_out.rows if r.method == "obuf")
+        self.assertAlmostEqual(obuf.cells[1].ratio, 1.0)  # three times the time, the same count
+        self.assertEqual(methods[0], "obuf")
+        self.assertAlmostEqual(obuf.cells[0].x_fastest, 1.0)
+        (summary,) = comparison.summaries
+        self.assertEqual(summary.by_instructions, summary.rows)
+        self.assertGreater(summary.rows, 0)
+        # The HTML greys the times of a valgrind run and says what the overall figure is of.
+        self.assertIn("by instructions per item", html)
+        self.assertIn('<td class="muted num">', html)
+
+    def test_times_rank_where_a_file_lacks_the_counts(self):
+        comparison = cmp.compare([results.load(fixture("quick-gcc.json"))])
+        self.assertTrue(all(w.figure == "time" for w in comparison.workloads))
 
     def test_csv_carries_the_count(self):
         rows = csv_rows(self, fixture("instructions-valgrind.json"))
