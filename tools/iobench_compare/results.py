@@ -245,6 +245,11 @@ def _check_row(path: str, index: int, row) -> None:
             raise bad(key, "a number within a double's range")
     if "time_unit" in row and row["time_unit"] not in TIME_UNITS:
         raise bad("time_unit", "one of " + ", ".join(TIME_UNITS))
+    # Every other field is a counter (bytes_per_second, write_calls, ...): a number, or null where it
+    # was not finite. A string there is a damaged file, not a counter to leave out without a word.
+    for key, value in row.items():
+        if key not in _GB_FIELDS and key not in STRUCTURE_FIELDS and value is not None and not _is_number(value):
+            raise bad(key, "a number (a counter)")
     if row.get("error_occurred") is True:
         return
     real_time = row.get("real_time", False)  # (null: a time that was not finite)

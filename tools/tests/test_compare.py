@@ -1280,7 +1280,11 @@ class BadInputTest(unittest.TestCase):
                 ("time_unit", '"h"', '"time_unit" must be one of ns, us, ms, s, not "h"'),
                 ("run_type", '"median"', '"run_type" must be "iteration" or "aggregate", not "median"'),
                 ("error_occurred", '"yes"', '"error_occurred" must be true or false, not "yes"'),
-                ("threads", "0", '"threads" must be a whole number from 1 to 1000000, not 0')):
+                ("threads", "0", '"threads" must be a whole number from 1 to 1000000, not 0'),
+                # A counter that is not a number was left out without a word.
+                ("bytes_per_second", '"fast"', '"bytes_per_second" must be a number (a counter), not "fast"'),
+                ("write_calls", "[1]", '"write_calls" must be a number (a counter), not [1]'),
+                ("write_calls", "true", '"write_calls" must be a number (a counter), not true')):
             with self.subTest(field=field, value=value[:10]), tempfile.TemporaryDirectory() as tmp:
                 path = os.path.join(tmp, "changed.json")
                 with open(path, "w", encoding="utf-8") as f:
