@@ -461,6 +461,8 @@ int execute(const CommandLine& cl, const Plan& plan, const char* argv0) {
     }
     if (plan.instructions)
         context["instructions_source"] = std::string(iobench::to_string(iobench::instruction_counter().source()));
+    // --benchmark_context's keys, among iobench's by name (none is one of theirs: check_harness_flags).
+    for (const auto& [key, value] : cl.harness.context) context[key] = value;
     for (const iobench::LoadedPlugin& p : iobench::loaded_plugins())
         note("iobench: plugin {}: {} (sha256 {})\n", p.path, fmt::join(p.families, ", "), p.sha256.substr(0, 16));
     note("iobench: {} benchmark(s), scale {}, files in {} ({})\n", plan.cases.size(), plan.scale, dir.string(),

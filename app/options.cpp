@@ -213,10 +213,27 @@ constexpr HarnessFlagSpec harness_flag_table[] = {
          if (v && *v != "auto" && !parse_bool(*v)) throw bad_value{"must be auto, true or false"};
          return true;
      }},
-    {"--benchmark_context", "KEY=VALUE[,KEY=VALUE...]", "",
-     [](const Value& v, HarnessFlags&) {
-         if (required(v, "--benchmark_context").find('=') == std::string::npos)
-             throw bad_value{"must be KEY=VALUE[,KEY=VALUE...]"};
+    {"--benchmark_context", "KEY=VALUE[,KEY=VALUE...]",
+     "keys and values added to the results file's context (a key of its own is refused)",
+     [](const Value& v, HarnessFlags& flags) {
+         // Google Benchmark's syntax: pairs separated by ',', each split at its first '='.
+         const std::string& text = required(v, "--benchmark_context");
+         std::size_t begin = 0;
+         for (;;) {
+             const std::size_t comma = std::min(text.find(',', begin), text.size());
+             const std::string pair = text.substr(begin, comma - begin);
+             const std::size_t eq = pair.find('=');
+             if (eq == std::string::npos || eq == 0) throw bad_value{"must be KEY=VALUE[,KEY=VALUE...]"};
+             std::string key = pair.substr(0, eq);
+             const auto reserved = reserved_context_keys();
+             if (std::find(reserved.begin(), reserved.end(), key) != reserved.end())
+                 throw bad_value{fmt::format("{} is a key of the results file's own context: choose another", key)};
+             for (const auto& [k, value] : flags.context)
+                 if (k == key) throw bad_value{fmt::format("{} is given twice", key)};
+             flags.context.emplace_back(std::move(key), pair.substr(eq + 1));
+             if (comma == text.size()) break;
+             begin = comma + 1;
+         }
          return true;
      }},
     {"--benchmark_perf_counters", "NAMES", "",
@@ -242,6 +259,20 @@ std::string harness_flags_help() {
             text += fmt::format("  {:<{}}  {}\n", fmt::format("{}={}", f.name, f.syntax), width,
                                 fmt::format(fmt::runtime(f.help), fmt::arg("max_repetitions", max_repetitions)));
     return text;
+}
+
+std::span<const std::string_view> reserved_context_keys() {
+    static constexpr std::string_view keys[] = {
+        // Google Benchmark's (json_report.hpp: google_benchmark_context)
+        "date", "host_name", "executable", "num_cpus", "mhz_per_cpu", "cpu_scaling_enabled", "caches", "load_avg",
+        "library_build_type",
+        // iobench's
+        "BUFSIZ", "build_flags", "build_type", "c_library", "compiler", "compiler_target", "counters", "cpu_model",
+        "file_size", "google_benchmark_version", "hardware_threads", "instructions_source", "interleaved",
+        "iobench_git_commit", "iobench_version", "kernel", "latency_clock", "memory_counters", "os", "os_release",
+        "page_size", "program_toolchains", "scale", "skipped", "standard_library", "stdout_target", "stopping_rule",
+        "suite", "target_dir", "target_filesystem", "timing", "plugins"};
+    return keys;
 }
 
 HarnessFlags check_harness_flags(const std::vector<std::string>& args) {

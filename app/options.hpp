@@ -84,7 +84,15 @@ struct HarnessFlags {
     /// the results file get the aggregates only (applied by iobench's
     /// reporter, TeeReporter, never given to Google Benchmark).
     bool report_aggregates_only = false;
+    /// --benchmark_context=KEY=VALUE[,KEY=VALUE...]: the user's keys, in
+    /// the given order, added to the results file's context.
+    std::vector<std::pair<std::string, std::string>> context;
 };
+
+/// Every key the results file's context can have without the user's
+/// (Google Benchmark's, then iobench's: tests/data/results_format.json's
+/// context_keys): a --benchmark_context key may be none of them.
+std::span<const std::string_view> reserved_context_keys();
 
 /// One `--benchmark_*` flag iobench accepts (harness_flag_specs()): the
 /// one place its value's check, what iobench keeps of it and its --help line

@@ -4,6 +4,7 @@
 // the removal of what killed runs left. Real files, real limits, real
 // processes (docs/reliability.md).
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <atomic>
@@ -187,6 +188,24 @@ TEST(Options, HarnessFlagsAreCheckedAndNamed) {
     const std::vector<std::string> pass = {"--benchmark_repetitions=1000", "--benchmark_min_time=0.01",
                                            "--benchmark_enable_random_interleaving=false"};
     EXPECT_EQ(ok.pass, pass);
+}
+
+TEST(Options, BenchmarkContextKeysJoinTheResultsContextButNoneOfItsOwn) {
+    const HarnessFlags ok = check_harness_flags({"--benchmark_context=team=io,commit=abc=1,empty="});
+    const std::vector<std::pair<std::string, std::string>> want = {{"team", "io"}, {"commit", "abc=1"}, {"empty", ""}};
+    EXPECT_EQ(ok.context, want);
+    EXPECT_EQ(ok.pass, std::vector<std::string>{"--benchmark_context=team=io,commit=abc=1,empty="});
+    for (const char* bad : {"--benchmark_context=suite=x", "--benchmark_context=team=a,host_name=b",
+                            "--benchmark_context=a=1,a=2", "--benchmark_context==1", "--benchmark_context=a",
+                            "--benchmark_context=a=1,", "--benchmark_context="})
+        EXPECT_THROW(check_harness_flags({bad}), usage_error) << bad;
+    // The reserved keys are every key of the results file's context (the spec the JSON is tested against).
+    std::ifstream spec_file(std::string(IOBENCH_TEST_DATA_DIR) + "/results_format.json");
+    const nlohmann::json spec = nlohmann::json::parse(spec_file);
+    std::set<std::string> listed, reserved;
+    for (const auto& k : spec.at("context_keys")) listed.insert(k.at("key").get<std::string>());
+    for (std::string_view k : reserved_context_keys()) reserved.insert(std::string(k));
+    EXPECT_EQ(reserved, listed);
 }
 
 TEST(Options, EveryHarnessFlagIsDeclaredOnceAndTheHelpComesFromTheTable) {
