@@ -94,6 +94,20 @@ std::optional<std::string> parse_command_line(int argc, char** argv, CommandLine
         app.parse(static_cast<int>(our_argv.size()), our_argv.data());
     } catch (const CLI::CallForHelp&) {
         return app.help();
+    } catch (const CLI::ExtrasError&) {
+        // CLI11 lists them last first: name them in the order given.
+        std::vector<std::string> extras = app.remaining();
+        std::vector<std::string> in_order;
+        for (std::size_t i = 1; i < ours.size(); ++i) {
+            const auto it = std::find(extras.begin(), extras.end(), ours[i]);
+            if (it == extras.end()) continue;
+            in_order.push_back(ours[i]);
+            extras.erase(it);
+        }
+        in_order.insert(in_order.end(), extras.begin(), extras.end());
+        throw usage_error(fmt::format("{} not expected: {}",
+                                      in_order.size() == 1 ? "this argument was" : "these arguments were",
+                                      fmt::join(in_order, " ")));
     } catch (const CLI::ParseError& e) {
         throw usage_error(e.what());
     }
