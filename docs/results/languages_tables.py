@@ -12,11 +12,17 @@ Every number is taken from the rows' `_median` aggregates (Google Benchmark's me
 repetitions, counter by counter, over the repetitions that have the counter); a ratio is one
 median time over another of the same run. A counter the row does not have (unknown, e.g. the
 user and system time of a program whose whole life had no clock tick to split its CPU time
-by) is an empty cell. Standard library only.
+by) is an empty cell. Numbers are written by iobench-compare's number format (as in every
+report: tests/data/number_format.json). Standard library and tools/iobench_compare only.
 """
 
 import json
+import os
 import sys
+
+# The one number format of every report: iobench-compare's (tools/iobench_compare/number_format.py).
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
+from iobench_compare import number_format  # noqa: E402
 
 WORKLOADS = ["ints_out", "ints_in", "hello", "lines", "doubles_out"]
 LANGUAGES = ["C", "C++", "Go", "Rust", "Java", "Python", "Node.js"]
@@ -51,35 +57,33 @@ def load(path):
     return data["context"].get("target_filesystem", path), rows
 
 
-def g3(x):
-    """Three significant digits, as printf's %.3g."""
-    return "%.3g" % x
-
-
 def wall(seconds):
-    """A wall time: in ms below a second, in s from there."""
+    """A wall time, as every iobench report writes it (tests/data/number_format.json)."""
     if seconds is None:
         return ""
-    if float(g3(seconds * 1e3)) >= 1000:
-        return g3(seconds) + " s"
-    return g3(seconds * 1e3) + " ms"
+    return number_format.format_time(seconds)
 
 
 def cpu(seconds):
-    """A CPU time, always in ms."""
-    if seconds is None:
-        return ""
-    return g3(seconds * 1e3) + " ms"
+    """A CPU time, likewise."""
+    return wall(seconds)
 
 
 def ratio(x):
-    return "%.2fx" % x
+    return number_format.format_ratio(x)
 
 
 def count(x):
     if x is None:
         return ""
-    return "{:,}".format(int(round(x)))
+    return number_format.format_count(x)
+
+
+def size(x):
+    """Bytes (bytes per call), as the summary writes them."""
+    if x is None:
+        return ""
+    return number_format.format_bytes(x)
 
 
 def reference_of(methods):
@@ -108,7 +112,7 @@ def workload_table(workload, fs1, rows1, fs2, rows2):
             ratio(row["seconds"] / r1),
             ratio(row["seconds"] / lim1),
             count(row.get("read_calls" if reading else "write_calls")),
-            count(row.get("bytes_per_call")),
+            size(row.get("bytes_per_call")),
             cpu(row.get("user_time")),
             cpu(row.get("system_time")),
             wall(row.get("start_time")) if program else "",
