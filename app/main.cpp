@@ -537,13 +537,36 @@ std::optional<int> start_counting_instructions(iobench::InstructionSource wanted
     }
 }
 
+/// The paths of the command line made absolute against the working
+/// directory iobench started in, once they are checked: code iobench did not
+/// build (a plugin's method) may change the working directory during the
+/// run, and the work directory and the results must not follow it.
+void fix_paths(CommandLine& cl, Plan& plan) {
+    for (std::optional<std::string>* path : {&cl.opt.dir, &cl.opt.results_dir})
+        if (*path && !(*path)->empty()) **path = fs::absolute(**path).string();
+    if (!plan.results_target.empty()) plan.results_target = fs::absolute(plan.results_target);
+}
+
 /// The whole command: plugins, parse, plan, execute.
 int run(int argc, char** argv) {
+    std::error_code ec;
+    const fs::path started_in = fs::current_path(ec);
     load_plugins(argc, argv);
+    if (std::error_code now_ec; !ec && fs::current_path(now_ec) != started_in) {
+        // A plugin's constructor changed it: relative paths mean the user's directory.
+        note("iobench: warning: a plugin changed the working directory to {}; back to {}\n",
+             fs::current_path(now_ec).string(), started_in.string());
+        fs::current_path(started_in, now_ec);
+        if (now_ec)
+            throw usage_error(fmt::format("a plugin changed the working directory, and iobench cannot go back to "
+                                          "{}: {}",
+                                          started_in.string(), now_ec.message()));
+    }
     CommandLine cl;
     if (const auto help = iobench::parse_command_line(argc, argv, cl)) return print_or_fail(*help);
     Plan plan;
     if (const auto done = make_plan(cl, plan)) return *done;
+    fix_paths(cl, plan);
     if (plan.instructions) {
         if (const auto status = start_counting_instructions(*plan.instructions, argc, argv)) return *status;
     }
