@@ -3,6 +3,8 @@
 // median's interval. The summary's whole text: summary_golden_test.cpp.
 #include <benchmark/benchmark.h>
 #include <gtest/gtest.h>
+
+#include <cctype>
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
@@ -236,6 +238,27 @@ TEST(Report, ARepetitionStoppedPartWayIsNamed) {
     EXPECT_EQ(text.find("hello/fwrite, repetition"), std::string::npos) << text;
 }
 
+TEST(Report, OnABusyMachineNoTimeOffACpuIsMadeUpAndNoneIsNegative) {
+    // The machine's cpu_wait (any task's waiting, 2 cores busy with other
+    // work) exceeded these runs' wall time: wall - CPU - waiting went below 0
+    // and the note once named a repetition with "-176125486.00 ns per run off
+    // a CPU (the repetitions' median: 0 s)". Such repetitions are unknown, and
+    // the note is absent rather than wrong.
+    using Run = benchmark::BenchmarkReporter::Run;
+    std::vector<Run> runs = stopped_limit_and_busy_fwrite();
+    for (Run& r : runs)
+        if (r.run_name.function_name == "hello/limit" && r.repetition_index < 2) r.counters["cpu_wait"] = 0.200;
+    const std::string text = summary_of(runs);
+    EXPECT_EQ(text.find("stopped or blocked"), std::string::npos) << text;
+    EXPECT_EQ(text.find("off a CPU"), std::string::npos) << text;
+    for (std::size_t at = text.find(" -"); at != std::string::npos; at = text.find(" -", at + 1))
+        EXPECT_FALSE(at + 2 < text.size() && std::isdigit(static_cast<unsigned char>(text[at + 2])))
+            << "a negative number in:\n" << text;
+    // The same repetitions on a quiet machine: the stopped one is named, and its median is no negative time.
+    const std::string quiet = summary_of(stopped_limit_and_busy_fwrite());
+    EXPECT_NE(quiet.find("(hello/limit, repetition 3 of 3: "), std::string::npos) << quiet;
+}
+
 TEST(Report, TheSummaryFollowsTheRulesOfTheSpecification) {
     // tests/data/report_rules.json: every rule's value is core/report/report_rules.hpp's, and
     // the summary of rows that trip every rule writes each rule's phrase.
@@ -250,7 +273,8 @@ TEST(Report, TheSummaryFollowsTheRulesOfTheSpecification) {
         {"interference_share", report_rules::interference_share},
         {"min_seconds_for_cpu_share", report_rules::min_seconds_for_cpu_share},
         {"stopped_share", report_rules::stopped_share},
-        {"stopped_min_seconds", report_rules::stopped_min_seconds}};
+        {"stopped_min_seconds", report_rules::stopped_min_seconds},
+        {"stopped_max_wait_share", report_rules::stopped_max_wait_share}};
     ASSERT_EQ(spec["rules"].size(), values.size());
     for (const auto& rule : spec["rules"]) {
         const std::string name = rule["name"];

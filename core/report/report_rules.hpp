@@ -47,4 +47,12 @@ inline constexpr double stopped_share = 0.5;
 /// See stopped_share: 5 ms.
 inline constexpr double stopped_min_seconds = 0.005;
 
+/// A repetition whose time waiting for a CPU (cpu_wait, the machine's: any
+/// task's) and stolen by the host add up to more than this share of its wall
+/// time has no time off a CPU that can be told: on a busy machine the
+/// machine's waiting is not this process's, and wall - CPU - waiting can even
+/// go below 0. Such repetitions are left out of the stopped-or-blocked note
+/// (absent rather than wrong).
+inline constexpr double stopped_max_wait_share = 0.25;
+
 }  // namespace iobench::report_rules

@@ -120,10 +120,12 @@ void add_run(SummaryRow& row, const Run& r) {
     row.repetitions = r.repetitions;
     const auto user = optional_counter(r, OsCounter::user_time);
     const auto system = optional_counter(r, OsCounter::system_time);
-    if (user && system)
-        row.off_cpu.emplace_back(r.repetition_index, ms / 1e3 - *user - *system -
-                                                         optional_counter(r, OsCounter::cpu_wait).value_or(0) -
-                                                         optional_counter(r, OsCounter::steal_time).value_or(0));
+    const double waited = optional_counter(r, OsCounter::cpu_wait).value_or(0) +
+                          optional_counter(r, OsCounter::steal_time).value_or(0);
+    // Off a CPU: neither running nor waiting for one. Unknown where the
+    // machine's waiting is too large a share to be this process's.
+    if (user && system && waited <= report_rules::stopped_max_wait_share * ms / 1e3)
+        row.off_cpu.emplace_back(r.repetition_index, std::max(0.0, ms / 1e3 - *user - *system - waited));
     if (r.repetitions <= 1) {
         row.ms = ms;
         take_counters(row, r);
@@ -283,7 +285,7 @@ std::vector<std::string> stopped_repetitions(const SummaryRow& row) {
     for (const auto& [index, seconds] : row.off_cpu)
         if (seconds - median > threshold)
             found.push_back(fmt::format("{}, repetition {} of {}: {} per run off a CPU (the repetitions' median: {})",
-                                        row.structure.name, index + 1, n, format_time(seconds),
+                                        row.structure.name, index + 1, row.samples.size(), format_time(seconds),
                                         median > 0 ? format_time(median) : std::string("0 s")));
     return found;
 }
