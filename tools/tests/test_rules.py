@@ -53,7 +53,8 @@ class RulesTest(unittest.TestCase):
         for name, constant in CONSTANTS.items():
             with self.subTest(rule=name):
                 self.assertEqual(getattr(rules, constant), self.rules[name]["value"])
-        self.assertEqual(set(self.rules) - set(CONSTANTS), {"stopped_share", "stopped_min_seconds"},
+        self.assertEqual(set(self.rules) - set(CONSTANTS),
+                         {"stopped_share", "stopped_min_seconds", "stopped_max_wait_share"},
                          "the rules iobench-compare does not apply are the summary's alone")
 
     def test_the_fewest_repetitions_with_an_interval(self):
