@@ -69,7 +69,6 @@ void add_options(CLI::App& app, Options& opt) {
     app.footer(harness_flags_help() +
                "Exit status: 0 all verified, 1 a benchmark failed or the results could not be written, 2 bad input,\n"
                "128+N interrupted by signal N.");
-
 }
 
 }  // namespace
