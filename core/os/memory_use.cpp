@@ -227,8 +227,9 @@ std::string describe_memory_counters() {
            "included), in every thread; peak heap: blocks in use by malloc_usable_size, in an untimed run before "
            "the timed ones";
 #elif defined(IOBENCH_HEAP_HOOK_NEW) && defined(IOBENCH_HEAP_PEAK)
-    heap = "heap: operator new counted, in every thread (what C code mallocs is not seen here); peak heap: its "
-           "blocks in use by _msize, in an untimed run before the timed ones";
+    heap = "heap: operator new counted, in every thread (what C code mallocs, and what a plugin DLL allocates with "
+           "its own C++ runtime, is not seen here); peak heap: its blocks in use by _msize, in an untimed run "
+           "before the timed ones";
 #elif defined(IOBENCH_HEAP_HOOK_NEW)
     heap = "heap: operator new counted, in every thread (what C code mallocs is not seen here); peak heap: unknown";
 #else
