@@ -34,22 +34,27 @@ namespace {
 
 // --- methods of the tests -------------------------------------------------------
 
-/// A FILE* and a count of the calls made on it.
+/// A FILE* and a count of the calls made on it; sinks that hold more derive from it.
 struct CountedFile {
     std::FILE* f = nullptr;
     std::uint64_t calls = 0;
     std::string path;
+    virtual ~CountedFile() = default;
 };
 
-CallSink counted_open(const Sink& sink) {
-    auto* s = new CountedFile{std::fopen(sink.path.c_str(), "wb"), 0, sink.path};
-    if (!s->f) {
-        delete s;
-        throw_errno("fopen", sink.path);
-    }
-    return s;
+/// Opens a `File` (a CountedFile) whose FILE* writes the sink's path.
+template <class File>
+CallSink open_file_of(const Sink& sink) {
+    auto s = std::make_unique<File>();
+    s->f = std::fopen(sink.path.c_str(), "wb");
+    if (!s->f) throw_errno("fopen", sink.path);
+    s->path = sink.path;
+    return static_cast<CountedFile*>(s.release());
 }
 
+CallSink counted_open(const Sink& sink) { return open_file_of<CountedFile>(sink); }
+
+/// Closes any CountedFile (its destructor ends what it holds).
 void counted_close(CallSink sink) {
     std::unique_ptr<CountedFile> s(static_cast<CountedFile*>(sink));
     if (std::fclose(s->f) != 0) throw_errno("fclose", s->path);
@@ -110,21 +115,14 @@ void copying_line(CallSink sink, std::string_view line) {
 /// the open and joined by the close: the allocations of a method's threads.
 struct BackgroundFile : CountedFile {
     std::thread worker;
+    ~BackgroundFile() override {
+        if (worker.joinable()) worker.join();
+    }
 };
 void* volatile background_block;
 
-/// A `File` (a CountedFile) whose FILE* is opened on the sink's path.
-template <class File>
-std::unique_ptr<File> open_file_of(const Sink& sink) {
-    auto s = std::make_unique<File>();
-    s->f = std::fopen(sink.path.c_str(), "wb");
-    if (!s->f) throw_errno("fopen", sink.path);
-    s->path = sink.path;
-    return s;
-}
-
 CallSink background_open(const Sink& sink) {
-    std::unique_ptr<BackgroundFile> s = open_file_of<BackgroundFile>(sink);
+    auto* s = static_cast<BackgroundFile*>(static_cast<CountedFile*>(open_file_of<BackgroundFile>(sink)));
     s->worker = std::thread([] {
         for (int k = 0; k < 1000; ++k) {
             char* p = new char[100];
@@ -132,23 +130,13 @@ CallSink background_open(const Sink& sink) {
             delete[] p;
         }
     });
-    return static_cast<CountedFile*>(s.release());
-}
-void background_close(CallSink sink) {
-    std::unique_ptr<BackgroundFile> s(static_cast<BackgroundFile*>(static_cast<CountedFile*>(sink)));
-    s->worker.join();
-    if (std::fclose(s->f) != 0) throw_errno("fclose", s->path);
+    return static_cast<CountedFile*>(s);
 }
 
 /// A sink that holds 64 MiB, every page touched, from its open to its close.
 struct ResidentFile : CountedFile {
     std::vector<char> block = std::vector<char>(64u << 20, 1);
 };
-CallSink resident_open(const Sink& sink) { return static_cast<CountedFile*>(open_file_of<ResidentFile>(sink).release()); }
-void resident_close(CallSink sink) {
-    std::unique_ptr<ResidentFile> s(static_cast<ResidentFile*>(static_cast<CountedFile*>(sink)));
-    if (std::fclose(s->f) != 0) throw_errno("fclose", s->path);
-}
 
 void plain_line(CallSink sink, std::string_view line) {
     auto& s = *static_cast<CountedFile*>(sink);
@@ -156,8 +144,8 @@ void plain_line(CallSink sink, std::string_view line) {
 }
 
 constexpr Calls copying_calls{.open = counted_open, .close = counted_close, .put_line = copying_line};
-constexpr Calls background_calls{.open = background_open, .close = background_close, .put_line = plain_line};
-constexpr Calls resident_calls{.open = resident_open, .close = resident_close, .put_line = plain_line};
+constexpr Calls background_calls{.open = background_open, .close = counted_close, .put_line = plain_line};
+constexpr Calls resident_calls{.open = open_file_of<ResidentFile>, .close = counted_close, .put_line = plain_line};
 
 constexpr Calls stall_calls{.open = counted_open, .close = counted_close, .put_line = stall_line};
 constexpr Calls torn_calls{.open = counted_open, .close = counted_close, .put_line = torn_line, .shared = true};

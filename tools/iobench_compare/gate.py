@@ -3,9 +3,11 @@
 A benchmark regressed when NEW is more than PCT percent worse than BASE by the
 figure the two files share that decides best:
 
-- instructions per item (`instructions_per_item`, --instructions), when both
-  rows carry it: a count, reproducible to about 5 significant digits, so a
-  change beyond PCT is a change and no statistical test is made;
+- instructions per item (`instructions_per_item`, --instructions), where the
+  comparison compares them (every row of the table counts them, in both
+  files: compare.py's COUNT_VERDICT): a count, reproducible to about 5
+  significant digits, so a change beyond PCT is a change and no statistical
+  test is made;
 - else the median time (per run, or per item where the table compares per
   item), when the difference is significant (the two-sided Mann-Whitney U test
   the tables already show, at --alpha) and larger than PCT.
@@ -20,9 +22,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .compare import Comparison, Row, Workload
-
-INSTRUCTIONS = "instructions_per_item"
+from .compare import COUNT_VERDICT, INSTRUCTIONS, Comparison, Row, Workload
+from .number_format import format_time
 
 
 @dataclass
@@ -71,12 +72,11 @@ def _check_row(table: Workload, row: Row, threshold: float, notes: list[str]) ->
                             f"{new.status} in NEW: {new.error or 'no result'}")
     if not (base.ok and new.ok):
         return False, None
-    a, b = base.counters.get(INSTRUCTIONS), new.counters.get(INSTRUCTIONS)
-    if a is not None and b is not None and a > 0:
-        change = b / a - 1
+    if new.verdict == COUNT_VERDICT:  # the table compares instruction counts (compare._compare)
+        change = new.ratio - 1
         detail = "a count: no test needed"
         figure = "instructions per item"
-        base_value, new_value = a, b
+        base_value, new_value = base.counters[INSTRUCTIONS], new.counters[INSTRUCTIONS]
     else:
         if new.verdict not in ("significant", "not significant", "identical samples"):
             notes.append(f"{row.name}: not judged: {new.verdict or 'not compared'}")
@@ -118,8 +118,6 @@ def _number(value: float | None, figure: str) -> str:
     if value is None:
         return "-"
     if figure.startswith("median time"):
-        from .number_format import format_time
-
         return format_time(value)
     return f"{value:.6g}"
 
