@@ -47,6 +47,7 @@
 #include "core/os/standard_output.hpp"
 #include "core/os/workdir.hpp"
 #include "core/plugins/plugins.hpp"
+#include "core/programs/program.hpp"
 #include "core/report/method_list.hpp"
 #include "core/report/report.hpp"
 #include "core/report/results_file.hpp"
@@ -281,6 +282,9 @@ struct Plan {
     double min_time = default_min_time;  ///< seconds
     /// --instructions: the source asked for (none: the best there is); unset without it.
     std::optional<iobench::InstructionSource> instructions;
+    /// The program methods' files with their owners, "method: files; ...",
+    /// checked (check_program); "" when no program method runs.
+    std::string programs;
 };
 
 /// Decides the run from `cl` into `plan`: the suite, the cases, every value
@@ -331,6 +335,17 @@ std::optional<int> make_plan(const CommandLine& cl, Plan& plan) {
     iobench::check_scale(plan.scale, opt.scale ? "--scale" : fmt::format("suite {}: \"scale\"", suite.name),
                          plan.cases, opt.file_size.has_value());
     plan.file_size = opt.file_size ? iobench::parse_size(*opt.file_size, "--file-size") : 0;
+    // Code from elsewhere runs only when no other user could change it.
+    std::vector<std::string> programs;
+    for (const iobench::Case& c : plan.cases) {
+        if (c.method->program.file.empty()) continue;
+        const std::string named = c.method->name + ":";
+        if (std::any_of(programs.begin(), programs.end(), [&](const std::string& p) { return p.rfind(named, 0) == 0; }))
+            continue;
+        if (std::string files = iobench::check_program(c.method->name, c.method->program); !files.empty())
+            programs.push_back(fmt::format("{} {}", named, files));
+    }
+    plan.programs = fmt::format("{}", fmt::join(programs, "; "));
     if (opt.time_limit) plan.time_limit = iobench::parse_time_limit(*opt.time_limit);
     if (opt.dir) check_writable_dir(*opt.dir, "--dir");
     plan.results_target = results_target_of(opt, harness.out_file);
@@ -454,6 +469,7 @@ int execute(const CommandLine& cl, const Plan& plan, const char* argv0) {
     context["skipped"] = iobench::skipped_context(plan.skipped);
     context["interleaved"] = plan.interleave ? "true" : "false";
     context["counters"] = iobench::available_os_counters();  // the OS counters the rows can carry here
+    if (!plan.programs.empty()) context["programs"] = plan.programs;
     if (plan.stopping_rule) context["stopping_rule"] = iobench::describe(*plan.stopping_rule, plan.repetitions);
     if (std::any_of(plan.cases.begin(), plan.cases.end(), [](const iobench::Case& c) { return c.params.threads > 0; })) {
         context["latency_clock"] = iobench::describe_call_clock();
@@ -464,7 +480,8 @@ int execute(const CommandLine& cl, const Plan& plan, const char* argv0) {
     // --benchmark_context's keys, among iobench's by name (none is one of theirs: check_harness_flags).
     for (const auto& [key, value] : cl.harness.context) context[key] = value;
     for (const iobench::LoadedPlugin& p : iobench::loaded_plugins())
-        note("iobench: plugin {}: {} (sha256 {})\n", p.path, fmt::join(p.families, ", "), p.sha256.substr(0, 16));
+        note("iobench: plugin {}{}: {} (sha256 {})\n", p.path, p.owner.empty() ? "" : " (owner " + p.owner + ")",
+             fmt::join(p.families, ", "), p.sha256.substr(0, 16));
     note("iobench: {} benchmark(s), scale {}, files in {} ({})\n", plan.cases.size(), plan.scale, dir.string(),
          iobench::filesystem_type(dir));
     iobench::Outcomes outcomes;  // how each benchmark ended: the summary, the exit status

@@ -239,7 +239,7 @@ nlohmann::json document_of(const std::vector<BenchmarkRun>& runs, const CaseInde
     std::ostringstream file;
     NamedJSONReporter json(index, file);
     json.set_context(std::move(context));
-    json.set_plugins({{"/p/plugin.so", std::string(64, 'a'), "GNU 12", {"mine"}, {"mine_write"}, {}}});
+    json.set_plugins({{"/p/plugin.so", "alice", std::string(64, 'a'), "GNU 12", {"mine"}, {"mine_write"}, {}}});
     json.ReportContext(benchmark::BenchmarkReporter::Context());
     json.ReportRuns(runs);
     json.Finalize();
@@ -294,6 +294,8 @@ TEST(ResultsFile, IsValidJsonWhateverTheRowsHold) {
     EXPECT_TRUE(r.at("bytes_per_second").is_null()) << r;
     EXPECT_FALSE(r.contains("workload")) << "a row no case made has no structure: " << r;
     EXPECT_EQ(doc.at("context").at("plugins").at(0).at("families"), nlohmann::json({"mine"}));
+    EXPECT_EQ(doc.at("context").at("plugins").at(0).at("owner"), "alice");
+    EXPECT_EQ(doc.at("context").at("plugins").at(0).at("sha256"), std::string(64, 'a'));
 }
 
 /// tests/data/results_format.json: what the results file says beyond Google

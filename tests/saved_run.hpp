@@ -66,7 +66,7 @@ inline SavedRun read_saved_run(const json& doc) {
         start = end + 2;
     }
     for (const json& p : context.value("plugins", json::array()))
-        saved.plugins.push_back({p.at("path"), p.at("sha256"), p.value("built_with", ""), p.at("families"),
+        saved.plugins.push_back({p.at("path"), p.value("owner", ""), p.at("sha256"), p.value("built_with", ""), p.at("families"),
                                  p.value("methods", std::vector<std::string>{}),
                                  p.value("workloads", std::vector<std::string>{})});
     for (const json& row : doc.at("benchmarks")) {

@@ -12,19 +12,13 @@
 #include <iobench/method.hpp>
 #include <iobench/workload.hpp>
 #include "core/engine/workload.hpp"
+#include "core/os/trusted_file.hpp"
 #include "core/os/usage_error.hpp"
 
 #ifdef _WIN32
-// clang-format off
-#include <windows.h>  // before bcrypt.h, which needs its types
-#include <bcrypt.h>
-// clang-format on
+#include <windows.h>
 #else
 #include <dlfcn.h>
-#include <fcntl.h>
-#include <openssl/evp.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #endif
 
 namespace fs = std::filesystem;
@@ -58,12 +52,6 @@ bool same_identity(const iobench_build_identity& a, const iobench_build_identity
            same_ignoring_case(a.build_type, b.build_type);
 }
 
-std::string hex(const unsigned char* bytes, std::size_t size) {
-    std::string text;
-    for (std::size_t i = 0; i < size; ++i) text += fmt::format("{:02x}", bytes[i]);
-    return text;
-}
-
 /// Throws usage_error "--plugin PATH: WHAT".
 [[noreturn]] void refuse(const fs::path& path, const std::string& what) {
     throw usage_error(fmt::format("--plugin {}: {}", path.string(), what));
@@ -82,49 +70,12 @@ std::string windows_message(DWORD code) {
     return message.empty() ? fmt::format("error {}", code) : fmt::format("{} (error {})", message, code);
 }
 
-/// Refuses what is not a regular file. (Windows has no FIFOs in the file
-/// system; its named pipes live under \\.\pipe\, not a regular path.)
-void require_regular_file(const fs::path& path) {
-    std::error_code ec;
-    const fs::file_status st = fs::status(path, ec);
-    if (ec || !fs::exists(st)) refuse(path, "no such file");
-    if (fs::is_directory(st)) refuse(path, "is a directory, not a plugin");
-    if (!fs::is_regular_file(st)) refuse(path, "is not a regular file, not a plugin");
-}
-
-/// SHA-256 of the file at `path`, with Windows' own CNG (BCrypt); refuses
-/// what is not a regular file.
-std::string sha256_of(const fs::path& path) {
-    require_regular_file(path);
-    const HANDLE file = CreateFileW(path.wstring().c_str(), GENERIC_READ, FILE_SHARE_READ, nullptr, OPEN_EXISTING,
-                                    FILE_ATTRIBUTE_NORMAL, nullptr);
-    if (file == INVALID_HANDLE_VALUE) refuse(path, "cannot be read: " + windows_message(GetLastError()));
-    const std::unique_ptr<void, decltype(&CloseHandle)> close_file(file, &CloseHandle);
-    BCRYPT_ALG_HANDLE alg = nullptr;
-    if (!BCRYPT_SUCCESS(BCryptOpenAlgorithmProvider(&alg, BCRYPT_SHA256_ALGORITHM, nullptr, 0)))
-        refuse(path, "SHA-256 unavailable (BCryptOpenAlgorithmProvider)");
-    const std::unique_ptr<void, void (*)(void*)> close_alg(alg, [](void* a) { BCryptCloseAlgorithmProvider(a, 0); });
-    BCRYPT_HASH_HANDLE hash = nullptr;
-    if (!BCRYPT_SUCCESS(BCryptCreateHash(alg, &hash, nullptr, 0, nullptr, 0, 0)))
-        refuse(path, "SHA-256 unavailable (BCryptCreateHash)");
-    const std::unique_ptr<void, void (*)(void*)> destroy_hash(hash, [](void* h) { BCryptDestroyHash(h); });
-    std::vector<unsigned char> buffer(1 << 16);
-    for (;;) {
-        DWORD got = 0;
-        if (!ReadFile(file, buffer.data(), static_cast<DWORD>(buffer.size()), &got, nullptr))
-            refuse(path, "cannot be read: " + windows_message(GetLastError()));
-        if (got == 0) break;
-        if (!BCRYPT_SUCCESS(BCryptHashData(hash, buffer.data(), got, 0))) refuse(path, "SHA-256 failed");
-    }
-    std::array<unsigned char, 32> digest{};
-    if (!BCRYPT_SUCCESS(BCryptFinishHash(hash, digest.data(), static_cast<ULONG>(digest.size()), 0)))
-        refuse(path, "SHA-256 failed");
-    return hex(digest.data(), digest.size());
-}
-
 using Library = HMODULE;
 
-Library open_library(const fs::path& path) {
+/// Loads `file`, whose handle (held open without write or delete sharing)
+/// keeps the file from changing until it is loaded.
+Library open_library(const TrustedFile& file) {
+    const fs::path& path = file.path();
     // No dialog box for a DLL that cannot be loaded: an error code instead.
     DWORD old_mode = 0;
     SetThreadErrorMode(SEM_FAILCRITICALERRORS | SEM_NOOPENFILEERRORBOX, &old_mode);
@@ -145,66 +96,16 @@ void* find_symbol(Library library, const char* name) {
 
 #else
 
-/// Refuses what is not a regular file, without blocking on a FIFO or
-/// device: opened with O_NONBLOCK, then fstat. Returns the open descriptor.
-int open_regular_file(const fs::path& path) {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-    if (fd < 0) {
-        const int error = errno;
-        if (error == ENOENT) refuse(path, "no such file");
-        refuse(path, "cannot be opened: " + std::generic_category().message(error));
-    }
-    struct stat st {};
-    if (::fstat(fd, &st) != 0) {
-        const int error = errno;
-        ::close(fd);
-        refuse(path, "cannot be examined: " + std::generic_category().message(error));
-    }
-    if (!S_ISREG(st.st_mode)) {
-        ::close(fd);
-        const char* what = S_ISDIR(st.st_mode)    ? "a directory"
-                           : S_ISFIFO(st.st_mode) ? "a FIFO"
-                           : S_ISCHR(st.st_mode)  ? "a character device"
-                           : S_ISBLK(st.st_mode)  ? "a block device"
-                           : S_ISSOCK(st.st_mode) ? "a socket"
-                                                  : "not a regular file";
-        refuse(path, fmt::format("is {}, not a plugin", what));
-    }
-    return fd;
-}
-
-/// SHA-256 of the file at `path`, with OpenSSL's libcrypto; refuses what is
-/// not a regular file (open_regular_file).
-std::string sha256_of(const fs::path& path) {
-    const int fd = open_regular_file(path);
-    const std::unique_ptr<int, void (*)(int*)> close_fd(new int(fd), [](int* p) {
-        ::close(*p);
-        delete p;
-    });
-    const std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> ctx(EVP_MD_CTX_new(), &EVP_MD_CTX_free);
-    if (!ctx || EVP_DigestInit_ex(ctx.get(), EVP_sha256(), nullptr) != 1) refuse(path, "SHA-256 unavailable");
-    std::vector<unsigned char> buffer(1 << 16);
-    for (;;) {
-        const ssize_t got = ::read(fd, buffer.data(), buffer.size());
-        if (got < 0 && errno == EINTR) continue;
-        if (got < 0) refuse(path, "cannot be read: " + std::generic_category().message(errno));
-        if (got == 0) break;
-        if (EVP_DigestUpdate(ctx.get(), buffer.data(), static_cast<std::size_t>(got)) != 1)
-            refuse(path, "SHA-256 failed");
-    }
-    std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
-    unsigned size = 0;
-    if (EVP_DigestFinal_ex(ctx.get(), digest.data(), &size) != 1) refuse(path, "SHA-256 failed");
-    return hex(digest.data(), size);
-}
-
 using Library = void*;
 
-Library open_library(const fs::path& path) {
+/// Loads `file` through its open descriptor (/proc/self/fd/N on Linux): the
+/// file hashed is the file loaded, whatever its path names meanwhile.
+Library open_library(const TrustedFile& file) {
+    const fs::path& path = file.path();
     // RTLD_NOW: a symbol the plugin needs and this executable lacks is an
     // error now, not a crash in the middle of a run. RTLD_LOCAL: one
     // plugin's symbols never satisfy another's.
-    void* library = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    void* library = ::dlopen(file.open_file_path().c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!library) {
         const char* why = ::dlerror();
         refuse(path, fmt::format("cannot be loaded (not a shared library for this system, or a library it needs is "
@@ -279,17 +180,20 @@ void check_identity(const fs::path& given, const iobench_build_identity* theirs)
 
 LoadedPlugin load_plugin(const fs::path& given) {
     if (given.empty()) throw usage_error("--plugin '': give the path of a plugin");
+    // Opened once, every link resolved, refused when another user could
+    // change it; hashed and loaded through that descriptor (handle).
+    const TrustedFile file(given, "--plugin");
+    const fs::path& path = file.path();
     std::error_code ec;
-    const fs::path path = fs::absolute(given, ec).lexically_normal();
-    if (ec) refuse(given, ec.message());
     LoadedPlugin plugin;
     plugin.path = path.string();
-    plugin.sha256 = sha256_of(path);  // also refuses what is not a regular file
+    plugin.owner = file.owner();
+    plugin.sha256 = file.sha256();
     for (const LoadedPlugin& earlier : plugin_list())
         if (fs::equivalent(path, earlier.path, ec))
             refuse(given, fmt::format("is the same file as --plugin {}, loaded already", earlier.path));
 
-    const Library library = open_library(path);
+    const Library library = open_library(file);
     const auto identity_fn = entry_point<plugin::IdentityFn>(library, plugin::identity_symbol);
     const auto families_fn = entry_point<plugin::FamiliesFn>(library, plugin::families_symbol);
     if (!identity_fn || !families_fn)

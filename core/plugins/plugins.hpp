@@ -11,7 +11,8 @@ namespace iobench {
 
 /// A plugin loaded into this process: what the results' context records of it.
 struct LoadedPlugin {
-    std::string path;                   ///< absolute path of the file loaded
+    std::string path;                   ///< absolute path of the file loaded, every link resolved
+    std::string owner;                  ///< the user owning it ("root"; "" on Windows, where it is not read)
     std::string sha256;                 ///< SHA-256 of that file, 64 lowercase hex digits
     std::string built_with;             ///< its build identity: compiler, standard library, build type, API
     std::vector<std::string> families;  ///< the families it registered, in its registrars' order
@@ -24,7 +25,8 @@ struct LoadedPlugin {
 /// checked). Throws usage_error (exit 2) with one line naming the path, and
 /// registers nothing, when: the path is not a regular file (missing, a
 /// directory, a FIFO or device, which is never opened in a way that could
-/// block); it is the same file as a plugin loaded before; it is not a shared
+/// block); another user than the caller and root could change it or a
+/// directory above it (TrustedFile; not read on Windows); it is the same file as a plugin loaded before; it is not a shared
 /// library this system can load; it has no iobench entry points (not built
 /// with iobench_add_plugin); it was built with another compiler, standard
 /// library, build type or method API than this iobench (both named); it

@@ -1,6 +1,7 @@
 #include "core/programs/program.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <chrono>
 #include <cstring>
@@ -9,6 +10,8 @@
 #include <system_error>
 
 #include <iobench/error.hpp>
+#include "core/os/trusted_file.hpp"
+#include "core/os/usage_error.hpp"
 
 #ifndef _WIN32
 #include <fcntl.h>
@@ -76,6 +79,35 @@ std::vector<std::string> program_command(const ProgramCommand& program) {
     std::vector<std::string> argv = program.interpreter;
     argv.push_back(file.string());
     return argv;
+#endif
+}
+
+std::string check_program(const std::string& method, const ProgramCommand& program) {
+#ifdef _WIN32
+    (void)method;
+    (void)program;
+    return "";
+#else
+    std::vector<std::string> argv;
+    try {
+        argv = program_command(program);
+    } catch (const unavailable_error&) {
+        return "";  // not built: its rows are skipped with the reason
+    }
+    std::vector<std::string> files;
+    for (const std::string& word : argv) {
+        const std::filesystem::path path(word);
+        std::error_code ec;
+        if (!path.is_absolute() || !std::filesystem::is_regular_file(path, ec)) continue;  // an option ("-jar")
+        if (const std::string why = writable_by_others(path); !why.empty())
+            throw usage_error(fmt::format("program method {}: {}: refused: {}, so another user could change the code "
+                                          "iobench would run; make it and every directory above it belong to you or "
+                                          "root and writable by no one else",
+                                          method, word, why));
+        const std::filesystem::path real = std::filesystem::canonical(path, ec);
+        files.push_back(fmt::format("{} (owner {})", ec ? word : real.string(), owner_of(path)));
+    }
+    return fmt::format("{}", fmt::join(files, ", "));
 #endif
 }
 

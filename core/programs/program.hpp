@@ -40,6 +40,17 @@ public:
 /// neither place (a program that was not built), or on Windows.
 std::vector<std::string> program_command(const ProgramCommand& program);
 
+/// Checks the files `program` runs for method `method` (its interpreter and
+/// its file, as program_command() finds them) before anything runs: throws
+/// usage_error (exit status 2, one line naming the method, the file and
+/// who could change it) when another user than the caller and root could
+/// change one of them or a directory above it (writable_by_others(), as a
+/// plugin is checked). Returns the files with their owners,
+/// "/usr/bin/python3.11 (owner root), /b/methods/python/prog.py (owner root)"
+/// for the results' context; "" for a program that was not built (its rows
+/// are skipped, saying so) and on Windows.
+std::string check_program(const std::string& method, const ProgramCommand& program);
+
 /// What the operating system counted for a child process, and its wait status.
 struct ChildUsage {
     double user_time = 0;    ///< seconds, whole life (wait4's rusage)

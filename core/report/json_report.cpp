@@ -165,6 +165,7 @@ void NamedJSONReporter::Finalize() {
         ordered_json list = ordered_json::array();
         for (const LoadedPlugin& p : plugins_)
             list.push_back({{"path", p.path},
+                            {"owner", p.owner},
                             {"sha256", p.sha256},
                             {"built_with", p.built_with},
                             {"families", p.families},

@@ -659,7 +659,8 @@ void SummaryConsoleReporter::Finalize() {
         // A saved summary says what it measured too (the JSON lists them in its context).
         out << fmt::format("\nPlugins loaded (--plugin):\n");
         for (const LoadedPlugin& p : plugins_)
-            out << fmt::format("  {}: {} (sha256 {})\n", fmt::join(p.families, ", "), p.path, p.sha256.substr(0, 16));
+            out << fmt::format("  {}: {}{} (sha256 {})\n", fmt::join(p.families, ", "), p.path,
+                               p.owner.empty() ? "" : ", owned by " + p.owner, p.sha256.substr(0, 16));
     }
     if (!skipped_.empty()) {
         out << fmt::format("\nSkipped: {} benchmark(s) whose method is not built here\n", skipped_.size());
