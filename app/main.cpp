@@ -45,6 +45,7 @@
 #include "core/os/memory_use.hpp"
 #include "core/os/os_counters.hpp"
 #include "core/os/standard_output.hpp"
+#include "core/os/trusted_file.hpp"
 #include "core/os/workdir.hpp"
 #include "core/plugins/plugins.hpp"
 #include "core/programs/program.hpp"
@@ -415,6 +416,22 @@ int finish(const CommandLine& cl, const Plan& plan, const iobench::Outcomes& out
     return status;
 }
 
+/// valgrind's file: the environment's IOBENCH_VALGRIND where set (an
+/// absolute path), else the one found when iobench was built (never a PATH
+/// lookup at run time), opened and checked as code from elsewhere. Throws
+/// usage_error when there is none, the path is relative, or another user
+/// could change it (TrustedFile).
+iobench::TrustedFile valgrind_file() {
+    const char* given = std::getenv("IOBENCH_VALGRIND");
+    const std::string path = given && *given ? given : iobench::build::valgrind;
+    if (path.empty())
+        throw usage_error("--instructions: no valgrind was found when iobench was built: install valgrind and build "
+                          "iobench again, or name it in the environment's IOBENCH_VALGRIND");
+    if (!fs::path(path).is_absolute())
+        throw usage_error(fmt::format("IOBENCH_VALGRIND={}: give valgrind's absolute path", path));
+    return iobench::TrustedFile(path, given && *given ? "IOBENCH_VALGRIND" : "valgrind");
+}
+
 /// Runs `plan`: the working directory (after removing what killed runs left),
 /// the harness, every benchmark; then finish(). Returns the exit status.
 int execute(const CommandLine& cl, const Plan& plan, const char* argv0) {
@@ -475,8 +492,13 @@ int execute(const CommandLine& cl, const Plan& plan, const char* argv0) {
         context["latency_clock"] = iobench::describe_call_clock();
         context["memory_counters"] = iobench::describe_memory_counters();
     }
-    if (plan.instructions)
+    if (plan.instructions) {
         context["instructions_source"] = std::string(iobench::to_string(iobench::instruction_counter().source()));
+        if (iobench::instruction_counter().source() == iobench::InstructionSource::valgrind) {
+            const iobench::TrustedFile valgrind = valgrind_file();
+            context["valgrind"] = fmt::format("{} (owner {})", valgrind.path().string(), valgrind.owner());
+        }
+    }
     // --benchmark_context's keys, among iobench's by name (none is one of theirs: check_harness_flags).
     for (const auto& [key, value] : cl.harness.context) context[key] = value;
     for (const iobench::LoadedPlugin& p : iobench::loaded_plugins())
@@ -545,10 +567,17 @@ std::optional<int> start_counting_instructions(iobench::InstructionSource wanted
         wanted == iobench::InstructionSource::valgrind
             ? std::string()
             : fmt::format(" (no hardware counter: {})", iobench::perf_instructions_unavailable());
+    const iobench::TrustedFile valgrind = valgrind_file();
     try {
-        return iobench::rerun_under_valgrind(argc, argv, [&] {
-            note("iobench: counting instructions under valgrind's callgrind{}; the run is ~50x slower\n", why_valgrind);
-        });
+        return iobench::rerun_under_valgrind(
+            argc, argv,
+            [&] {
+                note("iobench: counting instructions under valgrind's callgrind ({}){}; the run is ~50x slower\n",
+                     valgrind.path().string(), why_valgrind);
+            },
+            valgrind.path().string());
+    } catch (const iobench::valgrind_failed&) {
+        throw;  // exit status 1: the run failed, and says how
     } catch (const std::runtime_error& e) {
         throw usage_error(fmt::format("--instructions: {}", e.what()));
     }
@@ -600,13 +629,18 @@ int main(int argc, char** argv) {
     // taken by the next file (the results, an input) and mixed with a stream.
     iobench::ensure_standard_descriptors();
     iobench::install_interrupt_cleanup();
+    int status = exit_failed;
     try {
-        return run(argc, argv);
+        status = run(argc, argv);
     } catch (const usage_error& e) {
         note("iobench: error: {}\n", e.what());
-        return exit_usage;
+        status = exit_usage;
     } catch (const std::exception& e) {
         note("iobench: error: {}\n", e.what());
-        return exit_failed;
+        status = exit_failed;
     }
+    // Under --instructions' valgrind: the iobench waiting for it learns that
+    // the run ended, and how, not valgrind alone.
+    iobench::record_exit_status(status);
+    return status;
 }

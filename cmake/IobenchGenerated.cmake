@@ -9,6 +9,16 @@ endif()
 if(NOT IOBENCH_COMPILER_TARGET)
   set(IOBENCH_COMPILER_TARGET "${CMAKE_SYSTEM_NAME}-${CMAKE_SYSTEM_PROCESSOR}")
 endif()
+# valgrind, which --instructions runs where no hardware counter counts: an
+# absolute path fixed here (IOBENCH_VALGRIND at run time may name another),
+# never looked up on PATH at run time.
+set(IOBENCH_VALGRIND_PATH "")
+if(UNIX AND NOT CMAKE_CROSSCOMPILING)
+  find_program(IOBENCH_VALGRIND valgrind DOC "valgrind, run by iobench --instructions (its absolute path is built in)")
+  if(IOBENCH_VALGRIND)
+    set(IOBENCH_VALGRIND_PATH "${IOBENCH_VALGRIND}")
+  endif()
+endif()
 configure_file(${PROJECT_SOURCE_DIR}/core/os/build_info.hpp.in ${IOBENCH_GENERATED_DIR}/generated/build_info.hpp @ONLY)
 
 file(GLOB IOBENCH_SUITE_FILES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/suites/*.json)

@@ -4,7 +4,9 @@
 //                                 (rerun_under_valgrind) with TMPDIR (made
 //                                 empty) as the temporary directory, then
 //                                 checks that the directory it gave callgrind
-//                                 there is gone;
+//                                 there is gone, that a valgrind planted on
+//                                 PATH did not run, and that a valgrind that
+//                                 fails is reported as such (valgrind_failed);
 //   (under valgrind)              counts known loops with the valgrind source.
 // And the perf source: counts where the kernel gives a counter, else refuses
 // with the same reason perf_instructions_unavailable() gives. Exit 0 when
@@ -12,6 +14,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <thread>
 
@@ -26,6 +29,12 @@ void check(bool ok, const std::string& what) {
         std::fprintf(stderr, "FAILED: %s\n", what.c_str());
         ++failures;
     }
+}
+
+/// Writes an executable shell script `text` to `path`.
+void write_script(const std::filesystem::path& path, const std::string& text) {
+    std::ofstream(path) << text;
+    std::filesystem::permissions(path, std::filesystem::perms::owner_all);
 }
 
 volatile unsigned long sink;
@@ -102,9 +111,34 @@ int main(int argc, char** argv) {
         check(!outside.enable(iobench::InstructionSource::valgrind).empty(),
               "valgrind: refused outside valgrind");
         check(iobench::valgrind_unsupported().empty(), "this build can run under valgrind");
-        const int status = iobench::rerun_under_valgrind(argc, argv);
+        // A "valgrind" planted first on PATH is not the one that runs: the
+        // path is the one found at build time.
+        const std::filesystem::path planted = std::filesystem::path(argv[1]) / "planted";
+        std::filesystem::create_directories(planted);
+        write_script(planted / "valgrind", "#!/bin/sh\ntouch " + (planted / "ran").string() + "\nexit 0\n");
+        const std::string path = std::getenv("PATH") ? std::getenv("PATH") : "";
+        setenv("PATH", (planted.string() + ":" + path).c_str(), 1);
+        const int status = iobench::rerun_under_valgrind(argc, argv, {}, IOBENCH_VALGRIND_PATH);
+        setenv("PATH", path.c_str(), 1);
         check(status == 0, "the run under valgrind passed (exit status " + std::to_string(status) + ")");
+        check(!std::filesystem::exists(planted / "ran"), "the valgrind planted on PATH did not run");
+        std::filesystem::remove_all(planted);
         check(std::filesystem::is_empty(argv[1]), "callgrind's directory in TMPDIR is removed afterwards");
+        // A valgrind that ends before the run under it (it cannot start the
+        // program, it crashes): a failure saying how, not its status passed on
+        // as the run's.
+        const std::filesystem::path fake = std::filesystem::path(argv[1]).parent_path() / "failing-valgrind";
+        write_script(fake, "#!/bin/sh\necho 'valgrind: cannot start' >&2\nexit 3\n");
+        try {
+            const int passed_on = iobench::rerun_under_valgrind(argc, argv, {}, fake.string());
+            check(false, "a failing valgrind's status was passed on as the run's: " + std::to_string(passed_on));
+        } catch (const iobench::valgrind_failed& e) {
+            check(std::string(e.what()).find("ended with exit status 3 before the run under it finished") !=
+                      std::string::npos,
+                  std::string("a failing valgrind is named with its status: ") + e.what());
+        }
+        std::filesystem::remove(fake);
+        check(std::filesystem::is_empty(argv[1]), "callgrind's directory in TMPDIR is removed after a failure too");
         return failures == 0 ? 0 : 1;
     }
     iobench::InstructionCounter& counter = iobench::instruction_counter();
@@ -116,5 +150,7 @@ int main(int argc, char** argv) {
               std::filesystem::is_directory(dumps),
           "callgrind's dumps go to a directory of their own in TMPDIR");
     if (enabled.empty()) check_counts(counter);
-    return failures == 0 ? 0 : 1;
+    const int status = failures == 0 ? 0 : 1;
+    iobench::record_exit_status(status);  // as iobench's main() does
+    return status;
 }

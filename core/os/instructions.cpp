@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <system_error>
@@ -232,6 +233,12 @@ InstructionCounter& instruction_counter() {
 namespace {
 
 volatile sig_atomic_t valgrind_child = 0;
+/// The last signal passed on to the run under valgrind (0: none).
+volatile sig_atomic_t signal_passed_on = 0;
+
+/// The file in the private directory where the run under valgrind records
+/// its exit status (record_exit_status).
+constexpr const char* exit_status_file = "exit_status";
 
 /// The signals iobench cleans up after (core/os/cleanup.hpp): while the run
 /// under valgrind goes on, they are passed on to it instead.
@@ -240,11 +247,24 @@ constexpr int forwarded_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, 
 /// Passes an interrupting signal on to the run under valgrind, which
 /// cleans up after itself and ends; this process then reports how.
 extern "C" void forward_signal(int signal) {
-    if (valgrind_child > 0) kill(static_cast<pid_t>(valgrind_child), signal);
+    if (valgrind_child > 0) {
+        signal_passed_on = signal;
+        kill(static_cast<pid_t>(valgrind_child), signal);
+    }
 }
 
 }  // namespace
 #endif
+
+void record_exit_status(int status) {
+#ifdef _WIN32
+    (void)status;
+#else
+    const char* dir = std::getenv(callgrind_dir_variable);
+    if (!dir || !*dir || !running_under_valgrind()) return;
+    std::ofstream(fs::path(dir) / exit_status_file) << status << "\n";
+#endif
+}
 
 int rerun_under_valgrind(int argc, char** argv, const std::function<void()>& started, const std::string& valgrind) {
 #ifdef _WIN32
@@ -303,12 +323,11 @@ int rerun_under_valgrind(int argc, char** argv, const std::function<void()>& sta
     posix_spawnattr_setsigdefault(&attr, &forwarded);
     posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
     pid_t pid = 0;
-    const int spawn_error = posix_spawnp(&pid, valgrind.c_str(), nullptr, &attr, child_argv.data(), child_env.data());
+    const int spawn_error = posix_spawn(&pid, valgrind.c_str(), nullptr, &attr, child_argv.data(), child_env.data());
     posix_spawnattr_destroy(&attr);
     if (spawn_error != 0) {
         fs::remove_all(dir, ec);
-        throw std::runtime_error(fmt::format("{}: cannot start it: {}{}", valgrind, std::strerror(spawn_error),
-                                             spawn_error == ENOENT ? " (apt-get install valgrind)" : ""));
+        throw std::runtime_error(fmt::format("{}: cannot start it: {}", valgrind, std::strerror(spawn_error)));
     }
     valgrind_child = pid;
     struct sigaction forward {};
@@ -321,9 +340,21 @@ int rerun_under_valgrind(int argc, char** argv, const std::function<void()>& sta
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
     valgrind_child = 0;
+    // The run's own status, where it got to record it; else valgrind ended
+    // first (or a signal passed on ended the run before it could).
+    std::optional<int> recorded;
+    if (std::ifstream in(dir / exit_status_file); in) {
+        int value = 0;
+        if (in >> value) recorded = value;
+    }
     fs::remove_all(dir, ec);
-    if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+    if (recorded) return *recorded;
+    if (signal_passed_on != 0) return 128 + signal_passed_on;
+    throw valgrind_failed(fmt::format(
+        "{} ended {} before the run under it finished: no results (valgrind's own messages, if any, are above)",
+        valgrind,
+        WIFSIGNALED(status) ? fmt::format("by signal {} ({})", WTERMSIG(status), strsignal(WTERMSIG(status)))
+                            : fmt::format("with exit status {}", WIFEXITED(status) ? WEXITSTATUS(status) : -1)));
 #endif
 }
 

@@ -23,6 +23,7 @@
 
 #include <functional>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 
@@ -81,15 +82,30 @@ bool running_under_valgrind();
 /// valgrind's header (valgrind/callgrind.h, package valgrind).
 std::string valgrind_unsupported();
 
+/// valgrind ended before the run under it did (it could not start the
+/// program, or crashed): what() says how it ended. The run has no results.
+class valgrind_failed : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
 /// Runs this same command again under `valgrind --tool=callgrind` with its
 /// instrumentation off (`--instr-atstart=no`), its dumps in a private
-/// temporary directory removed afterwards, and returns its exit status (128
-/// + the signal number when a signal ended it). `started` is called once
-/// the run has started. The signals iobench cleans up after (SIGINT, SIGTERM,
-/// SIGHUP, SIGQUIT, SIGPIPE, SIGALRM, SIGUSR1, SIGUSR2) are passed on to it
-/// meanwhile. `valgrind` is the program (searched on PATH). Throws
-/// std::runtime_error when it cannot be started.
-int rerun_under_valgrind(int argc, char** argv, const std::function<void()>& started = {},
-                         const std::string& valgrind = "valgrind");
+/// temporary directory removed afterwards, and returns the exit status of
+/// the run under it (128 + the signal number when a signal iobench passed on
+/// ended it). `started` is called once the run has started. The signals
+/// iobench cleans up after (SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE,
+/// SIGALRM, SIGUSR1, SIGUSR2) are passed on to it meanwhile. `valgrind` is
+/// the program's absolute path (never searched on PATH; the caller checks
+/// it). Throws std::runtime_error when it cannot be started, valgrind_failed
+/// when valgrind ended without the run under it having ended
+/// (record_exit_status() was not called there).
+int rerun_under_valgrind(int argc, char** argv, const std::function<void()>& started, const std::string& valgrind);
+
+/// Under a valgrind that rerun_under_valgrind() started: records `status` as
+/// the run's exit status for the iobench that waits (a file in its private
+/// directory), which so tells the run's own end from valgrind's. Elsewhere
+/// nothing.
+void record_exit_status(int status);
 
 }  // namespace iobench
