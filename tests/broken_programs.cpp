@@ -43,6 +43,10 @@ const MethodRegistrar registrar{{.family = "zz_broken", .unavailable = posix_onl
      .put_repeat = by_program, .program = script("exits_nonzero_at_end")},
     {.name = "program_wrong_values", .description = "test: a program that reports one value fewer than it parsed",
      .get_ints = by_program, .program = script("wrong_values")},
+    {.name = "program_long_line", .description = "test: a program that answers a run with a line that never ends",
+     .put_repeat = by_program, .program = script("long_line")},
+    {.name = "program_garbage_start", .description = "test: a program that begins with \"hello\", then stays",
+     .put_repeat = by_program, .program = script("garbage_start")},
     {.name = "program_missing", .description = "test: a program that was not built",
      .put_repeat = by_program, .program = script("no_such_program")},
 }};

@@ -221,6 +221,51 @@ TEST(ProgramMethods, AProgramThatNeverSaysReadyIsKilledAtTheTimeLimit) {
     EXPECT_NE(reason.find("gave no answer to its start within the time limit of 1 s"), std::string::npos) << reason;
 }
 
+// A program that has failed is killed (with its process group) at once, not
+// waited for up to the time limit (60 s here): one that writes on without a
+// line break, one that begins with something else than "ready" and stays.
+TEST(ProgramMethods, AProgramThatFailedIsKilledNotWaitedFor) {
+    SKIP_WITHOUT_SH();
+    for (const auto& [method, expected] :
+         {std::pair{"program_long_line", "wrote more than 1 MiB without a line break (docs/external-methods.md): "
+                                         "its process group was killed"},
+          std::pair{"program_garbage_start", "began with \"hello\" instead of \"ready\""}}) {
+        const auto start = std::chrono::steady_clock::now();
+        const std::string reason = failure_of("hello", method, 60.0);
+        const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        EXPECT_NE(reason.find(expected), std::string::npos) << method << ": " << reason;
+        EXPECT_LT(took, 30.0) << method << " was waited for after it failed";
+    }
+}
+
+TEST(ProgramMethods, AFailedProgramIsNotStartedAgainForTheNextRepetitions) {
+    SKIP_WITHOUT_SH();
+#ifndef _WIN32
+    test::TempDir dir;
+    const std::string starts = (dir.path() / "starts").string();
+    ::setenv("IOBENCH_TEST_STARTS", starts.c_str(), 1);
+    const test::Ran ran = test::run_all({make_case("hello", "program_garbage_start")}, 1e-4, 3, 60.0);
+    ::unsetenv("IOBENCH_TEST_STARTS");
+    std::ifstream in(starts);
+    int lines = 0;
+    for (std::string line; std::getline(in, line);) ++lines;
+    EXPECT_EQ(lines, 1) << "the program was started again after it failed";
+    // Its sizing run, before the repetitions, was its one start.
+    int repetitions = 0, not_again = 0;
+    for (const auto& r : ran.runs) {
+        if (r.run_type != benchmark::BenchmarkReporter::Run::RT_Iteration) continue;
+        ++repetitions;
+        EXPECT_TRUE(r.error_occurred);
+        not_again += r.error_message.rfind("not started again after its sizing run failed: ", 0) == 0;
+        EXPECT_NE(r.error_message.find("began with \"hello\" instead of \"ready\""), std::string::npos)
+            << r.error_message;
+    }
+    EXPECT_EQ(repetitions, 3);
+    EXPECT_EQ(not_again, 3);
+    EXPECT_EQ(ran.outcomes.failed(), 1);
+#endif
+}
+
 TEST(ProgramMethods, AProgramNotBuiltIsSkippedWithTheReason) {
     SKIP_WITHOUT_SH();
     test::TempDir dir;

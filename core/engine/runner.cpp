@@ -248,6 +248,16 @@ void skip_repetition(benchmark::State& state) {
     }
 }
 
+/// A repetition of a program method's benchmark after an earlier one
+/// failed: no trial, no program started; failed with `reason`. The empty
+/// loop reports the iteration count Google Benchmark asked for (as
+/// skip_repetition's does).
+void fail_repetition(benchmark::State& state, const std::string& reason) {
+    state.SkipWithError(reason.c_str());
+    for (auto _ : state) {
+    }
+}
+
 }  // namespace
 
 bool counts_instructions(const Trial& trial, InstructionSource source) {
@@ -277,9 +287,12 @@ std::int64_t runs_per_repetition(const RunCost& cost, double min_time) {
     return static_cast<std::int64_t>(std::clamp(runs, 1.0, most));
 }
 
-std::optional<RunCost> size_run(const Case& c, Session& session) {
+std::optional<RunCost> size_run(const Case& c, Session& session, Outcome* failure) {
     std::unique_ptr<Trial> trial;
-    if (!make_trial(c, session, trial).ok()) return std::nullopt;
+    if (Outcome made = make_trial(c, session, trial); !made.ok()) {
+        if (failure) *failure = std::move(made);
+        return std::nullopt;
+    }
     const auto begin = clock_type::now();
     Outcome outcome = reset_trial(*trial);
     const auto start = clock_type::now();
@@ -288,7 +301,10 @@ std::optional<RunCost> size_run(const Case& c, Session& session) {
     if (outcome.ok()) outcome = verify_trial(*trial);
     const auto end = clock_type::now();
     trial->finish();
-    if (!finish_outcome(nullptr, *trial, std::move(outcome)).ok()) return std::nullopt;
+    if (Outcome finished = finish_outcome(nullptr, *trial, std::move(outcome)); !finished.ok()) {
+        if (failure) *failure = std::move(finished);
+        return std::nullopt;
+    }
     RunCost cost;
     cost.measured = trial->measured_seconds().value_or(std::chrono::duration<double>(stop - start).count());
     cost.whole = std::chrono::duration<double>(end - begin).count();
@@ -304,10 +320,11 @@ void register_benchmarks(const std::vector<Case>& cases, Session& session, Outco
     }
     std::vector<std::int64_t> runs(cases.size(), 1);
     std::vector<double> expected(cases.size(), 0);
+    std::vector<Outcome> sizing(cases.size());
     for (std::size_t i = 0; i < cases.size(); ++i) {
         // A sizing run that fails leaves 1 run: the benchmark then fails or
         // is skipped with the reason when it runs.
-        if (const auto cost = size_run(cases[i], session)) {
+        if (const auto cost = size_run(cases[i], session, &sizing[i])) {
             runs[i] = runs_per_repetition(*cost, min_time);
             expected[i] = static_cast<double>(runs[i]) * cost->whole;
         }
@@ -318,8 +335,17 @@ void register_benchmarks(const std::vector<Case>& cases, Session& session, Outco
     struct Repetitions {
         std::vector<double> times;
         bool stopped = false;
+        /// A program method's failure: its later repetitions do not start
+        /// the program again (each would fail the same way, and a program
+        /// that hangs would cost the time limit every time).
+        std::optional<std::string> program_failed;
     };
     auto so_far = std::make_shared<std::vector<Repetitions>>(cases.size());
+    for (std::size_t i = 0; i < cases.size(); ++i)
+        if (sizing[i].status == Status::failed && !cases[i].method->program.file.empty()) {
+            (*so_far)[i].program_failed = "not started again after its sizing run failed: " + sizing[i].reason;
+            progress->stopped(i);
+        }
     const std::optional<StoppingRule> stopping =
         rule && can_stop_early(*rule, repetitions) ? rule : std::optional<StoppingRule>();
     for (std::size_t i = 0; i < cases.size(); ++i) {
@@ -328,10 +354,18 @@ void register_benchmarks(const std::vector<Case>& cases, Session& session, Outco
             c->name.c_str(), [c, i, progress, so_far, stopping, &session, &outcomes](benchmark::State& state) {
                 Repetitions& mine = (*so_far)[i];
                 if (mine.stopped) return skip_repetition(state);
+                if (mine.program_failed) {
+                    outcomes.record(c->name, Outcome::failed(*mine.program_failed));
+                    return fail_repetition(state, *mine.program_failed);
+                }
                 progress->starting(i, c->name);
                 double measured = 0;
                 Outcome outcome = run_case(state, *c, session, measured);
                 const bool ok = outcome.ok();
+                if (outcome.status == Status::failed && !c->method->program.file.empty()) {
+                    mine.program_failed = "not started again after an earlier repetition failed: " + outcome.reason;
+                    progress->stopped(i);  // its later repetitions are not counted as to come
+                }
                 outcomes.record(c->name, std::move(outcome));
                 progress->finished(i);
                 if (!stopping || !ok || state.iterations() < 1) return;

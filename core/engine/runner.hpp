@@ -86,8 +86,9 @@ struct RunCost {
 std::int64_t runs_per_repetition(const RunCost& cost, double min_time);
 
 /// One run of `c` (made, reset, run, verified, finished) timed both ways;
-/// std::nullopt when it does not end ok.
-std::optional<RunCost> size_run(const Case& c, Session& session);
+/// std::nullopt when it does not end ok, with how it ended in `*failure`
+/// (when given).
+std::optional<RunCost> size_run(const Case& c, Session& session, Outcome* failure = nullptr);
 
 /// One run of `c` outside Google Benchmark, through the same stages as a
 /// benchmark's: the trial made, reset, run, verified and finished. Returns

@@ -128,6 +128,7 @@ std::string ProgramProcess::ask(std::string_view, std::string_view) { return {};
 OsCounters ProgramProcess::counters() const { return {}; }
 std::optional<double> ProgramProcess::cpu_seconds() const { return std::nullopt; }
 std::string ProgramProcess::finish() { return {}; }
+void ProgramProcess::abandon() {}
 #ifdef _MSC_VER
 #pragma warning(pop)
 #endif
@@ -226,6 +227,8 @@ ProgramProcess::ProgramProcess(std::string name, const std::vector<std::string>&
             throw program_error(fmt::format("{} began with \"{}\" instead of \"ready\" (docs/external-methods.md)", name_,
                                             printable(*first)));
     } catch (...) {
+        // It failed: killed now, not waited for (it may be writing on).
+        kill_group();
         finish();
         close_fd(proc_io_);
         close_fd(proc_stat_);
@@ -299,9 +302,14 @@ std::optional<std::string> ProgramProcess::read_line(std::string_view what) {
             const ssize_t got = ::read(from_child_, buf, sizeof buf);
             if (got > 0) {
                 pending_.append(buf, static_cast<std::size_t>(got));
-                if (pending_.size() > (1u << 20))
-                    throw program_error(fmt::format("{} wrote more than 1 MiB without a line break (docs/external-methods.md)",
-                                                    name_));
+                if (pending_.size() > (1u << 20)) {
+                    kill_group();  // it may write on for as long as it likes: not waited for
+                    reap(time_limit_);
+                    throw program_error(fmt::format(
+                        "{} wrote more than 1 MiB without a line break (docs/external-methods.md): its process group "
+                        "was killed",
+                        name_));
+                }
             } else if (got == 0) {
                 close_fd(from_child_);
             } else if (errno != EINTR && errno != EAGAIN) {
@@ -388,6 +396,12 @@ std::string ProgramProcess::with_last_words(std::string message) const {
     const std::string words = last_words();
     if (!words.empty()) message += fmt::format("; its last words: \"{}\"", printable(words));
     return message;
+}
+
+void ProgramProcess::abandon() {
+    if (pid_ < 0 || status_) return;
+    kill_group();
+    reap(time_limit_);
 }
 
 std::string ProgramProcess::finish() {

@@ -99,6 +99,11 @@ public:
     /// words on standard error. Idempotent.
     std::string finish();
 
+    /// After the program failed (a wrong answer, a broken rule): kills its
+    /// process group now, not waiting for it to end by itself, and reaps it.
+    /// Nothing when it has ended already.
+    void abandon();
+
     /// Its rusage, from wait4, once finish() has reaped it.
     const std::optional<ChildUsage>& usage() const { return usage_; }
 

@@ -146,6 +146,17 @@ double ProgramRunner::ask_run(const std::string& what) {
 }
 
 void ProgramRunner::run(Trial& trial) {
+    try {
+        run_once(trial);
+    } catch (...) {
+        // A program that broke the protocol may write or hang on: killed
+        // now, not waited for up to the time limit.
+        if (process_) process_->abandon();
+        throw;
+    }
+}
+
+void ProgramRunner::run_once(Trial& trial) {
     seconds_.reset();
     counters_.reset();
     checked_.reset();

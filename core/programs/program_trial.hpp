@@ -53,7 +53,8 @@ public:
     /// it do one warm-up run, verified with `trial.verify()` and untimed,
     /// before `trial.reset()` and the measured run. A get_ints run is followed
     /// by "check": the count and checksum it parsed (checked()). Throws
-    /// program_error (the benchmark fails with it).
+    /// program_error (the benchmark fails with it), after killing the
+    /// program's process group (ProgramProcess::abandon).
     void run(Trial& trial);
 
     /// Seconds the last run took, as the program measured it (open..close).
@@ -80,6 +81,8 @@ private:
     /// answer, and sets counters_.
     double ask_run(const std::string& what);
     void start();
+    /// run() without its clean-up on failure.
+    void run_once(Trial& trial);
 
     std::string name_;
     std::vector<std::string> argv_;
