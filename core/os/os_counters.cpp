@@ -2,7 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <cstdlib>
 #include <cstring>
+#include <optional>
+#include <string>
 
 #include "core/os/environment.hpp"
 
@@ -11,6 +14,7 @@
 // windows.h first: psapi.h needs its types.
 #include <psapi.h>
 #else
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/resource.h>
 #include <sys/time.h>
@@ -78,6 +82,57 @@ struct ProcIo {
 };
 thread_local ProcIo proc_io[2];
 
+/// The calling thread's /proc/thread-self/schedstat, opened once per thread
+/// (and again in a forked child).
+thread_local ProcIo proc_schedstat;
+
+/// The second number of a schedstat text ("<on CPU ns> <run queue ns>
+/// <timeslices>"): nanoseconds waited on a run queue; false when absent.
+bool run_queue_ns(const char* text, double& out) {
+    char* end = nullptr;
+    std::strtoull(text, &end, 10);
+    if (end == text || *end != ' ') return false;
+    const char* second = end + 1;
+    const unsigned long long ns = std::strtoull(second, &end, 10);
+    if (end == second) return false;
+    out = static_cast<double>(ns);
+    return true;
+}
+
+/// Seconds every task (thread) of process `self_or_pid` ("self", "1234")
+/// has waited on a run queue: the sum over /proc/<it>/task/*/schedstat
+/// (threads that ended are not counted); std::nullopt where unreadable.
+std::optional<double> process_run_queue_seconds(const std::string& self_or_pid) {
+#ifndef __linux__
+    (void)self_or_pid;
+    return std::nullopt;
+#else
+    DIR* dir = ::opendir(("/proc/" + self_or_pid + "/task").c_str());
+    if (dir == nullptr) return std::nullopt;
+    double total = 0;
+    bool any = false;
+    while (const dirent* e = ::readdir(dir)) {
+        if (e->d_name[0] < '0' || e->d_name[0] > '9') continue;
+        const std::string path = "/proc/" + self_or_pid + "/task/" + e->d_name + "/schedstat";
+        const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+        if (fd < 0) continue;  // a thread that ended meanwhile
+        char text[128];
+        const ssize_t n = ::pread(fd, text, sizeof text - 1, 0);
+        ::close(fd);
+        double ns = 0;
+        if (n <= 0) continue;
+        text[n] = '\0';
+        if (run_queue_ns(text, ns)) {
+            total += ns;
+            any = true;
+        }
+    }
+    ::closedir(dir);
+    if (!any) return std::nullopt;
+    return total * 1e-9;
+#endif
+}
+
 /// The machine-wide files, /proc/stat (steal) and /proc/pressure/cpu (absent
 /// on kernels without pressure stall information), opened once per thread
 /// and again in a forked child (which cannot rely on its parent's descriptors
@@ -134,6 +189,26 @@ OsCounters raw_snapshot(OsScope scope) noexcept {
         if (n > 0) {
             text[n] = '\0';
             add_proc_io_counters(text, s);
+        }
+    }
+    // The thread's (the process's) own waiting for a CPU.
+    if (scope == OsScope::process) {
+        if (const auto seconds = process_run_queue_seconds("self")) s.set(OsCounter::run_queue_time, *seconds);
+    } else {
+        if (proc_schedstat.fd >= 0 && proc_schedstat.pid != pid) {
+            ::close(proc_schedstat.fd);
+            proc_schedstat.fd = -1;
+        }
+        if (proc_schedstat.fd < 0) {
+            proc_schedstat.fd = ::open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
+            proc_schedstat.pid = pid;
+        }
+        char text[128];
+        const ssize_t n = proc_schedstat.fd >= 0 ? ::pread(proc_schedstat.fd, text, sizeof text - 1, 0) : -1;
+        double ns = 0;
+        if (n > 0) {
+            text[n] = '\0';
+            if (run_queue_ns(text, ns)) s.set(OsCounter::run_queue_time, ns * 1e-9);
         }
     }
     if (proc_machine.pid != pid) {
@@ -262,6 +337,10 @@ const Calibration& calibration(OsScope scope) noexcept {
 }  // namespace
 
 #ifndef _WIN32
+std::optional<double> run_queue_seconds_of_process(long pid) {
+    return process_run_queue_seconds(pid == 0 ? std::string("self") : std::to_string(pid));
+}
+
 void add_proc_io_counters(const char* text, OsCounters& s) noexcept {
     double v = 0;
     if (field(text, "\nsyscr: ", v)) s.set(OsCounter::read_calls, v);

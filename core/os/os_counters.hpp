@@ -17,13 +17,19 @@
 //  write_bytes       write_bytes of /proc/thread-self/io    (not provided)
 //  steal_time        steal of /proc/stat's cpu line         (not provided)
 //  cpu_wait          "some" total of /proc/pressure/cpu     (not provided)
+//  run_queue_time    2nd field of /proc/thread-self/        (not provided)
+//                    schedstat (summed over /proc/self/task/*)
 //
 // steal_time and cpu_wait are the machine's, not the thread's: the CPU time
 // the hypervisor gave to others while this VM had work (summed over its
 // CPUs; USER_HZ ticks, so 10 ms steps), and the time some task of this
 // machine waited for a CPU (pressure stall information, in microseconds).
 // Non-zero values beside a run's spread say the host, not the method, moved
-// the time.
+// the time. run_queue_time is the measured thread's (process's) own: the
+// time it was ready to run and waited for a CPU (the scheduler's statistics,
+// in nanoseconds); wall time less CPU time less it is time neither running
+// nor ready (blocked, or stopped by SIGSTOP), which the summary's note of
+// stopped repetitions reads.
 //
 // Windows counts I/O calls per process only (no per-thread count exists:
 // GetProcessIoCounters, i.e. NtQueryInformationProcess(ProcessIoCounters), is
@@ -44,6 +50,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -64,7 +71,8 @@ namespace iobench {
     X(read_bytes, "bytes", "bytes the thread caused to be fetched from storage")                             \
     X(write_bytes, "bytes", "bytes the thread caused to be sent to storage (page cache writeback included)") \
     X(steal_time, "seconds", "CPU time the hypervisor took from this machine (all CPUs)")                     \
-    X(cpu_wait, "seconds", "time some task of this machine waited for a CPU (PSI \"some\")")
+    X(cpu_wait, "seconds", "time some task of this machine waited for a CPU (PSI \"some\")")                   \
+    X(run_queue_time, "seconds", "time the measured thread (process) itself waited on a run queue for a CPU")
 
 /// One value per entry of IOBENCH_OS_COUNTERS, which says its unit and meaning.
 enum class OsCounter : unsigned {
@@ -134,6 +142,12 @@ static_assert(std::is_trivially_copyable_v<OsCounters>);
 /// (safe in a forked child). POSIX builds only.
 #ifndef _WIN32
 void add_proc_io_counters(const char* text, OsCounters& s) noexcept;
+
+/// Seconds every thread of process `pid` (0: this process) has waited on a
+/// run queue for a CPU: the sum of the second field of
+/// /proc/<pid>/task/*/schedstat (threads that ended are not counted);
+/// std::nullopt where the system does not say (no schedstat). Linux only.
+std::optional<double> run_queue_seconds_of_process(long pid);
 #endif
 
 /// The calling thread's (on Windows, for the I/O counts and page faults: the

@@ -463,6 +463,9 @@ OsCounters ProgramProcess::counters() const {
             }
         }
     }
+    // Its threads' own waiting for a CPU (not this process's).
+    if (!status_)
+        if (const auto waited = run_queue_seconds_of_process(pid_)) s.set(OsCounter::run_queue_time, *waited);
     return s;
 }
 

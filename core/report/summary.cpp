@@ -120,12 +120,19 @@ void add_run(SummaryRow& row, const Run& r) {
     row.repetitions = r.repetitions;
     const auto user = optional_counter(r, OsCounter::user_time);
     const auto system = optional_counter(r, OsCounter::system_time);
-    const double waited = optional_counter(r, OsCounter::cpu_wait).value_or(0) +
-                          optional_counter(r, OsCounter::steal_time).value_or(0);
-    // Off a CPU: neither running nor waiting for one. Unknown where the
-    // machine's waiting is too large a share to be this process's.
-    if (user && system && waited <= report_rules::stopped_max_wait_share * ms / 1e3)
-        row.off_cpu.emplace_back(r.repetition_index, std::max(0.0, ms / 1e3 - *user - *system - waited));
+    const auto queued = optional_counter(r, OsCounter::run_queue_time);
+    const double stolen = optional_counter(r, OsCounter::steal_time).value_or(0);
+    // Off a CPU: neither running nor waiting for one. The row's own waiting
+    // on a run queue where the system says it (run_queue_time); else the
+    // machine's (cpu_wait), which tells only while it is a small share of the
+    // wall time. Time the hypervisor stole is neither: unknown past that share too.
+    const double wall = ms / 1e3, most = report_rules::stopped_max_wait_share * wall;
+    if (user && system && queued && stolen <= most) {
+        row.off_cpu.emplace_back(r.repetition_index, std::max(0.0, wall - *user - *system - *queued - stolen));
+    } else if (user && system && !queued) {
+        const double waited = optional_counter(r, OsCounter::cpu_wait).value_or(0) + stolen;
+        if (waited <= most) row.off_cpu.emplace_back(r.repetition_index, std::max(0.0, wall - *user - *system - waited));
+    }
     if (r.repetitions <= 1) {
         row.ms = ms;
         take_counters(row, r);

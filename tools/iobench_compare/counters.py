@@ -27,6 +27,7 @@ OS_COUNTERS = (
     ("write_bytes", "bytes"),
     ("steal_time", "seconds"),
     ("cpu_wait", "seconds"),
+    ("run_queue_time", "seconds"),
 )
 OS_COUNTER_NAMES = tuple(name for name, _ in OS_COUNTERS)
 
