@@ -163,7 +163,7 @@ TrustedFile::TrustedFile(const fs::path& given, std::string_view what) : what_(w
     if (h == INVALID_HANDLE_VALUE) {
         const DWORD error = GetLastError();
         if (error == ERROR_FILE_NOT_FOUND || error == ERROR_PATH_NOT_FOUND) refuse("no such file");
-        if (fs::is_directory(path_, ec)) refuse("is a directory");
+        if (fs::is_directory(path_, ec)) refuse("is a directory, not a regular file");
         refuse("cannot be opened: " + std::error_code(static_cast<int>(error), std::system_category()).message());
     }
     handle_ = h;
