@@ -544,7 +544,21 @@ void load_plugins(int argc, char** argv) {
         throw usage_error(fmt::format("method families built into this executable clash: {}",
                                       fmt::join(iobench::registration_errors(), "; ")));
     const std::vector<std::string> args(argv + 1, argv + argc);
-    for (const std::string& path : iobench::plugin_arguments(args)) iobench::load_plugin(path);
+    for (const std::string& path : iobench::plugin_arguments(args)) {
+        // A plugin's constructors run as it loads: one that closes or
+        // replaces standard output would have the summary written elsewhere.
+        iobench::StandardDescriptorGuard standard;
+        try {
+            iobench::load_plugin(path);
+        } catch (...) {
+            standard.restore();
+            throw;
+        }
+        if (const auto touched = standard.restore(); !touched.empty())
+            throw usage_error(fmt::format("--plugin {}: closed or replaced {} while it was loaded: refused (put back "
+                                          "for this line)",
+                                          path, fmt::join(touched, ", ")));
+    }
 }
 
 /// --instructions: makes the process's instruction counter count with

@@ -1,4 +1,4 @@
-# cmake -DIOBENCH=exe [-DEMULATOR=...] -DARGS=a;b -DREGEX=... -DWORK=dir -P plugin_refused.cmake
+# cmake -DIOBENCH=exe [-DEMULATOR=...] -DARGS=a;b -DREGEX=... -DWORK=dir [-DENV=VAR=value] -P plugin_refused.cmake
 # Runs iobench with ARGS (and a results file) and checks that the plugin was
 # refused: exit 2, one line on stderr matching REGEX, nothing on stdout,
 # no results file and no working directory left. In ARGS, @FIFO@ and @DIR@
@@ -21,7 +21,12 @@ foreach(a ${ARGS})
 endforeach()
 # A FIFO opened for reading without O_NONBLOCK would block: the timeout ends
 # the test rather than hanging it.
-execute_process(COMMAND ${EMULATOR} ${IOBENCH} ${args} --dir ${WORK}/dir --benchmark_out=${WORK}/out.json
+# ENV: VAR=value pairs the run gets (cmake -E env).
+set(with_env "")
+if(ENV)
+  set(with_env ${CMAKE_COMMAND} -E env ${ENV})
+endif()
+execute_process(COMMAND ${with_env} ${EMULATOR} ${IOBENCH} ${args} --dir ${WORK}/dir --benchmark_out=${WORK}/out.json
                         --scale 0.001 --benchmark_min_time=0.001
   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 60)
 if(NOT rc STREQUAL "2")

@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "core/os/usage_error.hpp"
 
@@ -27,6 +28,7 @@
 #else
 #include <fcntl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #define IOBENCH_UNLINK unlink
 #define IOBENCH_RMDIR rmdir
@@ -149,6 +151,61 @@ void install_interrupt_cleanup() {
     std::signal(SIGXFSZ, SIG_IGN);
 #endif
 }
+
+namespace {
+constexpr const char* standard_names[3] = {"standard input (descriptor 0)", "standard output (descriptor 1)",
+                                           "standard error (descriptor 2)"};
+}  // namespace
+
+#ifdef _WIN32
+StandardDescriptorGuard::StandardDescriptorGuard() {
+    for (int fd = 0; fd <= 2; ++fd) saved_[fd] = _get_osfhandle(fd) == -1 ? -1 : _dup(fd);
+}
+
+StandardDescriptorGuard::~StandardDescriptorGuard() {
+    for (int fd : saved_)
+        if (fd >= 0) _close(fd);
+}
+
+std::vector<std::string> StandardDescriptorGuard::restore() {
+    std::vector<std::string> touched;
+    for (int fd = 0; fd <= 2; ++fd) {
+        if (saved_[fd] < 0 || _get_osfhandle(fd) != -1) continue;
+        _dup2(saved_[fd], fd);
+        touched.emplace_back(standard_names[fd]);
+    }
+    return touched;
+}
+#else
+StandardDescriptorGuard::StandardDescriptorGuard() {
+    for (int fd = 0; fd <= 2; ++fd) {
+        struct stat st {};
+        if (fstat(fd, &st) != 0) continue;
+        saved_[fd] = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+        device_[fd] = static_cast<unsigned long long>(st.st_dev);
+        inode_[fd] = static_cast<unsigned long long>(st.st_ino);
+    }
+}
+
+StandardDescriptorGuard::~StandardDescriptorGuard() {
+    for (int fd : saved_)
+        if (fd >= 0) close(fd);
+}
+
+std::vector<std::string> StandardDescriptorGuard::restore() {
+    std::vector<std::string> touched;
+    for (int fd = 0; fd <= 2; ++fd) {
+        if (saved_[fd] < 0) continue;
+        struct stat st {};
+        if (fstat(fd, &st) == 0 && static_cast<unsigned long long>(st.st_dev) == device_[fd] &&
+            static_cast<unsigned long long>(st.st_ino) == inode_[fd])
+            continue;
+        dup2(saved_[fd], fd);
+        touched.emplace_back(standard_names[fd]);
+    }
+    return touched;
+}
+#endif
 
 int ensure_standard_descriptors() {
     int opened = 0;

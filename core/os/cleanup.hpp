@@ -7,6 +7,8 @@
 #pragma once
 
 #include <filesystem>
+#include <string>
+#include <vector>
 
 namespace iobench {
 
@@ -26,6 +28,27 @@ void install_interrupt_cleanup();
 /// input, output or error. Call first thing in main. Returns the numbers of
 /// the descriptors it had to open as a bit set (bit n: descriptor n).
 int ensure_standard_descriptors();
+
+/// Copies of descriptors 0, 1 and 2 taken when made, to tell whether code
+/// run meanwhile (a plugin's constructors) closed one or put another file in
+/// its place, and to put it back: otherwise the next file iobench opens (a
+/// lock file) would take its number and the summary would be written there.
+class StandardDescriptorGuard {
+public:
+    StandardDescriptorGuard();
+    ~StandardDescriptorGuard();
+    StandardDescriptorGuard(const StandardDescriptorGuard&) = delete;
+    StandardDescriptorGuard& operator=(const StandardDescriptorGuard&) = delete;
+
+    /// Puts back every one of descriptors 0-2 that was closed or names
+    /// another file now (on Windows: closed), and names them ("standard
+    /// output (descriptor 1)"); empty when none was touched.
+    std::vector<std::string> restore();
+
+private:
+    int saved_[3] = {-1, -1, -1};
+    unsigned long long device_[3] = {}, inode_[3] = {};
+};
 
 /// Descriptors a run may hold open at once (measured: 10 for the quick suite),
 /// with room to spare for io_uring, threads and the console workloads' pipes.

@@ -3,7 +3,10 @@
 #include <fmt/format.h>
 
 #include <array>
+#include <atomic>
 #include <cctype>
+#include <csignal>
+#include <cstdlib>
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -16,9 +19,11 @@
 #include "core/os/usage_error.hpp"
 
 #ifdef _WIN32
+#include <io.h>
 #include <windows.h>
 #else
 #include <dlfcn.h>
+#include <unistd.h>
 #endif
 
 namespace fs = std::filesystem;
@@ -119,6 +124,58 @@ void* find_symbol(Library library, const char* name) { return ::dlsym(library, n
 
 #endif
 
+/// The plugin being loaded (its path as given), while its constructors
+/// run: what ends the process then is named (loading_exit, loading_abort).
+std::atomic<const char*> loading{nullptr};
+
+/// Writes "iobench: error: --plugin PATH: WHAT while it was loaded: refused"
+/// on standard error with async-signal-safe calls only, and ends the process
+/// with the status of a refused plugin (2).
+[[noreturn]] void refuse_from_handler(const char* what) {
+    const char* path = loading.load();
+    const char* parts[] = {"iobench: error: --plugin ", path ? path : "?", ": ", what,
+                           " while it was loaded: refused\n"};
+    for (const char* part : parts) {
+        const std::size_t n = std::strlen(part);
+#ifdef _WIN32
+        [[maybe_unused]] const int written = _write(2, part, static_cast<unsigned>(n));
+#else
+        [[maybe_unused]] const ssize_t written = ::write(2, part, n);
+#endif
+    }
+    std::_Exit(2);
+}
+
+/// atexit: a plugin's constructor called exit() (an exit status of its own,
+/// 0 among them, would pass for iobench's).
+extern "C" void loading_exit() {
+    if (loading.load()) refuse_from_handler("called exit()");
+}
+
+/// SIGABRT: a plugin's constructor called abort() (or failed an assertion).
+extern "C" void loading_abort(int) { refuse_from_handler("aborted (SIGABRT)"); }
+
+/// While it lives, exit() and abort() in a plugin's constructors end the
+/// process with a line naming the plugin (exit status 2), not silently.
+class LoadingGuard {
+public:
+    explicit LoadingGuard(const std::string& path) {
+        static const bool registered = std::atexit(loading_exit) == 0;
+        (void)registered;
+        loading.store(path.c_str());
+        previous_abort_ = std::signal(SIGABRT, loading_abort);
+    }
+    ~LoadingGuard() {
+        std::signal(SIGABRT, previous_abort_ == SIG_ERR ? SIG_DFL : previous_abort_);
+        loading.store(nullptr);
+    }
+    LoadingGuard(const LoadingGuard&) = delete;
+    LoadingGuard& operator=(const LoadingGuard&) = delete;
+
+private:
+    void (*previous_abort_)(int) = SIG_DFL;
+};
+
 /// The plugin's entry point `name` as a function of type F, or null.
 template <class F>
 F entry_point(Library library, const char* name) {
@@ -193,7 +250,22 @@ LoadedPlugin load_plugin(const fs::path& given) {
         if (fs::equivalent(path, earlier.path, ec))
             refuse(given, fmt::format("is the same file as --plugin {}, loaded already", earlier.path));
 
-    const Library library = open_library(file);
+    // Its constructors run here: an exception they throw, exit() or abort()
+    // refuses the plugin with a line naming it.
+    const std::string named = given.string();
+    Library library{};
+    {
+        const LoadingGuard guard(named);
+        try {
+            library = open_library(file);
+        } catch (const usage_error&) {
+            throw;
+        } catch (const std::exception& e) {
+            refuse(given, fmt::format("its initialization threw: {}", e.what()));
+        } catch (...) {
+            refuse(given, "its initialization threw an exception that is not a std::exception");
+        }
+    }
     const auto identity_fn = entry_point<plugin::IdentityFn>(library, plugin::identity_symbol);
     const auto families_fn = entry_point<plugin::FamiliesFn>(library, plugin::families_symbol);
     if (!identity_fn || !families_fn)

@@ -1,0 +1,48 @@
+// A plugin whose constructor misbehaves as IOBENCH_TEST_AT_LOAD says:
+// close_stdout (closes descriptor 1), throw, exit0 (exit(0)) or abort. Each
+// must refuse the plugin: exit status 2 and one line naming it, never a
+// status or a silence of the plugin's making (tests/plugins/CMakeLists.txt).
+#include <cstdio>
+#include <cstdlib>
+#include <stdexcept>
+#include <string>
+
+#include <iobench/method.hpp>
+
+#ifdef _WIN32
+#include <io.h>
+#else
+#include <unistd.h>
+#endif
+
+namespace iobench {
+namespace {
+
+const bool misbehaved = [] {
+    const char* what = std::getenv("IOBENCH_TEST_AT_LOAD");
+    const std::string how = what ? what : "";
+    if (how == "close_stdout") {
+#ifdef _WIN32
+        _close(1);
+#else
+        ::close(1);
+#endif
+    } else if (how == "throw") {
+        throw std::runtime_error("the plugin's constructor says no");
+    } else if (how == "exit0") {
+        std::exit(0);
+    } else if (how == "abort") {
+        std::abort();
+    }
+    return true;
+}();
+
+void nothing_repeat(const Sink&, std::string_view, std::uint64_t) {}
+
+const MethodRegistrar registrar{{.family = "zz_plugin_misbehaves"}, {
+    {.name = "zz_misbehaves", .description = "a method of a plugin whose constructor misbehaves (tests)",
+     .put_repeat = nothing_repeat},
+}};
+
+}  // namespace
+}  // namespace iobench
