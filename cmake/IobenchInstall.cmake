@@ -13,6 +13,13 @@
 # so that a project says find_package(iobench 1 REQUIRED).
 include(CMakePackageConfigHelpers)
 
+# The directories the installation makes are rwxr-xr-x whatever the umask of
+# the shell that installs (under umask 000 they were 0777: another user
+# could have put a program in libexec/iobench/methods/ that iobench runs).
+# Files get CMake's explicit permissions (0644; 0755 for executables) anyway.
+set(CMAKE_INSTALL_DEFAULT_DIRECTORY_PERMISSIONS
+  OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
+
 # The installed libraries name their dependencies as imported targets, which
 # a project finds again with find_package: a dependency that was downloaded
 # and built here (FetchContent) has no installed package to find.

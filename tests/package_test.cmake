@@ -31,7 +31,18 @@ endfunction()
 
 set(configure ${CMAKE_COMMAND} -S ${CONSUMER} -G ${GENERATOR} -DCMAKE_BUILD_TYPE=${BUILD_TYPE} ${CONFIGURE_ARGS})
 if(IOBENCH_BUILD)
-  step("cmake --install" ${CMAKE_COMMAND} --install ${IOBENCH_BUILD} --prefix ${prefix})
+  if(CMAKE_HOST_UNIX)
+    # Under umask 000 too (a shell of a careless user): nothing installed
+    # may be writable by every user (iobench runs the programs in libexec/).
+    step("cmake --install (umask 000)" sh -c "umask 000 && exec \"$0\" --install \"$1\" --prefix \"$2\""
+         ${CMAKE_COMMAND} ${IOBENCH_BUILD} ${prefix})
+    execute_process(COMMAND find ${prefix} -perm -o+w OUTPUT_VARIABLE writable OUTPUT_STRIP_TRAILING_WHITESPACE)
+    if(writable)
+      message(FATAL_ERROR "installed under umask 000, every user may write to:\n${writable}")
+    endif()
+  else()
+    step("cmake --install" ${CMAKE_COMMAND} --install ${IOBENCH_BUILD} --prefix ${prefix})
+  endif()
   file(GLOB_RECURSE installed LIST_DIRECTORIES false ${prefix}/*)
   set(bytes 0)
   foreach(f ${installed})
