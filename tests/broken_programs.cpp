@@ -47,6 +47,8 @@ const MethodRegistrar registrar{{.family = "zz_broken", .unavailable = posix_onl
      .put_repeat = by_program, .program = script("long_line")},
     {.name = "program_garbage_start", .description = "test: a program that begins with \"hello\", then stays",
      .put_repeat = by_program, .program = script("garbage_start")},
+    {.name = "program_escapes", .description = "test: a program that leaves a process in a session of its own",
+     .put_repeat = by_program, .program = script("escapes")},
     {.name = "program_missing", .description = "test: a program that was not built",
      .put_repeat = by_program, .program = script("no_such_program")},
 }};

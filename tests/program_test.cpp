@@ -266,6 +266,25 @@ TEST(ProgramMethods, AFailedProgramIsNotStartedAgainForTheNextRepetitions) {
 #endif
 }
 
+TEST(ProgramMethods, AProcessLeftInASessionOfItsOwnIsKilledAndNamed) {
+    SKIP_WITHOUT_SH();
+#ifdef __linux__
+    test::TempDir dir;
+    const Outcome o = run_program_once("hello", "program_escapes", dir);
+    EXPECT_EQ(o.status, Status::failed) << o.reason;
+    EXPECT_NE(o.reason.find("program_escapes's program (escapes.sh) left processes running outside its process "
+                            "group (setsid or setpgid): "),
+              std::string::npos)
+        << o.reason;
+    EXPECT_NE(o.reason.find(" (sleep); killed"), std::string::npos) << o.reason;
+    std::ifstream escaped(dir.path() / "output-hello-program_escapes.escaped");
+    pid_t pid = 0;
+    ASSERT_TRUE(escaped >> pid) << "escapes.sh left no process id";
+    for (int i = 0; i < 1000 && !gone(pid); ++i) ::usleep(10'000);
+    EXPECT_TRUE(gone(pid)) << "process " << pid << " in a session of its own outlived its program";
+#endif
+}
+
 TEST(ProgramMethods, AProgramNotBuiltIsSkippedWithTheReason) {
     SKIP_WITHOUT_SH();
     test::TempDir dir;

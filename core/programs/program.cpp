@@ -4,6 +4,8 @@
 #include <fmt/ranges.h>
 
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <ctime>
@@ -14,6 +16,7 @@
 #include "core/os/usage_error.hpp"
 
 #ifndef _WIN32
+#include <dirent.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -179,6 +182,12 @@ ProgramProcess::ProgramProcess(std::string name, const std::vector<std::string>&
             if (fd >= 0) ::close(fd);
         throw;
     }
+#ifdef __linux__
+    // Its descendants that outlive their parents become iobench's, so that
+    // reap_orphans can end them (a grandchild in a session of its own too).
+    static const bool subreaper = ::prctl(PR_SET_CHILD_SUBREAPER, 1) == 0;
+    (void)subreaper;
+#endif
     const auto start = clock_type::now();
     const pid_t parent = ::getpid();
     const pid_t pid = ::fork();
@@ -219,6 +228,16 @@ ProgramProcess::ProgramProcess(std::string name, const std::vector<std::string>&
     proc_io_ = ::open(fmt::format("/proc/{}/io", pid).c_str(), O_RDONLY | O_CLOEXEC);
     proc_stat_ = ::open(fmt::format("/proc/{}/stat", pid).c_str(), O_RDONLY | O_CLOEXEC);
     if (clockid_t clock{}; ::clock_getcpuclockid(pid, &clock) == 0) cpu_clock_ = static_cast<int>(clock);
+    if (char text[512]; proc_stat_ >= 0) {
+        // Its start (field 22 of /proc/PID/stat, clock ticks since boot): what it leaves started later.
+        const ssize_t n = ::pread(proc_stat_, text, sizeof text - 1, 0);
+        const char* close = n > 0 ? static_cast<const char*>(::memrchr(text, ')', static_cast<std::size_t>(n))) : nullptr;
+        if (close) {
+            text[n] = '\0';
+            std::sscanf(close + 1, " %*c %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %llu",
+                        &started_ticks_);
+        }
+    }
     try {
         const std::optional<std::string> first = read_line("its start");
         if (!first)
@@ -380,9 +399,59 @@ int ProgramProcess::reap(double seconds) {
     // Whatever else its group started (a shell's children) ends with it.
     ::kill(-pid_, SIGKILL);
     status_ = status;
+    reap_orphans();
     if (status != -1)
         usage_ = ChildUsage{seconds_of(ru.ru_utime), seconds_of(ru.ru_stime), static_cast<double>(ru.ru_maxrss) * 1024.0};
     return status;
+}
+
+void ProgramProcess::reap_orphans() {
+#ifdef __linux__
+    const pid_t self = ::getpid();
+    // Killing one may hand its own children to iobench: a few rounds.
+    for (int round = 0; round < 8; ++round) {
+        bool found = false;
+        DIR* proc = ::opendir("/proc");
+        if (proc == nullptr) return;
+        while (const dirent* e = ::readdir(proc)) {
+            if (e->d_name[0] < '1' || e->d_name[0] > '9') continue;
+            char text[512];
+            const int fd = ::open(fmt::format("/proc/{}/stat", e->d_name).c_str(), O_RDONLY | O_CLOEXEC);
+            if (fd < 0) continue;
+            const ssize_t n = ::read(fd, text, sizeof text - 1);
+            ::close(fd);
+            if (n <= 0) continue;
+            text[n] = '\0';
+            // "pid (comm) state ppid pgrp ...": after the last ')'.
+            const char* close = std::strrchr(text, ')');
+            char state = 0;
+            long ppid = 0, pgrp = 0;
+            unsigned long long started = 0;
+            if (!close ||
+                std::sscanf(close + 1, " %c %ld %ld %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %llu",
+                            &state, &ppid, &pgrp, &started) != 4 ||
+                ppid != self)
+                continue;
+            const pid_t orphan = static_cast<pid_t>(std::atol(e->d_name));
+            if (orphan == pid_) continue;  // the program itself (reaped by wait4)
+            // iobench's own children started before the program are not its.
+            if (started < started_ticks_) continue;
+            const char* open = std::strchr(text, '(');
+            const std::string comm = open && close > open ? std::string(open + 1, close) : std::string("?");
+            if (pgrp != pid_) {
+                // Left the program's group (setsid, setpgid): still running, or a zombie.
+                if (state != 'Z')
+                    escaped_ += fmt::format("{}{} ({})", escaped_.empty() ? "" : ", ", orphan, printable(comm));
+            }
+            ::kill(orphan, SIGKILL);
+            int ignored = 0;
+            ::waitpid(orphan, &ignored, 0);
+            found = true;
+        }
+        ::closedir(proc);
+        if (!found) return;
+    }
+#endif
 }
 
 std::string ProgramProcess::ended(int status) const {
@@ -411,6 +480,9 @@ std::string ProgramProcess::finish() {
     const int status = reap(time_limit_);
     close_fd(from_child_);
     close_fd(errors_);
+    if (!escaped_.empty())
+        return fmt::format("{} left processes running outside its process group (setsid or setpgid): {}; killed",
+                           name_, escaped_);
     if (known) return {};  // reported already, by whatever found it ended
     if (status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0) return {};
     return with_last_words(fmt::format("{} {} at the end of its requests", name_, ended(status)));

@@ -125,6 +125,12 @@ private:
     std::string last_words() const;
     void kill_group();
     void drain_stderr();
+    /// After the program ended: kills and reaps the processes it left that
+    /// became iobench's (Linux: iobench is a child subreaper, so a
+    /// grandchild whose parent died is reparented here, one that left the
+    /// program's process group with setsid() included), and records in
+    /// escaped_ those that were still running outside that group.
+    void reap_orphans();
 
     std::string name_;
     double time_limit_;
@@ -138,6 +144,8 @@ private:
     std::string pending_;   // read from its standard output, not yet a whole line
     std::string stderr_tail_;  // the last bytes of its standard error
     std::optional<int> status_;
+    std::string escaped_;   // processes it left running outside its group: "1234 (sleep), ..."
+    unsigned long long started_ticks_ = 0;  // its start, clock ticks since boot (/proc/PID/stat)
     std::optional<ChildUsage> usage_;
     double start_seconds_ = 0;
 };
