@@ -35,6 +35,8 @@ const MethodRegistrar registrar{{.family = "zz_broken", .unavailable = posix_onl
      .put_repeat = by_program, .program = script("malformed_timing")},
     {.name = "program_slow_clock", .description = "test: a program that reports 10 s for a short run",
      .put_repeat = by_program, .program = script("slow_clock")},
+    {.name = "program_fast_clock", .description = "test: a program that reports 1 ns for every run",
+     .put_repeat = by_program, .program = script("fast_clock")},
     {.name = "program_hangs", .description = "test: a program that never finishes its first run",
      .put_repeat = by_program, .program = script("hangs")},
     {.name = "program_never_ready", .description = "test: a program that never says ready",
