@@ -188,7 +188,7 @@ TrustedFile::TrustedFile(const fs::path& given, std::string_view what) : what_(w
                            : S_ISCHR(st.st_mode)  ? "a character device"
                            : S_ISBLK(st.st_mode)  ? "a block device"
                            : S_ISSOCK(st.st_mode) ? "a socket"
-                                                  : "not a regular file";
+                                                  : "of another kind";
         refuse(fmt::format("is {}, not a regular file", kind));
     }
     std::string why = why_changeable_with_parents(path_, st);
