@@ -18,6 +18,9 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
+# A signal (ctest's timeout, a closed pipe) ends the script through the EXIT trap:
+# no hog outlives it.
+trap 'exit 1' HUP INT TERM PIPE
 fail() {
   echo "FAILED ($mode): $1" >&2
   echo "--- stdout:" >&2; cat "$work/out" >&2
@@ -25,7 +28,8 @@ fail() {
   exit 1
 }
 case $mode in
-  *load*) for i in 1 2 3; do sh -c 'while :; do :; done' & hogs="$hogs $!"; done ;;
+  # Each hog ends by itself after 5 min too, whatever happens to this script.
+  *load*) for i in 1 2 3; do timeout 300 sh -c 'while :; do :; done' & hogs="$hogs $!"; done ;;
 esac
 attempt=1
 while :; do
