@@ -48,7 +48,9 @@ void add_options(CLI::App& app, Options& opt) {
     app.add_option("--time-limit", opt.time_limit,
                    "seconds a program method's process (Go, Rust, Java, Python, Node.js) may take to start or to "
                    "answer one run; beyond it its process group is killed and its row fails (default " +
-                       fmt::format("{}", Session::default_time_limit) + "): docs/external-methods.md")
+                       fmt::format("{}", Session::default_time_limit) +
+                       "): docs/external-methods.md; an in-process method's call past it ends the run, the rows "
+                       "before it kept")
         ->type_name("SECONDS");
     app.add_option("--plugin", opt.plugin,
                    "load the method families of a plugin built with iobench_add_plugin(); give --plugin once per "

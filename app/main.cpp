@@ -16,18 +16,24 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
 #include <csignal>
 #include <cstdlib>
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
+#include <mutex>
 #include <optional>
 #include <sstream>
 #include <string>
 #include <string_view>
 #include <system_error>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -57,10 +63,13 @@
 
 #ifdef _WIN32
 #include <io.h>
+#include <process.h>
 #define IOBENCH_ISATTY(fd) _isatty(fd)
+#define IOBENCH_GETPID() _getpid()
 #else
 #include <unistd.h>
 #define IOBENCH_ISATTY(fd) isatty(fd)
+#define IOBENCH_GETPID() getpid()
 #endif
 
 namespace fs = std::filesystem;
@@ -416,6 +425,102 @@ int finish(const CommandLine& cl, const Plan& plan, const iobench::Outcomes& out
     return status;
 }
 
+/// While it lives: a method's code that calls exit() in the middle of a
+/// run (an atexit handler of this process, not of a forked child), or an
+/// in-process measured call that runs past the time limit (a watchdog
+/// thread; a program method has its own), ends the run through `end` with
+/// one line naming the benchmark: `end` records the row as failed, keeps
+/// the rows that finished (results file, summary), removes the work
+/// directory and returns the exit status, with which the process ends.
+class RunGuard {
+public:
+    /// end(benchmark, reason) -> exit status.
+    using End = std::function<int(const std::string&, const std::string&)>;
+
+    RunGuard(End end, double time_limit) {
+        {
+            const std::lock_guard<std::mutex> lock(mutex());
+            end_function() = std::move(end);
+            owner_pid() = static_cast<long>(IOBENCH_GETPID());
+        }
+        static const bool registered = std::atexit(on_exit) == 0;
+        (void)registered;
+        watchdog_ = std::thread([this, time_limit] { watch(time_limit); });
+    }
+
+    ~RunGuard() {
+        {
+            const std::lock_guard<std::mutex> lock(mutex());
+            end_function() = nullptr;
+            stop_ = true;
+        }
+        stopped_.notify_all();
+        watchdog_.join();
+    }
+
+    RunGuard(const RunGuard&) = delete;
+    RunGuard& operator=(const RunGuard&) = delete;
+
+private:
+    static std::mutex& mutex() {
+        static std::mutex m;
+        return m;
+    }
+    static End& end_function() {
+        static End f;
+        return f;
+    }
+    static long& owner_pid() {
+        static long pid = 0;
+        return pid;
+    }
+
+    /// atexit: exit() while a benchmark runs, in this process.
+    static void on_exit() {
+        if (static_cast<long>(IOBENCH_GETPID()) != owner_pid() || !iobench::run_in_progress()) return;
+        end_run("called exit() during its run");
+    }
+
+    /// Ends the run once (a second caller waits for the first to end the process).
+    static void end_run(const std::string& reason) {
+        static std::atomic<bool> ending{false};
+        if (ending.exchange(true))
+            for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
+        End end;
+        {
+            const std::lock_guard<std::mutex> lock(mutex());
+            end = end_function();
+        }
+        if (!end) return;
+        const auto now = iobench::run_in_progress();
+        const std::string name = now ? now->name : std::string("a benchmark");
+        iobench::stop_runs();
+        note("iobench: error: {}: {}; the run ends here, with the rows that finished before it\n", name, reason);
+        std::_Exit(end(name, reason));
+    }
+
+    /// Every 100 ms: an in-process call past `time_limit` seconds ends the run.
+    void watch(double time_limit) {
+        std::unique_lock<std::mutex> lock(mutex());
+        while (!stop_) {
+            stopped_.wait_for(lock, std::chrono::milliseconds(100));
+            if (stop_) return;
+            const auto now = iobench::run_in_progress();
+            if (!now || !now->in_process || !now->call_since ||
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - *now->call_since).count() <=
+                    time_limit)
+                continue;
+            lock.unlock();
+            end_run(fmt::format("its call did not return within the time limit of {} s (--time-limit)", time_limit));
+            return;
+        }
+    }
+
+    std::thread watchdog_;
+    bool stop_ = false;  // guarded by mutex()
+    std::condition_variable stopped_;
+};
+
 /// valgrind's file: the environment's IOBENCH_VALGRIND where set (an
 /// absolute path), else the one found when iobench was built (never a PATH
 /// lookup at run time), opened and checked as code from elsewhere. Throws
@@ -530,7 +635,30 @@ int execute(const CommandLine& cl, const Plan& plan, const char* argv0) {
     json_file.set_plugins(iobench::loaded_plugins());
     iobench::TeeReporter tee(display, results_target.empty() ? nullptr : &json_file,
                              cl.harness.display_aggregates_only, cl.harness.report_aggregates_only);
-    benchmark::RunSpecifiedBenchmarks(&tee);
+    {
+        // Code from elsewhere that calls exit() or never returns costs its
+        // own row: the rows before it are kept, the work directory removed.
+        const RunGuard guard(
+            [&](const std::string& name, const std::string& reason) {
+                outcomes.record(name, iobench::Outcome::failed(reason));
+                // Its row, failed with the reason, as Google Benchmark reports an error.
+                benchmark::BenchmarkReporter::Run row;
+                row.run_name.function_name = name;
+                row.run_type = benchmark::BenchmarkReporter::Run::RT_Iteration;
+                row.error_occurred = true;
+                row.error_message = reason;
+                row.repetitions = 1;
+                row.iterations = 0;
+                row.time_unit = benchmark::kMillisecond;
+                tee.ReportRuns({row});
+                tee.Finalize();
+                const int status = finish(cl, plan, outcomes, json_text, summary, dir);
+                work.reset();
+                return status == 0 ? exit_failed : status;
+            },
+            plan.time_limit);
+        benchmark::RunSpecifiedBenchmarks(&tee);
+    }
     benchmark::Shutdown();
     return finish(cl, plan, outcomes, json_text, summary, dir);
 }

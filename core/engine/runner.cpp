@@ -9,9 +9,11 @@
 #include <cstdio>
 #include <exception>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "core/engine/case_trial.hpp"
@@ -139,6 +141,35 @@ Outcome reset_trial(Trial& trial) {
     return outcome_of([&] { trial.reset(); }, "preparing the run failed: ");
 }
 
+/// What runs now: run_in_progress() reads it from any thread.
+std::mutex in_progress_mutex;
+std::optional<RunInProgress> in_progress;
+/// Set by stop_runs(): a call that returns afterwards waits for the end.
+bool runs_stopped = false;
+
+/// Waits for the process to end, once stop_runs() was called.
+void wait_if_stopped(std::unique_lock<std::mutex>& lock) {
+    if (!runs_stopped) return;
+    lock.unlock();
+    for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
+}
+
+/// Marks benchmark `name`'s repetition as running (`name` empty: none).
+void mark_repetition(const std::string& name, bool in_process) {
+    std::unique_lock<std::mutex> lock(in_progress_mutex);
+    wait_if_stopped(lock);
+    if (name.empty()) in_progress.reset();
+    else in_progress = RunInProgress{name, std::nullopt, in_process};
+}
+
+/// Marks a measured call of the running repetition as begun (or ended).
+void mark_call(bool begun) {
+    std::unique_lock<std::mutex> lock(in_progress_mutex);
+    wait_if_stopped(lock);
+    if (in_progress)
+        in_progress->call_since = begun ? std::optional(clock_type::now()) : std::nullopt;
+}
+
 /// The measured call. `stop` gets the time it returned, before anything else happens.
 Outcome run_trial(Trial& trial, clock_type::time_point& stop) {
     return outcome_of([&] {
@@ -190,11 +221,13 @@ Outcome run_case(benchmark::State& state, const Case& c, Session& session, doubl
         // A method's own threads, or a per-call row's: the whole process.
         const OsScope scope = c.method->process_counters || trial->threads > 1 ? OsScope::process : OsScope::thread;
         const OsCounters before = take_os_snapshot(scope);
+        mark_call(true);
         if (count_instructions) instructions.start();
         const auto start = clock_type::now();
         clock_type::time_point stop;
         outcome = run_trial(*trial, stop);
         if (count_instructions) instructions.stop();
+        mark_call(false);
         if (!outcome.ok()) break;
         const OsCounters after = take_os_snapshot(scope);
         const std::optional<double> own = trial->measured_seconds();
@@ -260,6 +293,16 @@ void fail_repetition(benchmark::State& state, const std::string& reason) {
 
 }  // namespace
 
+std::optional<RunInProgress> run_in_progress() {
+    const std::lock_guard<std::mutex> lock(in_progress_mutex);
+    return in_progress;
+}
+
+void stop_runs() {
+    const std::lock_guard<std::mutex> lock(in_progress_mutex);
+    runs_stopped = true;
+}
+
 bool counts_instructions(const Trial& trial, InstructionSource source) {
     return source != InstructionSource::none && !trial.work_in_child && trial.threads <= 1;
 }
@@ -294,10 +337,14 @@ std::optional<RunCost> size_run(const Case& c, Session& session, Outcome* failur
         return std::nullopt;
     }
     const auto begin = clock_type::now();
+    mark_repetition(c.name, c.method->program.file.empty());
     Outcome outcome = reset_trial(*trial);
     const auto start = clock_type::now();
     clock_type::time_point stop = start;
+    mark_call(true);
     if (outcome.ok()) outcome = run_trial(*trial, stop);
+    mark_call(false);
+    mark_repetition("", true);
     if (outcome.ok()) outcome = verify_trial(*trial);
     const auto end = clock_type::now();
     trial->finish();
@@ -360,7 +407,9 @@ void register_benchmarks(const std::vector<Case>& cases, Session& session, Outco
                 }
                 progress->starting(i, c->name);
                 double measured = 0;
+                mark_repetition(c->name, c->method->program.file.empty());
                 Outcome outcome = run_case(state, *c, session, measured);
+                mark_repetition("", true);
                 const bool ok = outcome.ok();
                 if (outcome.status == Status::failed && !c->method->program.file.empty()) {
                     mine.program_failed = "not started again after an earlier repetition failed: " + outcome.reason;

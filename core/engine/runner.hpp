@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <chrono>
 #include <optional>
 #include <vector>
 
@@ -94,5 +95,23 @@ std::optional<RunCost> size_run(const Case& c, Session& session, Outcome* failur
 /// benchmark's: the trial made, reset, run, verified and finished. Returns
 /// the outcome the runner would record (for tests).
 Outcome run_once(const Case& c, Session& session);
+
+/// The benchmark whose repetition runs now, for what ends a run from
+/// outside it (an exit() in a method, app/main.cpp; a watchdog): its name,
+/// and while one of its measured calls is under way, when that call began
+/// and whether its code runs in this process (not a program's).
+struct RunInProgress {
+    std::string name;
+    std::optional<std::chrono::steady_clock::time_point> call_since;
+    bool in_process = true;
+};
+
+/// What runs now (thread-safe); std::nullopt between repetitions.
+std::optional<RunInProgress> run_in_progress();
+
+/// The run is being ended from outside (RunGuard in app/main.cpp): a
+/// measured call that returns after this waits until the process ends, so
+/// that nothing reports while the rows so far are written.
+void stop_runs();
 
 }  // namespace iobench
