@@ -428,7 +428,8 @@ int finish(const CommandLine& cl, const Plan& plan, const iobench::Outcomes& out
 /// While it lives: a method's code that calls exit() in the middle of a
 /// run (an atexit handler of this process, not of a forked child), or an
 /// in-process measured call that runs past the time limit (a watchdog
-/// thread; a program method has its own), ends the run through `end` with
+/// thread; a program method has its own; none while instructions are
+/// counted), ends the run through `end` with
 /// one line naming the benchmark: `end` records the row as failed, keeps
 /// the rows that finished (results file, summary), removes the work
 /// directory and returns the exit status, with which the process ends.
@@ -437,7 +438,9 @@ public:
     /// end(benchmark, reason) -> exit status.
     using End = std::function<int(const std::string&, const std::string&)>;
 
-    RunGuard(End end, double time_limit) {
+    /// `watch`: start the watchdog (not while instructions are counted:
+    /// its wake-ups would count in the calls' instructions).
+    RunGuard(End end, double time_limit, bool watch) {
         {
             const std::lock_guard<std::mutex> lock(mutex());
             end_function() = std::move(end);
@@ -445,7 +448,7 @@ public:
         }
         static const bool registered = std::atexit(on_exit) == 0;
         (void)registered;
-        watchdog_ = std::thread([this, time_limit] { watch(time_limit); });
+        if (watch) watchdog_ = std::thread([this, time_limit] { this->watch(time_limit); });
     }
 
     ~RunGuard() {
@@ -455,7 +458,7 @@ public:
             stop_ = true;
         }
         stopped_.notify_all();
-        watchdog_.join();
+        if (watchdog_.joinable()) watchdog_.join();
     }
 
     RunGuard(const RunGuard&) = delete;
@@ -656,7 +659,7 @@ int execute(const CommandLine& cl, const Plan& plan, const char* argv0) {
                 work.reset();
                 return status == 0 ? exit_failed : status;
             },
-            plan.time_limit);
+            plan.time_limit, !plan.instructions.has_value());
         benchmark::RunSpecifiedBenchmarks(&tee);
     }
     benchmark::Shutdown();
