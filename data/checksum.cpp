@@ -94,9 +94,14 @@ std::uint64_t write_generated_file(const std::filesystem::path& path, const Gene
     return size;
 }
 
+std::vector<char>& check_buffer() {
+    thread_local std::vector<char> buffer(chunk_size);
+    return buffer;
+}
+
 Digest digest_file(const std::filesystem::path& path) {
     File file(path);
-    std::vector<char> buf(chunk_size);
+    std::vector<char>& buf = check_buffer();
     Checksum sum;
     while (std::size_t n = file.read(buf.data(), buf.size())) sum.update({buf.data(), n});
     return {sum.size(), sum.digest()};
@@ -104,7 +109,7 @@ Digest digest_file(const std::filesystem::path& path) {
 
 std::int64_t first_difference(const std::filesystem::path& path, const Generator& generate) {
     File file(path);
-    std::vector<char> buf(chunk_size);
+    std::vector<char>& buf = check_buffer();
     std::int64_t offset = 0;
     std::int64_t found = -1;
     generate([&](std::string_view chunk) {

@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <string_view>
+#include <vector>
 
 namespace iobench {
 
@@ -61,10 +62,17 @@ Digest digest_of(const Generator& generate);
 std::uint64_t write_generated_file(const std::filesystem::path& path, const Generator& generate,
                                    std::optional<std::uint64_t> room);
 
-/// Digest of the file at `path`, read in 1 MiB chunks. Throws
-/// `std::system_error` ("fopen(path): reason") when the file cannot be opened
-/// or read.
+/// Digest of the file at `path`, read in 1 MiB chunks into check_buffer().
+/// Throws `std::system_error` ("fopen(path): reason") when the file cannot
+/// be opened or read.
 Digest digest_file(const std::filesystem::path& path);
+
+/// The 1 MiB buffer through which this thread reads outputs back to check
+/// them (digest_file, first_difference): allocated once, at the first call,
+/// and kept, so that checking a row never needs the memory a method before
+/// it may have leaked (Session's constructor takes it on the main thread
+/// before any method runs).
+std::vector<char>& check_buffer();
 
 /// Offset of the first byte where the file at `path` differs from what
 /// `generate` produces (including one being shorter), or -1 when they are

@@ -6,12 +6,15 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <memory>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "core/os/memory_use.hpp"
+#include "data/checksum.hpp"
 
 namespace iobench {
 namespace {
@@ -205,4 +208,29 @@ TEST(PeakResident, RisesWithMemoryTouchedAndIsResetBeforeARun) {
 }
 
 }  // namespace
+/// Reading an output back to check it takes its 1 MiB buffer once per
+/// thread (check_buffer): after the first check, another allocates only the
+/// small things (the open file), never the buffer a leak of the method
+/// before it could have made unavailable.
+TEST(CheckBuffer, ReadingAnOutputBackTakesTheBigBufferOnce) {
+    const auto path = std::filesystem::temp_directory_path() / "iobench-check-buffer-test.bin";
+    {
+        std::ofstream out(path, std::ios::binary);
+        const std::string block(1 << 16, 'x');
+        for (int i = 0; i < 48; ++i) out << block;  // 3 MiB: three reads of the buffer
+    }
+    const Digest first = digest_file(path);
+    HeapCounts counts;
+    Digest again;
+    {
+        HeapCountScope scope(counts);
+        again = digest_file(path);
+    }
+    std::filesystem::remove(path);
+    EXPECT_EQ(again, first);
+    if (heap_counted()) {
+        EXPECT_LT(counts.bytes, 64u * 1024) << "a second check allocated its buffer again";
+    }
+}
+
 }  // namespace iobench

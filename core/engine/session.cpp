@@ -66,7 +66,9 @@ void require_room(const std::filesystem::path& dir, const std::string& name, std
 }
 
 Session::Session(std::filesystem::path dir, double scale, bool keep_files)
-    : dir_(std::move(dir)), scale_(scale), keep_files_(keep_files) {}
+    : dir_(std::move(dir)), scale_(scale), keep_files_(keep_files) {
+    check_buffer();  // before any method runs: a leak of one cannot take it from the next row's check
+}
 
 Session::~Session() {
     std::error_code ec;
