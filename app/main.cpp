@@ -402,8 +402,15 @@ int finish(const CommandLine& cl, const Plan& plan, const iobench::Outcomes& out
         if (!written || written->rescued) status = exit_failed;
     }
     const std::error_code stdout_error = iobench::write_stdout(summary.str());
-    if (written && !written->rescued)
+    if (written && !written->rescued) {
         note("iobench: results written to {}\n", written->path.string());
+        // How to see them as a report: the tool of iobench's source tree.
+        std::error_code ec;
+        const bool tool_here = fs::exists(iobench::build::compare_tool, ec);
+        note("iobench: its HTML report (tables, charts): {} {} --format html -o {}\n",
+             tool_here ? std::string(iobench::build::compare_tool) : std::string("tools/iobench-compare"),
+             written->path.string(), fs::path(written->path).replace_extension(".html").string());
+    }
     else if (plan.results_target.empty())
         note("iobench: no results file written (--results-dir DIR or --benchmark_out=FILE keeps one)\n");
     if (stdout_error == std::errc::broken_pipe) {
