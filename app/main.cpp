@@ -242,10 +242,11 @@ std::optional<Written> write_results(const fs::path& results_target, const std::
     return std::nullopt;
 }
 
-/// Where the results go: DIR/<name>.json for --results-dir (created if
+/// Where the results go: DIR/<name>.json for --results-dir (results_basename
+/// of `suite`; created if
 /// missing), FILE for --benchmark_out, empty for neither. Throws usage_error
 /// for both at once or a target that cannot be written.
-fs::path results_target_of(const Options& opt, const std::optional<std::string>& out_file) {
+fs::path results_target_of(const Options& opt, const std::optional<std::string>& out_file, const std::string& suite) {
     if (opt.results_dir && out_file) throw usage_error("give either --results-dir or --benchmark_out, not both");
     fs::path results_target;
     if (opt.results_dir) {
@@ -257,7 +258,8 @@ fs::path results_target_of(const Options& opt, const std::optional<std::string>&
         std::error_code ec;
         while (!existing.empty() && !fs::exists(existing, ec)) existing = existing.parent_path();
         check_writable_dir(existing.empty() ? fs::path(".") : existing, "--results-dir");
-        results_target = fs::path(*opt.results_dir) / (iobench::results_basename() + ".json");
+        results_target = fs::path(*opt.results_dir) /
+                         (iobench::results_basename(suite, !iobench::loaded_plugins().empty()) + ".json");
     } else if (out_file) {
         results_target = *out_file;
         std::error_code ec;
@@ -358,7 +360,7 @@ std::optional<int> make_plan(const CommandLine& cl, Plan& plan) {
     plan.programs = fmt::format("{}", fmt::join(programs, "; "));
     if (opt.time_limit) plan.time_limit = iobench::parse_time_limit(*opt.time_limit);
     if (opt.dir) check_writable_dir(*opt.dir, "--dir");
-    plan.results_target = results_target_of(opt, harness.out_file);
+    plan.results_target = results_target_of(opt, harness.out_file, plan.suite.name);
     // Every benchmark gets the repetitions explicitly, so the progress lines
     // can count them, and its runs per repetition from a sizing run.
     plan.repetitions = harness.repetitions.value_or(suite.repetitions.value_or(1));

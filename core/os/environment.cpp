@@ -221,9 +221,14 @@ std::string compiler_short_name() {
     return name;
 }
 
-std::string results_basename() {
+std::string results_basename(std::string_view suite, bool with_plugin) {
+    std::string what(suite.empty() ? std::string_view("all") : suite);
+    for (char& c : what)
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '_' && c != '-') c = '_';
+    if (with_plugin) what += "-plugin";
     const std::time_t now = std::time(nullptr);
-    return fmt::format("{}-{}-{:%Y-%m-%d}", compiler_short_name(), build::compiler_version, fmt::localtime(now));
+    return fmt::format("{}-{}-{}-{:%Y-%m-%d}", compiler_short_name(), build::compiler_version, what,
+                       fmt::localtime(now));
 }
 
 std::vector<std::pair<std::string, std::string>> describe_environment(const std::filesystem::path& dir) {

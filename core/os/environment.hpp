@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -27,7 +28,9 @@ std::string wine_version();
 /// Short compiler name for result file names: "gcc", "clang", "msvc", "mingw-gcc", ...
 std::string compiler_short_name();
 
-/// Base name of a results file: "<compiler>-<version>-<YYYY-MM-DD>", e.g. "gcc-12.2.0-2026-11-21".
-std::string results_basename();
+/// Base name of a results file: "<compiler>-<version>-<suite>[-plugin]-<YYYY-MM-DD>",
+/// e.g. "gcc-12.2.0-default-2026-11-21", "-plugin" when a plugin was loaded.
+/// The suite's name keeps letters, digits, '.', '_' and '-' ('_' for others).
+std::string results_basename(std::string_view suite, bool with_plugin);
 
 }  // namespace iobench
