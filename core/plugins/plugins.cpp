@@ -239,7 +239,12 @@ LoadedPlugin load_plugin(const fs::path& given) {
     if (given.empty()) throw usage_error("--plugin '': give the path of a plugin");
     // Opened once, every link resolved, refused when another user could
     // change it; hashed and loaded through that descriptor (handle).
-    const TrustedFile file(given, "--plugin");
+    // Held open as long as the process lives: on Linux the library is named
+    // by its descriptor (/proc/self/fd/N), and a number closed and reused by
+    // the next plugin would be taken by the loader for the same library.
+    static std::vector<std::unique_ptr<TrustedFile>> held;
+    held.push_back(std::make_unique<TrustedFile>(given, "--plugin"));
+    const TrustedFile& file = *held.back();
     const fs::path& path = file.path();
     std::error_code ec;
     LoadedPlugin plugin;
