@@ -410,7 +410,8 @@ int finish(const CommandLine& cl, const Plan& plan, const iobench::Outcomes& out
         std::error_code ec;
         const bool tool_here = fs::exists(iobench::build::compare_tool, ec);
         note("iobench: its HTML report (tables, charts): {} {} --format html -o {}\n",
-             tool_here ? std::string(iobench::build::compare_tool) : std::string("tools/iobench-compare"),
+             tool_here ? std::string(iobench::build::compare_tool)
+                       : std::string("tools/iobench-compare (of iobench's source)"),
              written->path.string(), fs::path(written->path).replace_extension(".html").string());
     }
     else if (plan.results_target.empty())
@@ -490,10 +491,14 @@ private:
     /// atexit: exit() while a benchmark runs, in this process.
     static void on_exit() {
         if (static_cast<long>(IOBENCH_GETPID()) != owner_pid() || !iobench::run_in_progress()) return;
+        iobench::stop_runs();
         end_run("called exit() during its run");
     }
 
-    /// Ends the run once (a second caller waits for the first to end the process).
+    /// Ends the run once (a second caller waits for the first to end the
+    /// process), after stop_runs(). Under --instructions' valgrind the
+    /// status is recorded first, so that the iobench waiting outside
+    /// reports the run's end, not valgrind's.
     static void end_run(const std::string& reason) {
         static std::atomic<bool> ending{false};
         if (ending.exchange(true))
@@ -506,22 +511,27 @@ private:
         if (!end) return;
         const auto now = iobench::run_in_progress();
         const std::string name = now ? now->name : std::string("a benchmark");
-        iobench::stop_runs();
         note("iobench: error: {}: {}; the run ends here, with the rows that finished before it\n", name, reason);
-        std::_Exit(end(name, reason));
+        int status = exit_failed;
+        try {
+            status = end(name, reason);
+        } catch (const std::exception& e) {
+            note("iobench: error: {}\n", e.what());
+        }
+        iobench::record_exit_status(status);
+        std::_Exit(status);
     }
 
-    /// Every 100 ms: an in-process call past `time_limit` seconds ends the run.
+    /// An in-process call past `time_limit` seconds ends the run: checked
+    /// every quarter of the limit, at most every second (each wake-up counts
+    /// in a process-wide row's context switches).
     void watch(double time_limit) {
+        const auto period = std::chrono::duration<double>(std::min(1.0, std::max(0.05, time_limit / 4)));
         std::unique_lock<std::mutex> lock(mutex());
         while (!stop_) {
-            stopped_.wait_for(lock, std::chrono::milliseconds(100));
+            stopped_.wait_for(lock, period);
             if (stop_) return;
-            const auto now = iobench::run_in_progress();
-            if (!now || !now->in_process || !now->call_since ||
-                std::chrono::duration<double>(std::chrono::steady_clock::now() - *now->call_since).count() <=
-                    time_limit)
-                continue;
+            if (!iobench::stop_runs_if_call_overdue(time_limit)) continue;
             lock.unlock();
             end_run(fmt::format("its call did not return within the time limit of {} s (--time-limit)", time_limit));
             return;
@@ -624,7 +634,6 @@ int execute(const CommandLine& cl, const Plan& plan, const char* argv0) {
     note("iobench: {} benchmark(s), scale {}, files in {} ({})\n", plan.cases.size(), plan.scale, dir.string(),
          iobench::filesystem_type(dir));
     iobench::Outcomes outcomes;  // how each benchmark ended: the summary, the exit status
-    iobench::register_benchmarks(plan.cases, session, outcomes, plan.repetitions, plan.min_time, plan.stopping_rule);
 
     const iobench::CaseIndex index(plan.cases);  // what each row is: the summary's tables, the JSON's fields
     iobench::SummaryConsoleReporter display(
@@ -650,6 +659,7 @@ int execute(const CommandLine& cl, const Plan& plan, const char* argv0) {
     {
         // Code from elsewhere that calls exit() or never returns costs its
         // own row: the rows before it are kept, the work directory removed.
+        // From the sizing runs on (register_benchmarks makes one call of each).
         const RunGuard guard(
             [&](const std::string& name, const std::string& reason) {
                 outcomes.record(name, iobench::Outcome::failed(reason));
@@ -669,6 +679,8 @@ int execute(const CommandLine& cl, const Plan& plan, const char* argv0) {
                 return status == 0 ? exit_failed : status;
             },
             plan.time_limit, !plan.instructions.has_value());
+        iobench::register_benchmarks(plan.cases, session, outcomes, plan.repetitions, plan.min_time,
+                                     plan.stopping_rule);
         benchmark::RunSpecifiedBenchmarks(&tee);
     }
     benchmark::Shutdown();

@@ -116,6 +116,11 @@ TEST(TrustedFile, RefusesWhatAnotherUserCouldChange) {
                                                           " (mode 777) (it holds the link " +
                                                           (shared / "link.so").string() + ")");
     EXPECT_THROW(TrustedFile(shared / "link.so", "--plugin"), usage_error);
+    // A link to its directory there: the path goes through it.
+    fs::create_directory_symlink(dir.path, shared / "dir");
+    EXPECT_EQ(writable_by_others(shared / "dir" / "plugin.so"),
+              "every user may write to the directory " + shared.string() + " (mode 777) (it holds the link " +
+                  (shared / "dir").string() + ")");
 }
 
 TEST(TrustedFile, RefusesWhatIsNoRegularFile) {

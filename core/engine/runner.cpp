@@ -303,6 +303,14 @@ void stop_runs() {
     runs_stopped = true;
 }
 
+bool stop_runs_if_call_overdue(double limit) {
+    const std::lock_guard<std::mutex> lock(in_progress_mutex);
+    if (runs_stopped || !in_progress || !in_progress->in_process || !in_progress->call_since) return false;
+    if (std::chrono::duration<double>(clock_type::now() - *in_progress->call_since).count() <= limit) return false;
+    runs_stopped = true;
+    return true;
+}
+
 bool counts_instructions(const Trial& trial, InstructionSource source) {
     return source != InstructionSource::none && !trial.work_in_child && trial.threads <= 1;
 }

@@ -114,4 +114,10 @@ std::optional<RunInProgress> run_in_progress();
 /// that nothing reports while the rows so far are written.
 void stop_runs();
 
+/// stop_runs() when an in-process measured call has run for more than
+/// `limit` seconds, checked and done at once (a call that returns meanwhile
+/// is not stopped); true when it stopped them. Allocates nothing (a
+/// watchdog calls it beside a fork).
+bool stop_runs_if_call_overdue(double limit);
+
 }  // namespace iobench

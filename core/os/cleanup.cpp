@@ -158,8 +158,26 @@ constexpr const char* standard_names[3] = {"standard input (descriptor 0)", "sta
 }  // namespace
 
 #ifdef _WIN32
+namespace {
+/// _get_osfhandle of `fd`, -1 when it is closed: without the invalid
+/// parameter handler Microsoft's runtime calls for a closed descriptor
+/// (whose default ends the process).
+intptr_t os_handle_of(int fd) {
+#ifdef _MSC_VER
+    const _invalid_parameter_handler previous =
+        _set_thread_local_invalid_parameter_handler([](const wchar_t*, const wchar_t*, const wchar_t*, unsigned,
+                                                       uintptr_t) {});
+    const intptr_t handle = _get_osfhandle(fd);
+    _set_thread_local_invalid_parameter_handler(previous);
+    return handle;
+#else
+    return _get_osfhandle(fd);
+#endif
+}
+}  // namespace
+
 StandardDescriptorGuard::StandardDescriptorGuard() {
-    for (int fd = 0; fd <= 2; ++fd) saved_[fd] = _get_osfhandle(fd) == -1 ? -1 : _dup(fd);
+    for (int fd = 0; fd <= 2; ++fd) saved_[fd] = os_handle_of(fd) == -1 ? -1 : _dup(fd);
 }
 
 StandardDescriptorGuard::~StandardDescriptorGuard() {
@@ -170,7 +188,7 @@ StandardDescriptorGuard::~StandardDescriptorGuard() {
 std::vector<std::string> StandardDescriptorGuard::restore() {
     std::vector<std::string> touched;
     for (int fd = 0; fd <= 2; ++fd) {
-        if (saved_[fd] < 0 || _get_osfhandle(fd) != -1) continue;
+        if (saved_[fd] < 0 || os_handle_of(fd) != -1) continue;
         _dup2(saved_[fd], fd);
         touched.emplace_back(standard_names[fd]);
     }
@@ -211,7 +229,7 @@ int ensure_standard_descriptors() {
     int opened = 0;
 #ifdef _WIN32
     for (int fd = 0; fd <= 2; ++fd) {
-        if (_get_osfhandle(fd) != -1) continue;
+        if (os_handle_of(fd) != -1) continue;
         const int null = _open("NUL", fd == 0 ? _O_RDONLY : _O_WRONLY);
         if (null < 0) continue;
         if (null != fd) {

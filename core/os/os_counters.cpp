@@ -191,10 +191,11 @@ OsCounters raw_snapshot(OsScope scope) noexcept {
             add_proc_io_counters(text, s);
         }
     }
-    // The thread's (the process's) own waiting for a CPU.
-    if (scope == OsScope::process) {
-        if (const auto seconds = process_run_queue_seconds("self")) s.set(OsCounter::run_queue_time, *seconds);
-    } else {
+    // The thread's own waiting for a CPU. Not for the whole process: the
+    // threads that ended took their waiting with them (while their CPU time
+    // stays in RUSAGE_SELF), and reading every thread's file would add
+    // read calls to the process's counts that vary with its threads.
+    if (scope == OsScope::thread) {
         if (proc_schedstat.fd >= 0 && proc_schedstat.pid != pid) {
             ::close(proc_schedstat.fd);
             proc_schedstat.fd = -1;

@@ -18,7 +18,8 @@
 //  steal_time        steal of /proc/stat's cpu line         (not provided)
 //  cpu_wait          "some" total of /proc/pressure/cpu     (not provided)
 //  run_queue_time    2nd field of /proc/thread-self/        (not provided)
-//                    schedstat (summed over /proc/self/task/*)
+//                    schedstat (process: not provided; a program's:
+//                    summed over /proc/PID/task/*)
 //
 // steal_time and cpu_wait are the machine's, not the thread's: the CPU time
 // the hypervisor gave to others while this VM had work (summed over its

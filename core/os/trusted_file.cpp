@@ -62,7 +62,16 @@ bool group_has_others(gid_t gid) {
     if (getpwuid_r(geteuid(), &me, pw_buffer.data(), pw_buffer.size(), &mine) != 0 || !mine) return true;
     for (char** member = found->gr_mem; *member; ++member)
         if (std::strcmp(*member, mine->pw_name) != 0) return true;
-    return false;
+    // Users whose primary group it is are not in its member list.
+    bool others = false;
+    ::setpwent();
+    while (const passwd* user = ::getpwent())
+        if (user->pw_gid == gid && user->pw_uid != geteuid()) {
+            others = true;
+            break;
+        }
+    ::endpwent();
+    return others;
 }
 
 /// Why another user could change `st` (the file or directory `path`), or "".
@@ -92,10 +101,25 @@ std::string why_changeable_with_parents(const fs::path& file, const struct stat&
     return why;
 }
 
+std::string why_final_links_changeable(fs::path given);
+
 /// Why another user could change where `given` leads: the directories
-/// holding each symbolic link on the way (`/usr/bin/python3` ->
-/// `python3.11`: /usr/bin), which canonical() passes over. "" when none.
-std::string why_links_changeable(fs::path given) {
+/// holding each symbolic link on the way, a directory's (`/opt/lnk/bin/x`)
+/// or the file's own chain (`/usr/bin/python3` -> `python3.11`: /usr/bin),
+/// which canonical() passes over. "" when none.
+std::string why_links_changeable(const fs::path& given) {
+    fs::path prefix;
+    for (const fs::path& part : given) {
+        prefix /= part;
+        struct stat st {};
+        if (prefix == given || ::lstat(prefix.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) continue;
+        if (std::string why = why_final_links_changeable(prefix); !why.empty()) return why;
+    }
+    return why_final_links_changeable(given);
+}
+
+/// The chain of links of `given`'s last component.
+std::string why_final_links_changeable(fs::path given) {
     std::error_code ec;
     for (int links = 0; links < 40; ++links) {  // Linux's own limit (ELOOP) is 40
         struct stat st {};

@@ -444,8 +444,11 @@ void ProgramProcess::reap_orphans() {
                     escaped_ += fmt::format("{}{} ({})", escaped_.empty() ? "" : ", ", orphan, printable(comm));
             }
             ::kill(orphan, SIGKILL);
+            // Reaped, but not waited for past the time limit (a process in
+            // uninterruptible sleep dies when its I/O ends).
+            const auto deadline = clock_type::now() + std::chrono::duration<double>(time_limit_);
             int ignored = 0;
-            ::waitpid(orphan, &ignored, 0);
+            while (::waitpid(orphan, &ignored, WNOHANG) == 0 && clock_type::now() < deadline) ::usleep(2000);
             found = true;
         }
         ::closedir(proc);

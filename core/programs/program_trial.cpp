@@ -135,15 +135,16 @@ double ProgramRunner::ask_run(const std::string& what) {
         throw program_error(fmt::format("{} reported {} for {}, which took {} from request to answer: its time is not "
                                         "of the run (nanoseconds, monotonic clock, open..close)",
                                         name_, duration_text(seconds), what, duration_text(round_trip)));
-    // Nor far shorter: a run of `seconds` cannot have used more CPU time
-    // than this machine's hardware threads give in it (2 ms of slack for
-    // the request and the answer), in a round trip a hundred times as long
-    // (a program that answers "1" to every run). Both bounds at once: a busy
-    // machine lengthens the round trip, not the program's CPU time.
+    // Nor far shorter: a run of `seconds` cannot have used ten times the CPU
+    // time this machine's hardware threads give in it, plus 50 ms (a
+    // runtime's JIT and GC threads, the request and the answer), in a round
+    // trip a hundred times as long (a program that answers "1" to every
+    // run). Both bounds at once: a busy machine lengthens the round trip,
+    // not the program's CPU time.
     if (cpu_before && cpu_after) {
         const double cpu = *cpu_after - *cpu_before;
         const double threads = std::max(1u, std::thread::hardware_concurrency());
-        if (cpu > seconds * threads + 2e-3 && seconds * 100 < round_trip)
+        if (cpu > 10 * seconds * threads + 50e-3 && seconds * 100 < round_trip)
             throw program_error(fmt::format("{} reported {} for {}, but used {} of CPU time in the {} from request to "
                                             "answer: its time is not of the run (nanoseconds, monotonic clock, "
                                             "open..close)",

@@ -1,6 +1,6 @@
 // A plugin method that misbehaves in its second call (the first is the
 // sizing run), as IOBENCH_TEST_IN_RUN says: exit (calls exit(3)) or hang
-// (never returns). Either must cost its own row only: the rows that finished
+// (never returns); exit_first and hang_first in its first call. Either must cost its own row only: the rows that finished
 // before it kept in the results, one line naming it, the work directory
 // removed, exit status 1 (tests/plugin_in_run.cmake).
 #include <chrono>
@@ -18,8 +18,11 @@ namespace {
 void misbehaving_repeat(const Sink& sink, std::string_view line, std::uint64_t count) {
     static int calls = 0;
     const char* what = std::getenv("IOBENCH_TEST_IN_RUN");
-    const std::string how = what ? what : "";
-    if (++calls == 2) {
+    std::string how = what ? what : "";
+    // "_first": in its first call (the sizing run, before any repetition).
+    const bool first = how.size() > 6 && how.compare(how.size() - 6, 6, "_first") == 0;
+    if (first) how.resize(how.size() - 6);
+    if (++calls == (first ? 1 : 2)) {
         if (how == "exit") std::exit(3);
         if (how == "hang")
             for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
