@@ -99,40 +99,6 @@ bool run_queue_ns(const char* text, double& out) {
     return true;
 }
 
-/// Seconds every task (thread) of process `self_or_pid` ("self", "1234")
-/// has waited on a run queue: the sum over /proc/<it>/task/*/schedstat
-/// (threads that ended are not counted); std::nullopt where unreadable.
-std::optional<double> process_run_queue_seconds(const std::string& self_or_pid) {
-#ifndef __linux__
-    (void)self_or_pid;
-    return std::nullopt;
-#else
-    DIR* dir = ::opendir(("/proc/" + self_or_pid + "/task").c_str());
-    if (dir == nullptr) return std::nullopt;
-    double total = 0;
-    bool any = false;
-    while (const dirent* e = ::readdir(dir)) {
-        if (e->d_name[0] < '0' || e->d_name[0] > '9') continue;
-        const std::string path = "/proc/" + self_or_pid + "/task/" + e->d_name + "/schedstat";
-        const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-        if (fd < 0) continue;  // a thread that ended meanwhile
-        char text[128];
-        const ssize_t n = ::pread(fd, text, sizeof text - 1, 0);
-        ::close(fd);
-        double ns = 0;
-        if (n <= 0) continue;
-        text[n] = '\0';
-        if (run_queue_ns(text, ns)) {
-            total += ns;
-            any = true;
-        }
-    }
-    ::closedir(dir);
-    if (!any) return std::nullopt;
-    return total * 1e-9;
-#endif
-}
-
 /// The machine-wide files, /proc/stat (steal) and /proc/pressure/cpu (absent
 /// on kernels without pressure stall information), opened once per thread
 /// and again in a forked child (which cannot rely on its parent's descriptors
@@ -339,8 +305,37 @@ const Calibration& calibration(OsScope scope) noexcept {
 
 #ifndef _WIN32
 std::optional<double> run_queue_seconds_of_process(long pid) {
-    return process_run_queue_seconds(pid == 0 ? std::string("self") : std::to_string(pid));
+#ifndef __linux__
+    (void)pid;
+    return std::nullopt;
+#else
+    const std::string tasks = fmt::format("/proc/{}/task", pid);
+    DIR* dir = ::opendir(tasks.c_str());
+    if (dir == nullptr) return std::nullopt;
+    double total = 0;
+    bool any = false;
+    while (const dirent* e = ::readdir(dir)) {
+        if (e->d_name[0] < '0' || e->d_name[0] > '9') continue;
+        const std::string path = fmt::format("{}/{}/schedstat", tasks, e->d_name);
+        const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+        if (fd < 0) continue;  // a thread that ended meanwhile
+        char text[128];
+        const ssize_t n = ::pread(fd, text, sizeof text - 1, 0);
+        ::close(fd);
+        double ns = 0;
+        if (n <= 0) continue;
+        text[n] = '\0';
+        if (run_queue_ns(text, ns)) {
+            total += ns;
+            any = true;
+        }
+    }
+    ::closedir(dir);
+    if (!any) return std::nullopt;
+    return total * 1e-9;
+#endif
 }
+
 
 void add_proc_io_counters(const char* text, OsCounters& s) noexcept {
     double v = 0;

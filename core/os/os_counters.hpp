@@ -144,7 +144,7 @@ static_assert(std::is_trivially_copyable_v<OsCounters>);
 #ifndef _WIN32
 void add_proc_io_counters(const char* text, OsCounters& s) noexcept;
 
-/// Seconds every thread of process `pid` (0: this process) has waited on a
+/// Seconds every thread of process `pid` (a program method's) has waited on a
 /// run queue for a CPU: the sum of the second field of
 /// /proc/<pid>/task/*/schedstat (threads that ended are not counted);
 /// std::nullopt where the system does not say (no schedstat). Linux only.
