@@ -65,6 +65,11 @@ void add_options(CLI::App& app, Options& opt) {
                    "unless --benchmark_* flags say otherwise")
         ->expected(0, 1)
         ->type_name("[=perf|valgrind]");
+    app.add_option("--baseline-method", opt.baseline_method,
+                   "compare every row with a method's: a column 'x baseline' in each table, the row's time / the "
+                   "time of that method's row with the same parameters (as iobench-compare --baseline-method); "
+                   "with several methods, the first that ran in the table")
+        ->type_name("METHOD[,METHOD...]");
     app.add_flag("--no-interleave", opt.no_interleave,
                  "run the repetitions of each benchmark back to back (default: interleaved in random order, "
                  "--benchmark_enable_random_interleaving=true)");

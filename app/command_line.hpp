@@ -26,6 +26,7 @@ struct Options {
     std::string instructions;  ///< --instructions: "perf", "valgrind" or "" (the best there is)
     bool instructions_given = false;  ///< --instructions was given
     std::string plugin;  ///< loaded before parsing (load_plugins); here for --help and its checks
+    std::optional<std::string> baseline_method;  ///< --baseline-method METHOD[,METHOD...]
 };
 
 /// The command line, parsed: iobench's own options and Google Benchmark's flags.

@@ -41,6 +41,35 @@ function(_iobench_compile_like_iobench target)
   endif()
 endfunction()
 
+# _iobench_record_build_flags(TARGET): a generated source of TARGET that
+# records, at start-up, the flags CMake gives its files (iobench/method.hpp:
+# added_build_flags): CMAKE_CXX_FLAGS, those of the build type, and the
+# optimisation flags _iobench_compile_like_iobench adds. A raw string, so any
+# quote in a flag stays as it is.
+function(_iobench_record_build_flags target)
+  set(_configs Debug Release RelWithDebInfo MinSizeRel ${CMAKE_CONFIGURATION_TYPES} ${CMAKE_BUILD_TYPE})
+  list(REMOVE_DUPLICATES _configs)
+  set(_config_flags "")
+  foreach(_config IN LISTS _configs)
+    string(TOUPPER "${_config}" _upper)
+    string(APPEND _config_flags "$<$<CONFIG:${_config}>:${CMAKE_CXX_FLAGS_${_upper}}>")
+  endforeach()
+  get_property(_type GLOBAL PROPERTY IOBENCH_PACKAGE_BUILD_TYPE)
+  get_property(_flags GLOBAL PROPERTY IOBENCH_PACKAGE_CONFIG_FLAGS)
+  if(_type AND _flags AND NOT MSVC)
+    string(APPEND _config_flags "$<$<CONFIG:${_type}>: ${_flags}>")
+  endif()
+  set(_file "${CMAKE_CURRENT_BINARY_DIR}/${target}_build_flags_$<CONFIG>.cpp")
+  file(GENERATE OUTPUT "${_file}" CONTENT
+"// ${target}: the flags of its files, for the results' context (iobench_add_executable).
+#include <iobench/method.hpp>
+namespace {
+[[maybe_unused]] const bool recorded = (iobench::set_added_build_flags(R\"iobench(${CMAKE_CXX_FLAGS} ${_config_flags})iobench\"), true);
+}  // namespace
+")
+  target_sources(${target} PRIVATE "${_file}")
+endfunction()
+
 # iobench_add_executable(NAME [SOURCES...])
 #   An executable that is iobench in every way (suites, --list, verification,
 #   counters, the limit rows, the JSON, the summary, --plugin) with the method
@@ -58,9 +87,14 @@ function(iobench_add_executable name)
     "$<LINK_LIBRARY:WHOLE_ARCHIVE,iobench::core,iobench::workloads,iobench::methods,iobench::main>")
   target_link_libraries(${name} PRIVATE iobench::headers)
   # The families of SOURCES are added ones (iobench/method.hpp: FamilyOrigin):
-  # they join the suites beside the methods a suite names.
-  target_compile_definitions(${name} PRIVATE IOBENCH_ADDED_FAMILY)
+  # they join the suites beside the methods a suite names, and the results
+  # say what they were compiled with (context: added_families).
+  iobench_build_type_definition(_build_type)
+  target_compile_definitions(${name} PRIVATE IOBENCH_ADDED_FAMILY ${_build_type})
   _iobench_compile_like_iobench(${name})
+  if(ARGN)
+    _iobench_record_build_flags(${name})
+  endif()
   # The executable's symbols are what a plugin calls (iobench/api.hpp).
   set_target_properties(${name} PROPERTIES ENABLE_EXPORTS ON)
 endfunction()

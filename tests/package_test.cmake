@@ -88,7 +88,7 @@ string(REPLACE ";" "|" workloads "${WORKLOADS}")
 string(REPLACE ";" "|" emulator "${EMULATOR}")
 set(run ${CMAKE_COMMAND} "-DFAMILY=${FAMILY}" "-DMETHODS=${methods}" "-DWORKLOADS=${workloads}"
         "-DEMULATOR=${emulator}" -DSUITE=quick)
-step("the executable, --suite quick" ${run} -DIOBENCH=${exe} -DWORK=${WORK}/run-exe
+step("the executable, --suite quick" ${run} -DIOBENCH=${exe} -DWORK=${WORK}/run-exe -DADDED_BUILD_TYPE=${BUILD_TYPE}
      -P ${CMAKE_CURRENT_LIST_DIR}/plugin_run.cmake)
 step("iobench --plugin, --suite quick" ${run} -DIOBENCH=${iobench} -DPLUGIN=${plugin} -DWORK=${WORK}/run-plugin
      -P ${CMAKE_CURRENT_LIST_DIR}/plugin_run.cmake)
@@ -151,6 +151,18 @@ if(MISMATCH_COMPILER)
     message(FATAL_ERROR "configured with ${MISMATCH_COMPILER}: no warning naming both compilers (exit ${rc}):\n${err}")
   endif()
   message(STATUS "warned: ${said}")
+  # Its executable built and run: the family's compiler is the other one, in
+  # the context and in the summary.
+  step("build the executable (${MISMATCH_COMPILER})" ${CMAKE_COMMAND} --build ${WORK}/other-compiler --target ${EXE})
+  get_filename_component(other_name "${MISMATCH_COMPILER}" NAME)
+  if(other_name MATCHES "clang")
+    set(other_id "Clang")
+  else()
+    set(other_id "GNU")
+  endif()
+  file(GLOB other_exe ${WORK}/other-compiler/${EXE} ${WORK}/other-compiler/${EXE}.exe)
+  step("the executable (${MISMATCH_COMPILER}), --suite quick" ${run} -DIOBENCH=${other_exe} -DWORK=${WORK}/run-other
+       -DADDED_BUILD_TYPE=${BUILD_TYPE} "-DADDED_COMPILER=^${other_id} [0-9]" -P ${CMAKE_CURRENT_LIST_DIR}/plugin_run.cmake)
 endif()
 message(STATUS "times:${timing}")
 file(REMOVE_RECURSE ${WORK})

@@ -1,5 +1,6 @@
 # cmake -DIOBENCH=exe [-DEMULATOR=...] [-DPLUGIN=path] -DFAMILY=name -DMETHODS=a;b -DWORK=dir
-#       [-DWORKLOADS=hello;endl] [-DSUITE=quick] (lists with ";" or "|") [-DEXPECT_FAILED=ON] -P plugin_run.cmake
+#       [-DWORKLOADS=hello;endl] [-DSUITE=quick] (lists with ";" or "|") [-DEXPECT_FAILED=ON]
+#       [-DADDED_BUILD_TYPE=Release [-DADDED_COMPILER=regex]] -P plugin_run.cmake
 # Runs iobench (with the plugin, when given) on the family's methods (and
 # the limit row) of WORKLOADS at a small scale (or of SUITE, whose methods the
 # family's join) and checks the run as a user reads it: exit 0; the summary
@@ -109,6 +110,39 @@ list(LENGTH METHODS expected_nm)
 if(NOT nm EQUAL expected_nm)
   message(FATAL_ERROR "context.plugins[0].methods has ${nm} names, not ${expected_nm}")
 endif()
+endif()
+
+# ADDED_BUILD_TYPE: IOBENCH is an executable made with iobench_add_executable
+# from the family's file: the context and the summary say what compiled it
+# (ADDED_COMPILER: a regular expression its compiler must match).
+string(JSON n_added ERROR_VARIABLE no_added LENGTH "${json}" context added_families)
+if(ADDED_BUILD_TYPE)
+  if(no_added OR NOT n_added EQUAL 1)
+    message(FATAL_ERROR "an executable with the family ${FAMILY} built in: context.added_families is not one entry (${no_added})")
+  endif()
+  string(JSON added_family GET "${json}" context added_families 0 family)
+  string(JSON added_compiler GET "${json}" context added_families 0 compiler)
+  string(JSON added_type GET "${json}" context added_families 0 build_type)
+  string(JSON added_flags GET "${json}" context added_families 0 build_flags)
+  if(ADDED_COMPILER)
+    # Another compiler than iobench's: the summary says so.
+    if(NOT out MATCHES "\n  ${FAMILY}: [^\n]*; not iobench's compiler \\([^\n]+\\): its rows compare compilers")
+      message(FATAL_ERROR "the summary does not say the family's compiler is not iobench's:\n${out}")
+    endif()
+  else()
+    set(ADDED_COMPILER "^(GNU|Clang|MSVC) [0-9]")
+  endif()
+  if(NOT added_family STREQUAL FAMILY OR NOT added_compiler MATCHES "${ADDED_COMPILER}"
+     OR NOT added_type STREQUAL ADDED_BUILD_TYPE)
+    message(FATAL_ERROR "context.added_families[0]: family ${added_family}, compiler '${added_compiler}', build type "
+      "${added_type}: expected ${FAMILY}, a compiler matching ${ADDED_COMPILER}, ${ADDED_BUILD_TYPE}")
+  endif()
+  if(NOT out MATCHES "\nFamilies built into this executable \(iobench_add_executable\):\n  ${FAMILY}: ")
+    message(FATAL_ERROR "the summary does not name the family built in:\n${out}")
+  endif()
+  message(STATUS "added family ${added_family}: ${added_compiler}, ${added_type}, flags '${added_flags}'")
+elseif(NOT no_added)
+  message(FATAL_ERROR "iobench itself lists ${n_added} added families in its context")
 endif()
 
 string(JSON rows LENGTH "${json}" benchmarks)

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cctype>
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
@@ -330,6 +331,72 @@ TEST(Report, InstructionsPerItemHaveAColumnAndSayWhereTheyCameFrom) {
     // Without the counter, no column and no note.
     const std::string plain = summary_of({single_run("hello/obuf", 0.5, 0)}, "", index);
     EXPECT_EQ(plain.find("instr/item"), std::string::npos) << plain;
+}
+
+/// The cell of column `header` in the line of `text` that starts with "  <label> ".
+std::string cell_of(const std::string& text, const std::string& label, const std::string& header) {
+    const auto line_at = text.find("\n  " + label + " ");
+    if (line_at == std::string::npos) return "<no row " + label + ">";
+    const auto table_at = text.rfind("\n  method ", line_at);
+    const auto head_end = text.find('\n', table_at + 1);
+    const std::string head = text.substr(table_at + 1, head_end - table_at - 1);
+    const auto column_end = head.find(header);
+    if (table_at == std::string::npos || column_end == std::string::npos) return "<no column " + header + ">";
+    const std::size_t end = column_end + header.size();  // right-aligned: the cell ends where its header ends
+    const std::string line = text.substr(line_at + 1, text.find('\n', line_at + 1) - line_at - 1);
+    const std::size_t start = line.rfind("  ", end - 1);
+    return line.substr(start + 2, end - start - 2);
+}
+
+TEST(Report, ABaselineMethodGivesEachTableARatioColumnWhereItRan) {
+    // --baseline-method fprintf: rows of ints_out divided by fprintf's time
+    // (sweeps pair by buffer size); hello has no fprintf row: no column there,
+    // and the note says so.
+    auto sized = [](const std::string& workload, const std::string& method, std::size_t buffer) {
+        RowStructure s;
+        s.name = fmt::format("{}/{}/buf:{}", workload, method, buffer);
+        s.workload = workload;
+        s.method = method;
+        s.buffer_size = buffer;
+        return s;
+    };
+    CaseIndex index;
+    for (const std::size_t buffer : {4096u, 65536u})
+        for (const char* method : {"obuf", "fprintf", "write"}) index.add(sized("ints_out", method, buffer));
+    index.add(sized("hello", "obuf", 4096));
+    std::ostringstream out;
+    const Outcomes outcomes;
+    SummaryConsoleReporter reporter(outcomes, index, benchmark::ConsoleReporter::OO_None);
+    reporter.SetOutputStream(&out);
+    reporter.SetErrorStream(&out);
+    reporter.set_baseline_methods({"nosuch", "fprintf"});  // the first that ran in a table counts
+    int family = 0;
+    for (const auto& [name, seconds] : std::vector<std::pair<std::string, double>>{
+             {"ints_out/obuf/buf:4096", 0.1},
+             {"ints_out/fprintf/buf:4096", 0.4},
+             {"ints_out/write/buf:4096", 2.0},
+             {"ints_out/obuf/buf:65536", 0.05},
+             {"ints_out/fprintf/buf:65536", 0.2},
+             {"ints_out/write/buf:65536", 1.0},
+             {"hello/obuf/buf:4096", 0.3}})
+        reporter.ReportRuns({single_run(name, seconds, family++)});
+    reporter.Finalize();
+    const std::string text = out.str();
+    EXPECT_EQ(cell_of(text, "obuf/buf:4096", "x baseline"), "0.25x") << text;
+    EXPECT_EQ(cell_of(text, "fprintf/buf:4096", "x baseline"), "1.00x") << text;
+    EXPECT_EQ(cell_of(text, "write/buf:4096", "x baseline"), "5.00x") << text;
+    EXPECT_EQ(cell_of(text, "obuf/buf:65536", "x baseline"), "0.25x") << text;   // 0.05 / 0.2, not / 0.4
+    EXPECT_EQ(cell_of(text, "write/buf:65536", "x baseline"), "5.00x") << text;  // 1.0 / 0.2
+    const auto hello = text.find("\nhello\n");
+    ASSERT_NE(hello, std::string::npos) << text;
+    EXPECT_EQ(text.substr(hello, text.find("\n\n", hello + 1) - hello).find("x baseline"), std::string::npos)
+        << text;
+    EXPECT_NE(text.find("x baseline: time / the time of nosuch or, where it did not run, fprintf's row with the same "
+                        "parameters (--baseline-method); no row of it in hello;"),
+              std::string::npos)
+        << text;
+    // Without --baseline-method, no column and no note.
+    EXPECT_EQ(summary_of({single_run("hello/obuf", 0.5, 0)}).find("x baseline"), std::string::npos);
 }
 
 TEST(Report, SummarySaysWhatTheOutcomesSay) {

@@ -36,7 +36,8 @@ json read_json(const std::string& name) {
 const std::map<std::string, sc::Field> fields = {
     {"label", sc::Field::label},           {"time", sc::Field::time},
     {"interval", sc::Field::interval},     {"throughput", sc::Field::throughput},
-    {"x_fastest", sc::Field::x_fastest},   {"x_smallest", sc::Field::x_smallest},
+    {"x_fastest", sc::Field::x_fastest},   {"x_baseline", sc::Field::x_baseline},
+    {"x_smallest", sc::Field::x_smallest},
     {"cold_warm", sc::Field::cold_warm},   {"counter", sc::Field::counter},
     {"cpu_share", sc::Field::cpu_share},   {"cv", sc::Field::cv},
     {"latency", sc::Field::latency},
@@ -50,6 +51,7 @@ const std::map<std::string, sc::Shown> conditions = {
     {"always", sc::Shown::always},
     {"ranked_by_time", sc::Shown::ranked_by_time},
     {"ranked_by_size", sc::Shown::ranked_by_size},
+    {"baseline", sc::Shown::baseline},
     {"limit", sc::Shown::limit},
     {"cold_warm", sc::Shown::cold_warm},
     {"instructions", sc::Shown::instructions},

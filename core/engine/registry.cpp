@@ -158,8 +158,42 @@ registrars::Own::Own(const FamilyDefaults& defaults, std::initializer_list<Metho
     register_at_start_up(defaults, list, FamilyOrigin::own);
 }
 
-registrars::Added::Added(const FamilyDefaults& defaults, std::initializer_list<Method> list) {
+namespace {
+std::vector<FamilyBuild>& family_build_list() {
+    static std::vector<FamilyBuild> list;
+    return list;
+}
+std::string& build_flags_text() {
+    static std::string text;
+    return text;
+}
+}  // namespace
+
+const std::vector<FamilyBuild>& added_family_builds() { return family_build_list(); }
+
+const std::string& added_build_flags() { return build_flags_text(); }
+
+void set_added_build_flags(const char* flags) {
+    // One blank between flags: CMake's variables may be empty or end in one.
+    std::string text;
+    for (std::string_view rest = flags ? flags : ""; !rest.empty();) {
+        const std::size_t start = rest.find_first_not_of(" \t\n");
+        if (start == std::string_view::npos) break;
+        rest.remove_prefix(start);
+        const std::size_t end = std::min(rest.find_first_of(" \t\n"), rest.size());
+        if (!text.empty()) text += ' ';
+        text.append(rest.substr(0, end));
+        rest.remove_prefix(end);
+    }
+    build_flags_text() = std::move(text);
+}
+
+registrars::Added::Added(const FamilyDefaults& defaults, std::initializer_list<Method> list, const char* compiler,
+                         const char* standard_library, const char* build_type) {
+    const std::size_t errors = registration_error_list().size();
     register_at_start_up(defaults, list, FamilyOrigin::added);
+    if (registration_error_list().size() == errors)
+        family_build_list().push_back({defaults.family, compiler, standard_library, build_type});
 }
 
 registrars::Lines::Lines(const LinesWorkload& workload) {

@@ -3,6 +3,8 @@
 #include "core/report/json_report.hpp"
 #include "core/report/report_runs.hpp"
 
+#include <iobench/method.hpp>
+
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -161,6 +163,16 @@ void NamedJSONReporter::Finalize() {
     add_median_interval(runs_);
     ordered_json context = context_ && context_->is_object() ? *context_ : ordered_json::object();
     for (const auto& [key, value] : extra_context_) context[key] = value;
+    if (!added_family_builds().empty()) {
+        ordered_json list = ordered_json::array();
+        for (const FamilyBuild& f : added_family_builds())
+            list.push_back({{"family", f.family},
+                            {"compiler", f.compiler},
+                            {"standard_library", f.standard_library},
+                            {"build_type", f.build_type},
+                            {"build_flags", added_build_flags()}});
+        context["added_families"] = std::move(list);
+    }
     if (!plugins_.empty()) {
         ordered_json list = ordered_json::array();
         for (const LoadedPlugin& p : plugins_)

@@ -140,6 +140,10 @@ public:
     /// --instructions: where the instr/item column's counts come from
     /// ("perf" or "valgrind"), said under the tables.
     void set_instructions_source(std::string source) { instructions_source_ = std::move(source); }
+    /// --baseline-method: a column "x baseline" in each table with a row of
+    /// one of `methods` (the first that ran there): each row's time / the time
+    /// of that method's row with the same parameters; said under the tables.
+    void set_baseline_methods(std::vector<std::string> methods) { baseline_methods_ = std::move(methods); }
     /// The suite's stopping rule, which the run applied with at most `most`
     /// repetitions: a note under the tables names the rows that ran fewer,
     /// with their count. Without it the summary says nothing of it.
@@ -155,6 +159,7 @@ private:
     int max_repetitions_ = 0;
     std::vector<LoadedPlugin> plugins_;
     std::string instructions_source_;
+    std::vector<std::string> baseline_methods_;
     std::vector<Run> runs_;
     std::vector<Skipped> skipped_;
 };

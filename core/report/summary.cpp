@@ -7,6 +7,8 @@
 #include "core/report/report_runs.hpp"
 #include "core/report/summary_columns.hpp"
 
+#include <iobench/method.hpp>
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -56,6 +58,7 @@ struct SummaryRow {
     std::int64_t runs = 1;             // runs per repetition (Google Benchmark's iterations)
     std::int64_t repetitions = 0;      // repetitions that ran (the rows' repetitions, TeeReporter's count)
     std::string label;                 // the rows' label (Trial::label): how a cold row's pages were dropped
+    std::optional<double> baseline_ms; // the time of the --baseline-method's row it is compared with (set_baselines)
     Outcome outcome;
 };
 
@@ -73,6 +76,7 @@ struct SummaryTable {
     bool has_latency = false;       // some row is a per-call row (latency_p50_ns)
     bool has_heap = false;          // some row counted its allocations (heap_allocations_per_item)
     bool has_heap_peak = false;     // some row measured its peak heap (peak_heap_bytes)
+    bool has_baseline = false;      // some row of a --baseline-method ran (set_baselines)
 };
 
 /// A row's counters from the run that stands for it (its median aggregate,
@@ -266,6 +270,8 @@ struct SummaryNotes {
     std::map<std::int64_t, std::vector<std::string>> stopped_early;
     std::string stopping_rule;  // describe(): the rule in words
     int max_repetitions = 0;    // the most repetitions the rule allowed
+    std::vector<std::string> baseline_methods;  // --baseline-method, in order
+    std::vector<std::string> without_baseline;  // titles of the tables with no row of them
 };
 
 /// Adds `item` to `list` unless it is there already.
@@ -395,12 +401,37 @@ void note_table(const SummaryTable& t, SummaryNotes& notes) {
     notes.any_memory = notes.any_memory || t.has_heap || t.has_heap_peak;
 }
 
+/// Gives each row of `t` that ran the time of its --baseline-method row, as
+/// iobench-compare pairs them: the first of `methods` with a row that ran in
+/// the table, the row of that method with the row's parameters (buffer size,
+/// threads, sink) where there is one, else that method's first row.
+void set_baselines(SummaryTable& t, const std::vector<std::string>& methods) {
+    const auto same_parameters = [](const SummaryRow& a, const SummaryRow& b) {
+        return a.structure.buffer_size == b.structure.buffer_size && a.structure.threads == b.structure.threads &&
+               a.structure.shared_sink == b.structure.shared_sink;
+    };
+    for (const std::string& method : methods) {
+        std::vector<const SummaryRow*> candidates;
+        for (const SummaryRow& r : t.rows)
+            if (r.structure.method == method && r.outcome.ok() && r.ms > 0) candidates.push_back(&r);
+        if (candidates.empty()) continue;
+        for (SummaryRow& r : t.rows) {
+            const auto same = std::find_if(candidates.begin(), candidates.end(),
+                                           [&](const SummaryRow* b) { return same_parameters(*b, r); });
+            r.baseline_ms = (same != candidates.end() ? *same : candidates.front())->ms;
+        }
+        t.has_baseline = true;
+        return;
+    }
+}
+
 /// Whether table `t` shows a column whose condition is `when`.
 bool shown(Shown when, const SummaryTable& t) {
     switch (when) {
         case Shown::always: return true;
         case Shown::ranked_by_time: return !t.has_binary_size;
         case Shown::ranked_by_size: return t.has_binary_size;
+        case Shown::baseline: return t.has_baseline;
         case Shown::limit: return t.has_limit;
         case Shown::cold_warm: return t.has_cold_warm;
         case Shown::instructions: return t.has_instructions;
@@ -430,6 +461,9 @@ std::optional<double> value_of(const Column& c, const RowFigures& f) {
         case Field::interval: return f.interval;
         case Field::throughput: return counter_of(r, c.counter).value_or(0);
         case Field::x_fastest: return f.x_fastest;
+        case Field::x_baseline:
+            if (!r.baseline_ms || *r.baseline_ms <= 0 || !r.outcome.ok()) return std::nullopt;
+            return r.ms / *r.baseline_ms;
         case Field::x_smallest: return f.x_smallest;
         case Field::cold_warm: return r.cold_warm;
         case Field::counter: return counter_of(r, c.counter);
@@ -556,6 +590,13 @@ void render_notes(std::ostream& out, const SummaryNotes& notes) {
     out << fmt::format("\ntime: median of the repetitions; {} CI: half-width of the median's distribution-free "
                        "interval;\ncv: standard deviation / mean of the repetitions' times;\n",
                        rule_percent(rules::confidence));
+    if (!notes.baseline_methods.empty()) {
+        out << fmt::format("x baseline: time / the time of {}'s row with the same parameters (--baseline-method)",
+                           fmt::join(notes.baseline_methods, " or, where it did not run, "));
+        if (!notes.without_baseline.empty())
+            out << fmt::format("; no row of it in {}", fmt::join(notes.without_baseline, ", "));
+        out << ";\n";
+    }
     if (notes.any_limit)
         out << "x limit: time / the `limit` row's (the same bytes prepared in memory, 1 MiB system calls);\n";
     if (notes.any_cold_warm)
@@ -639,7 +680,7 @@ void SummaryConsoleReporter::ReportRuns(const std::vector<Run>& runs) {
 void SummaryConsoleReporter::Finalize() {
     add_x_limit(runs_, index_);
     add_median_interval(runs_);
-    const std::vector<SummaryTable> tables = build_tables(runs_, outcomes_, index_);
+    std::vector<SummaryTable> tables = build_tables(runs_, outcomes_, index_);
     std::ostream& out = GetOutputStream();
     std::size_t failed_rows = 0;
     for (const SummaryTable& t : tables)
@@ -658,6 +699,12 @@ void SummaryConsoleReporter::Finalize() {
                 if (r.outcome.ok() && r.repetitions > 0 && r.repetitions < max_repetitions_)
                     notes.stopped_early[r.repetitions].push_back(r.structure.name);
     }
+    notes.baseline_methods = baseline_methods_;
+    if (!baseline_methods_.empty())
+        for (SummaryTable& t : tables) {
+            set_baselines(t, baseline_methods_);
+            if (!t.has_baseline) notes.without_baseline.push_back(t.title);
+        }
     for (const SummaryTable& t : tables) render_table(out, table_text(t, notes));
     render_notes(out, notes);
     if (const int failed = outcomes_.failed(); failed > 0)
@@ -668,6 +715,18 @@ void SummaryConsoleReporter::Finalize() {
         for (const LoadedPlugin& p : plugins_)
             out << fmt::format("  {}: {}{} (sha256 {})\n", fmt::join(p.families, ", "), p.path,
                                p.owner.empty() ? "" : ", owned by " + p.owner, p.sha256.substr(0, 16));
+    }
+    if (!added_family_builds().empty()) {
+        // A family compiled by another compiler than iobench's: its rows compare compilers too.
+        out << fmt::format("\nFamilies built into this executable (iobench_add_executable):\n");
+        const std::string_view ours = build_identity().compiler;
+        for (const FamilyBuild& f : added_family_builds())
+            out << fmt::format("  {}: {}, {}{}{}\n", f.family, f.compiler, f.build_type,
+                               added_build_flags().empty() ? "" : ", flags " + added_build_flags(),
+                               f.compiler == ours ? std::string()
+                                                  : fmt::format("; not iobench's compiler ({}): its rows compare "
+                                                                "compilers as well as methods",
+                                                                ours));
     }
     if (!skipped_.empty()) {
         out << fmt::format("\nSkipped: {} benchmark(s) whose method is not built here\n", skipped_.size());

@@ -21,6 +21,7 @@ enum class Field {
     interval,    ///< half-width of the 95 % interval of the median, percent of the median
     throughput,  ///< bytes per wall second (0 when not counted)
     x_fastest,   ///< time / the fastest ranked row's time
+    x_baseline,  ///< time / the time of the row of the --baseline-method with the same parameters
     x_smallest,  ///< binary_size / the smallest program's
     cold_warm,   ///< a cold row's time / the same method's warm time
     counter,     ///< Column::counter of the run that stands for the row, as it is
@@ -38,8 +39,8 @@ enum class Format { text, interval, time, throughput, ratio, count, bytes, perce
 enum class Flag { none, cv_flag, interval_flag };
 
 /// Which tables show a column (summary_columns.json's "shown").
-enum class Shown { always, ranked_by_time, ranked_by_size, limit, cold_warm, instructions, per_call, heap, heap_peak, reads, writes,
-                   no_calls };
+enum class Shown { always, ranked_by_time, ranked_by_size, baseline, limit, cold_warm, instructions, per_call, heap,
+                   heap_peak, reads, writes, no_calls };
 
 /// One column of a summary table.
 struct Column {
@@ -68,6 +69,8 @@ inline constexpr auto columns = std::to_array<Column>({
      Format::throughput, Flag::none, "", Shown::always},
     {"x_fastest", "x fastest", Align::right, 9, false, "ratio", Field::x_fastest, "", Format::ratio, Flag::none, "ref",
      Shown::ranked_by_time},
+    {"x_baseline", "x baseline", Align::right, 10, false, "ratio", Field::x_baseline, "", Format::ratio, Flag::none,
+     "", Shown::baseline},
     {"x_smallest", "x smallest", Align::right, 9, false, "ratio", Field::x_smallest, "", Format::ratio, Flag::none,
      "ref", Shown::ranked_by_size},
     {"x_limit", "x limit", Align::right, 7, false, "ratio", Field::counter, "x_limit", Format::ratio, Flag::none, "",

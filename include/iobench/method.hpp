@@ -407,15 +407,41 @@ IOBENCH_API const std::vector<std::string>& registration_errors();
 
 namespace iobench {
 
+/// What the file of a family built into an executable with
+/// iobench_add_executable was compiled with: the results' context lists it
+/// per family (added_families), since that compiler need not be iobench's.
+struct FamilyBuild {
+    std::string family;            ///< FamilyDefaults::family
+    std::string compiler;          ///< as the compiler's own macros name it: "Clang 14.0.6", "GNU 12.2.0"
+    std::string standard_library;  ///< "libstdc++ 20230528, C++11 ABI", ...
+    std::string build_type;        ///< CMake's build type of the executable: "Release", ..., "none"
+};
+
+/// The families registered by registrars::Added, with what each was compiled
+/// with, in registration order; empty in an executable without any.
+IOBENCH_API const std::vector<FamilyBuild>& added_family_builds();
+
+/// The flags CMake gave every file of this executable, recorded by
+/// iobench_add_executable (a generated source calls it at start-up):
+/// CMAKE_CXX_FLAGS, those of the build type, and iobench's optimisation
+/// flags where its package adds them; empty where it was not made that way.
+IOBENCH_API const std::string& added_build_flags();
+/// Sets added_build_flags(); for iobench_add_executable's generated source.
+IOBENCH_API void set_added_build_flags(const char* flags);
+
 namespace registrars {
 /// The registrar of iobench's own families (FamilyOrigin::own).
 struct Own {
     IOBENCH_API Own(const FamilyDefaults& defaults, std::initializer_list<Method> list);
 };
 /// The registrar of a family built into an executable with
-/// iobench_add_executable (FamilyOrigin::added).
+/// iobench_add_executable (FamilyOrigin::added). The inline constructor
+/// records the compiler of the file it is in (added_family_builds).
 struct Added {
-    IOBENCH_API Added(const FamilyDefaults& defaults, std::initializer_list<Method> list);
+    Added(const FamilyDefaults& defaults, std::initializer_list<Method> list)
+        : Added(defaults, list, IOBENCH_COMPILER_IDENTITY, IOBENCH_STDLIB_IDENTITY, IOBENCH_BUILD_TYPE_IDENTITY) {}
+    IOBENCH_API Added(const FamilyDefaults& defaults, std::initializer_list<Method> list, const char* compiler,
+                      const char* standard_library, const char* build_type);
 };
 }  // namespace registrars
 

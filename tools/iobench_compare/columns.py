@@ -47,6 +47,7 @@ SUMMARY_COLUMNS = (
     _column("throughput", "throughput", 11, "throughput", "throughput", unit="bytes per second",
             counter="bytes_per_second"),
     _column("x_fastest", "x fastest", 9, "x_fastest", "ratio", "ranked_by_time", unit="ratio", reference="ref"),
+    _column("x_baseline", "x baseline", 10, "x_baseline", "ratio", "baseline", unit="ratio", compare=False),
     _column("x_smallest", "x smallest", 9, "x_smallest", "ratio", "ranked_by_size", unit="ratio", reference="ref",
             compare=False),
     _column("x_limit", "x limit", 7, "counter", "ratio", "limit", unit="ratio", counter="x_limit"),

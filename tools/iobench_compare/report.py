@@ -62,7 +62,7 @@ CONTEXT_ROWS = [
     ("build_type", "build type"), ("build_flags", "build flags"), ("os", "OS"), ("os_release", "OS release"),
     ("kernel", "kernel"), ("target_filesystem", "file system"), ("cpu_model", "CPU"), ("num_cpus", "CPUs"),
     ("suite", "suite"), ("scale", "scale"), ("file_size", "file size (file_read)"), ("repetitions", "repetitions"),
-    ("counters", "counters available"), ("skipped", "methods not built"), ("plugins", "plugins"), ("date", "run date"),
+    ("counters", "counters available"), ("skipped", "methods not built"), ("added_families", "families built in"), ("plugins", "plugins"), ("date", "run date"),
     ("iobench_version", "iobench version"), ("iobench_git_commit", "iobench commit"),
 ]
 
@@ -93,6 +93,16 @@ def _plugins_text(value) -> str:
     return "; ".join(parts)
 
 
+def _added_families_text(value) -> str:
+    """The context's "added_families" (an executable made with iobench_add_executable: a list of
+    {family, compiler, build_type, ...}) as one line: "spdlog (Clang 14.0.6, Release)"; anything
+    else as it is."""
+    if not isinstance(value, list):
+        return str(value)
+    return "; ".join(f"{f.get('family', '?')} ({f.get('compiler', '?')}, {f.get('build_type', '?')})"
+                     if isinstance(f, dict) else str(f) for f in value)
+
+
 def _context_table(comparison: Comparison) -> str:
     files = comparison.files
     out = ['<div class="scroll"><table class="context">', "<tr><th></th>"]
@@ -112,9 +122,10 @@ def _context_table(comparison: Comparison) -> str:
                 available = f.available_counters
                 values.append(_e(", ".join(available)) if available is not None else
                               '<span class="muted">not recorded (iobench before it counted them)</span>')
-            elif key == "plugins":
+            elif key in ("plugins", "added_families"):
                 value = f.context.get(key)
-                values.append(_e(_plugins_text(value)) if value not in (None, "", []) else
+                text = _plugins_text if key == "plugins" else _added_families_text
+                values.append(_e(text(value)) if value not in (None, "", []) else
                               '<span class="muted">-</span>')
             else:
                 value = f.context.get(key)
