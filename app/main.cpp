@@ -667,6 +667,7 @@ int execute(const CommandLine& cl, const Plan& plan, const char* argv0) {
     display.set_skipped(plan.skipped);
     display.set_plugins(iobench::loaded_plugins());
     display.set_baseline_methods(plan.baseline_methods);
+    display.set_added_families(iobench::added_family_builds(), iobench::added_build_flags());
     if (plan.stopping_rule) display.set_stopping_rule(*plan.stopping_rule, plan.repetitions);
     if (plan.instructions)
         display.set_instructions_source(std::string(iobench::to_string(iobench::instruction_counter().source())));
@@ -680,6 +681,7 @@ int execute(const CommandLine& cl, const Plan& plan, const char* argv0) {
     iobench::NamedJSONReporter json_file(index, json_text);
     json_file.set_context(std::move(context));
     json_file.set_plugins(iobench::loaded_plugins());
+    json_file.set_added_families(iobench::added_family_builds(), iobench::added_build_flags());
     iobench::TeeReporter tee(display, results_target.empty() ? nullptr : &json_file,
                              cl.harness.display_aggregates_only, cl.harness.report_aggregates_only);
     {

@@ -278,6 +278,36 @@ TEST(ResultsFile, IobenchsContextFollowsGoogleBenchmarksAndRowsCarryTheirStructu
                                         "compared_per"}));
 }
 
+TEST(ResultsFile, FamiliesBuiltInSayWhatCompiledThemBeforeThePlugins) {
+    // An executable made with iobench_add_executable: each family's own
+    // compiler (not iobench's), build type and the executable's flags.
+    BenchmarkRun row;
+    row.run_name.function_name = "hello/mine";
+    row.repetitions = 1;
+    const CaseIndex none;
+    std::ostringstream file;
+    NamedJSONReporter json(none, file);
+    json.set_plugins({{"/p/plugin.so", "alice", std::string(64, 'a'), "GNU 12", {"mine"}, {"mine_write"}, {}}});
+    json.set_added_families({{"spdlog", "Clang 14.0.6", "libstdc++ 20230528, C++11 ABI", "Release"}},
+                            "-O3 -DNDEBUG -O2 -DNDEBUG");
+    json.ReportContext(benchmark::BenchmarkReporter::Context());
+    json.ReportRuns({row});
+    json.Finalize();
+    const nlohmann::ordered_json doc = nlohmann::ordered_json::parse(file.str());
+    const nlohmann::ordered_json& context = doc.at("context");
+    EXPECT_EQ(context.at("added_families"),
+              nlohmann::ordered_json::parse(R"([{"family": "spdlog", "compiler": "Clang 14.0.6",
+                  "standard_library": "libstdc++ 20230528, C++11 ABI", "build_type": "Release",
+                  "build_flags": "-O3 -DNDEBUG -O2 -DNDEBUG"}])"));
+    std::vector<std::string> keys;
+    for (const auto& item : context.items()) keys.push_back(item.key());
+    ASSERT_GE(keys.size(), 2u);
+    EXPECT_EQ(keys[keys.size() - 2], "added_families");
+    EXPECT_EQ(keys.back(), "plugins");
+    // Without families built in, no key.
+    EXPECT_FALSE(document_of({row}, none).at("context").contains("added_families"));
+}
+
 TEST(ResultsFile, IsValidJsonWhateverTheRowsHold) {
     // A message that is not UTF-8 (a path's bytes) and a counter that is not
     // finite: Google Benchmark would write invalid JSON for both.

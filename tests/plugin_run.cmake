@@ -137,7 +137,7 @@ if(ADDED_BUILD_TYPE)
     message(FATAL_ERROR "context.added_families[0]: family ${added_family}, compiler '${added_compiler}', build type "
       "${added_type}: expected ${FAMILY}, a compiler matching ${ADDED_COMPILER}, ${ADDED_BUILD_TYPE}")
   endif()
-  if(NOT out MATCHES "\nFamilies built into this executable \(iobench_add_executable\):\n  ${FAMILY}: ")
+  if(NOT out MATCHES "\nFamilies built into this executable \\(iobench_add_executable\\):\n  ${FAMILY}: ")
     message(FATAL_ERROR "the summary does not name the family built in:\n${out}")
   endif()
   message(STATUS "added family ${added_family}: ${added_compiler}, ${added_type}, flags '${added_flags}'")

@@ -399,6 +399,28 @@ TEST(Report, ABaselineMethodGivesEachTableARatioColumnWhereItRan) {
     EXPECT_EQ(summary_of({single_run("hello/obuf", 0.5, 0)}).find("x baseline"), std::string::npos);
 }
 
+TEST(Report, FamiliesBuiltInAreListedNamingAnotherCompilerThanIobenchs) {
+    // iobench_add_executable: a family compiled by iobench's own compiler is
+    // listed; one compiled by another is said to compare compilers too.
+    const std::string ours = build_identity().compiler;
+    std::ostringstream out;
+    const Outcomes outcomes;
+    SummaryConsoleReporter reporter(outcomes, no_cases, benchmark::ConsoleReporter::OO_None);
+    reporter.SetOutputStream(&out);
+    reporter.SetErrorStream(&out);
+    reporter.set_added_families({{"mine", ours, "any", "Release"}, {"spdlog", "Clang 99.0.0", "any", "Release"}},
+                                "-O3 -DNDEBUG");
+    reporter.ReportRuns({single_run("hello/obuf", 0.5, 0)});
+    reporter.Finalize();
+    const std::string text = out.str();
+    EXPECT_NE(text.find("\nFamilies built into this executable (iobench_add_executable):\n  mine: " + ours +
+                        ", Release, flags -O3 -DNDEBUG\n  spdlog: Clang 99.0.0, Release, flags -O3 -DNDEBUG; not "
+                        "iobench's compiler (" + ours + "): its rows compare compilers as well as methods\n"),
+              std::string::npos)
+        << text;
+    EXPECT_EQ(summary_of({single_run("hello/obuf", 0.5, 0)}).find("Families built into"), std::string::npos);
+}
+
 TEST(Report, SummarySaysWhatTheOutcomesSay) {
     const Ran ran = run_all({make_case("file_read", "broken_unavailable"), make_case("hello", "broken_one_byte"),
                              make_case("hello", "obuf")});

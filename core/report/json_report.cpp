@@ -163,14 +163,14 @@ void NamedJSONReporter::Finalize() {
     add_median_interval(runs_);
     ordered_json context = context_ && context_->is_object() ? *context_ : ordered_json::object();
     for (const auto& [key, value] : extra_context_) context[key] = value;
-    if (!added_family_builds().empty()) {
+    if (!added_families_.empty()) {
         ordered_json list = ordered_json::array();
-        for (const FamilyBuild& f : added_family_builds())
+        for (const FamilyBuild& f : added_families_)
             list.push_back({{"family", f.family},
                             {"compiler", f.compiler},
                             {"standard_library", f.standard_library},
                             {"build_type", f.build_type},
-                            {"build_flags", added_build_flags()}});
+                            {"build_flags", added_flags_}});
         context["added_families"] = std::move(list);
     }
     if (!plugins_.empty()) {

@@ -144,6 +144,13 @@ public:
     /// one of `methods` (the first that ran there): each row's time / the time
     /// of that method's row with the same parameters; said under the tables.
     void set_baseline_methods(std::vector<std::string> methods) { baseline_methods_ = std::move(methods); }
+    /// The families built into this executable (added_family_builds) and
+    /// its flags (added_build_flags): listed after the tables, each saying
+    /// when its compiler is not iobench's.
+    void set_added_families(std::vector<FamilyBuild> families, std::string flags) {
+        added_families_ = std::move(families);
+        added_flags_ = std::move(flags);
+    }
     /// The suite's stopping rule, which the run applied with at most `most`
     /// repetitions: a note under the tables names the rows that ran fewer,
     /// with their count. Without it the summary says nothing of it.
@@ -160,6 +167,8 @@ private:
     std::vector<LoadedPlugin> plugins_;
     std::string instructions_source_;
     std::vector<std::string> baseline_methods_;
+    std::vector<FamilyBuild> added_families_;
+    std::string added_flags_;
     std::vector<Run> runs_;
     std::vector<Skipped> skipped_;
 };
@@ -195,6 +204,13 @@ public:
     /// The plugins the run loaded: listed in the context as "plugins" (path,
     /// sha256, built_with, families, methods), which is left out when empty.
     void set_plugins(const std::vector<LoadedPlugin>& plugins) { plugins_ = plugins; }
+    /// The families built into this executable (added_family_builds) and its
+    /// flags (added_build_flags): listed in the context as "added_families",
+    /// which is left out when empty.
+    void set_added_families(std::vector<FamilyBuild> families, std::string flags) {
+        added_families_ = std::move(families);
+        added_flags_ = std::move(flags);
+    }
     bool ReportContext(const Context& context) override;
     void ReportRuns(const std::vector<Run>& runs) override;
     void Finalize() override;
@@ -204,6 +220,8 @@ private:
     std::ostream& out_;
     std::map<std::string, std::string> extra_context_;
     std::vector<LoadedPlugin> plugins_;
+    std::vector<FamilyBuild> added_families_;
+    std::string added_flags_;
     // Google Benchmark's fields (ReportContext); held by pointer so that this
     // header, which the summary and main include, needs only json_fwd.hpp.
     std::unique_ptr<nlohmann::ordered_json> context_;

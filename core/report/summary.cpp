@@ -716,13 +716,13 @@ void SummaryConsoleReporter::Finalize() {
             out << fmt::format("  {}: {}{} (sha256 {})\n", fmt::join(p.families, ", "), p.path,
                                p.owner.empty() ? "" : ", owned by " + p.owner, p.sha256.substr(0, 16));
     }
-    if (!added_family_builds().empty()) {
+    if (!added_families_.empty()) {
         // A family compiled by another compiler than iobench's: its rows compare compilers too.
         out << fmt::format("\nFamilies built into this executable (iobench_add_executable):\n");
         const std::string_view ours = build_identity().compiler;
-        for (const FamilyBuild& f : added_family_builds())
+        for (const FamilyBuild& f : added_families_)
             out << fmt::format("  {}: {}, {}{}{}\n", f.family, f.compiler, f.build_type,
-                               added_build_flags().empty() ? "" : ", flags " + added_build_flags(),
+                               added_flags_.empty() ? "" : ", flags " + added_flags_,
                                f.compiler == ours ? std::string()
                                                   : fmt::format("; not iobench's compiler ({}): its rows compare "
                                                                 "compilers as well as methods",
