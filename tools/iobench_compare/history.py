@@ -4,7 +4,8 @@
 becomes a run, identified by the SHA-256 of its bytes (adding it again adds nothing),
 labelled by the user's project commit (--label; default `git describe --always --dirty`)
 and described by its context: iobench's version and commit, compiler, build type, machine
-(host, CPU model, kernel, OS), suite and scale, the run's date and the file's name. Per
+(host, CPU model, kernel, OS), suite and scale, how instructions were counted (--instructions),
+the run's date and the file's name. Per
 benchmark a run keeps its status, median time per run (seconds), the 95 % interval of
 that median, instructions per item where counted, and the repetitions that ran: each
 summarised by compare.summarize from the file as results.load reads it, so files of
@@ -74,6 +75,7 @@ runs = Table(
     Column("compiler", Text), Column("build_type", Text),
     Column("host", Text), Column("cpu_model", Text), Column("kernel", Text), Column("os", Text),
     Column("suite", Text), Column("scale", Text),
+    Column("instructions_source", Text),  # perf or valgrind (iobench --instructions; valgrind's times are ~50x)
     Column("context", Text, nullable=False),  # the file's whole context, as JSON
 )
 
@@ -93,7 +95,8 @@ results = Table(
 # The context fields a run keeps in columns of its own: column -> context key.
 _CONTEXT_COLUMNS = {"iobench_version": "iobench_version", "iobench_commit": "iobench_git_commit",
                     "compiler": "compiler", "build_type": "build_type", "host": "host_name",
-                    "cpu_model": "cpu_model", "kernel": "kernel", "os": "os", "suite": "suite", "scale": "scale"}
+                    "cpu_model": "cpu_model", "kernel": "kernel", "os": "os", "suite": "suite", "scale": "scale",
+                    "instructions_source": "instructions_source"}
 
 
 class NotWritten(Exception):
@@ -408,6 +411,7 @@ class Run:
     os: str | None
     suite: str | None
     scale: str | None
+    instructions_source: str | None
 
 
 @dataclass
@@ -427,8 +431,10 @@ class Result:
         return self.status == "ok" and self.median is not None
 
 
-# What a series is: the runs of one machine (host and CPU model), compiler, suite and scale.
-SERIES_KEY = ("host", "cpu_model", "compiler", "suite", "scale")
+# What a series is: the runs of one machine (host and CPU model), compiler, suite and scale, and whether
+# and how they counted instructions (the times of a run under valgrind are ~50x the real ones). The kernel,
+# the build and iobench's own version are not: a change of them is a change a series should show.
+SERIES_KEY = ("host", "cpu_model", "compiler", "suite", "scale", "instructions_source")
 
 
 @dataclass
@@ -442,9 +448,10 @@ class Series:
 
     @property
     def title(self) -> str:
-        """ "vm (AMD EPYC), GNU 12.2.0, suite quick, scale 0.05" """
-        host, cpu, compiler, suite, scale = (v if v is not None else "?" for v in self.key)
-        return f"{host} ({cpu}), {compiler}, suite {suite}, scale {scale}"
+        """ "vm (AMD EPYC), GNU 12.2.0, suite quick, scale 0.05", and ", instructions by valgrind" """
+        host, cpu, compiler, suite, scale = (v if v is not None else "?" for v in self.key[:5])
+        counted = f", instructions by {self.key[5]}" if self.key[5] else ""
+        return f"{host} ({cpu}), {compiler}, suite {suite}, scale {scale}{counted}"
 
 
 @dataclass

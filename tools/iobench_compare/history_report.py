@@ -28,7 +28,7 @@ METHOD = (f"Change points: ruptures' PELT on the log of each benchmark's median 
           f"neighbouring runs (their MAD); segments of {MIN_SEGMENT} runs or more. Before and after: the medians "
           "of the runs on each side; commits: the last run before the step and the first after it.")
 
-CSV_COLUMNS = ["series", "host", "cpu_model", "compiler", "suite", "scale", "run", "label", "run_at", "file",
+CSV_COLUMNS = ["series", "host", "cpu_model", "compiler", "suite", "scale", "instructions_source", "run", "label", "run_at", "file",
                "iobench_version", "iobench_commit", "kernel", "benchmark", "status", "median_s", "ci_low_s",
                "ci_high_s", "instructions_per_item", "repetitions", "error"]
 
@@ -148,7 +148,8 @@ def to_csv(history: History) -> str:
                 if result is None:
                     continue
                 ci = result.ci or (None, None)
-                writer.writerow([number, run.host, run.cpu_model, run.compiler, run.suite, run.scale, k + 1, run.label,
+                writer.writerow([number, run.host, run.cpu_model, run.compiler, run.suite, run.scale,
+                                 run.instructions_source or "", k + 1, run.label,
                                  run.run_at, run.file_name, run.iobench_version, run.iobench_commit, run.kernel,
                                  benchmark, result.status, _number(result.median), _number(ci[0]), _number(ci[1]),
                                  _number(result.instructions), _number(result.repetitions), result.error or ""])
@@ -209,15 +210,24 @@ def chart(series: Series, number: int, benchmark: str):
             line, = ax.plot(xs, ys, color=TIME_COLOR, marker="o", markersize=4, label="median time of a run")
             line.set_gid(f"{gid}-time")
             ax.set_ylabel(f"time ({unit})", fontsize=VALUE_FONT)
+            span = ys + [b[1] for b in band] + [b[2] for b in band]
         else:
+            scale = 1.0
             ys = [v for _, v in found]
             line, = ax.plot(xs, ys, color=INSTRUCTIONS_COLOR, marker="s", markersize=4, label="instructions per item")
             line.set_gid(f"{gid}-instructions")
             ax.set_ylabel("instructions / item", fontsize=VALUE_FONT)
-        low, high = min(ys), max(ys)
-        pad = (high - low) * 0.25 or abs(high) * 0.05 or 1.0
-        ax.set_ylim(max(0.0, low - pad) if low >= 0 else low - pad, high + pad * 1.6)
-        for change in changes(series, benchmark, figure):
+            span = ys
+        low, high = min(span), max(span)
+        pad = (high - low) * 0.1 or abs(high) * 0.05 or 1.0
+        ax.set_ylim(max(0.0, low - pad) if low >= 0 else low - pad, high + pad * 4)  # room for the legend
+        found_changes = changes(series, benchmark, figure)
+        starts = [xs[0]] + [c.first_after for c in found_changes]
+        ends = [c.last_before for c in found_changes] + [xs[-1]]
+        levels = [c.before for c in found_changes] + ([found_changes[-1].after] if found_changes else [])
+        for start, end, level in zip(starts, ends, levels):  # each segment's level, between its change points
+            ax.hlines(level / scale, start - 0.3, end + 0.3, colors="#59636e", linestyles=":", linewidth=1.2)
+        for change in found_changes:
             changed += 1
             x = (change.last_before + change.first_after) / 2
             marker = ax.axvline(x, color=CHANGE_COLOR, linestyle="--", linewidth=1.4)
@@ -275,7 +285,8 @@ def to_html(history: History) -> str:
            '<meta name="viewport" content="width=device-width, initial-scale=1">',
            f"<title>iobench history: {_e(history.db.shown)}</title>", f"<style>{CSS}</style>", "</head>", "<body>",
            "<header>", "<h1>iobench history</h1>", f"<p>{_e(_heading(history)[0].upper() + _heading(history)[1:])}. "
-           "A series is the runs of one machine (host and CPU), compiler, suite and scale.</p>", "</header>",
+           "A series is the runs of one machine (host and CPU), compiler, suite and scale (and counter of "
+           "instructions, if any).</p>", "</header>",
            '<section id="regressions">', "<h2>Regressions</h2>",
            "<p>Change points where a benchmark got slower, or counts more instructions per item.</p>",
            _change_table(history, regressions, True), "</section>",
