@@ -447,6 +447,11 @@ class Series:
     benchmarks: dict[str, list[Result | None]] = field(default_factory=dict)
 
     @property
+    def real_times(self) -> bool:
+        """False when the runs counted instructions under valgrind: their times are ~50x the real ones."""
+        return self.key[5] != "valgrind"
+
+    @property
     def title(self) -> str:
         """ "vm (AMD EPYC), GNU 12.2.0, suite quick, scale 0.05", and ", instructions by valgrind" """
         host, cpu, compiler, suite, scale = (v if v is not None else "?" for v in self.key[:5])

@@ -191,7 +191,9 @@ def chart(series: Series, number: int, benchmark: str):
     from .plot import LABEL_FONT, VALUE_FONT, Chart
 
     gid = anchor(number, benchmark)
-    figures = [f for f in (TIME, INSTRUCTIONS) if points(series, benchmark, f)]
+    figures = [f for f in (INSTRUCTIONS, TIME) if points(series, benchmark, f)]
+    if series.real_times:
+        figures.reverse()  # the time first, unless it is valgrind's
     fig, axes = plt.subplots(len(figures), 1, figsize=(7.0, 2.4 * len(figures) + 0.9), sharex=True, squeeze=False)
     n = len(series.runs)
     changed = 0
@@ -207,7 +209,11 @@ def chart(series: Series, number: int, benchmark: str):
                 area = ax.fill_between([b[0] for b in band], [b[1] for b in band], [b[2] for b in band],
                                        color=TIME_COLOR, alpha=0.2, linewidth=0, label="95% interval of the median")
                 area.set_gid(f"{gid}-interval")
-            line, = ax.plot(xs, ys, color=TIME_COLOR, marker="o", markersize=4, label="median time of a run")
+            if series.real_times:
+                line, = ax.plot(xs, ys, color=TIME_COLOR, marker="o", markersize=4, label="median time of a run")
+            else:  # greyed, as the comparison report shows them
+                line, = ax.plot(xs, ys, color="#8c959f", marker="o", markersize=4,
+                                label="time under valgrind (~50x the real one; not the figure: no change points)")
             line.set_gid(f"{gid}-time")
             ax.set_ylabel(f"time ({unit})", fontsize=VALUE_FONT)
             span = ys + [b[1] for b in band] + [b[2] for b in band]
@@ -220,7 +226,7 @@ def chart(series: Series, number: int, benchmark: str):
             span = ys
         low, high = min(span), max(span)
         pad = (high - low) * 0.1 or abs(high) * 0.05 or 1.0
-        ax.set_ylim(max(0.0, low - pad) if low >= 0 else low - pad, high + pad * 4)  # room for the legend
+        ax.set_ylim(max(0.0, low - pad) if low >= 0 else low - pad, high + pad * 2.5)  # room for the changes
         found_changes = changes(series, benchmark, figure)
         starts = [xs[0]] + [c.first_after for c in found_changes]
         ends = [c.last_before for c in found_changes] + [xs[-1]]
@@ -236,7 +242,8 @@ def chart(series: Series, number: int, benchmark: str):
                     fontsize=VALUE_FONT, va="top", ha="left")
         ax.grid(alpha=0.3)
         ax.tick_params(labelsize=VALUE_FONT)
-        ax.legend(fontsize=VALUE_FONT - 1, loc="upper left", frameon=False)
+        ax.legend(fontsize=VALUE_FONT - 1, loc="lower left", bbox_to_anchor=(0.0, 1.0), ncol=2, frameon=False,
+                  borderaxespad=0.1)
     bottom = axes[-1][0]
     step = max(1, (n + 24) // 25)  # at most about 25 labels
     bottom.set_xticks(range(0, n, step))
@@ -244,8 +251,9 @@ def chart(series: Series, number: int, benchmark: str):
                            ha="right" if n > 6 else "center")
     bottom.set_xlim(-0.5, n - 0.5)
     bottom.set_xlabel("runs in the order of their dates, by label (the project's commit)", fontsize=VALUE_FONT)
-    title = f"{benchmark}: median time per run" + (" and instructions per item" if INSTRUCTIONS in figures else "")
-    axes[0][0].set_title(title, fontsize=LABEL_FONT)
+    title = " and ".join({TIME: "median time per run", INSTRUCTIONS: "instructions per item"}[f] for f in figures)
+    title = f"{benchmark}: {title}"
+    axes[0][0].set_title(title, fontsize=LABEL_FONT, pad=22)  # above the legend
     fig.tight_layout()
     return Chart(gid, title, fig)
 

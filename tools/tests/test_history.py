@@ -238,7 +238,8 @@ class TwoWritersTest(unittest.TestCase):
 def synthetic_history(tmp, db):
     """A history of 8 runs of quick-gcc.json labelled c1..c8 in which hello/fwrite is 30 % slower from c5 on,
     and 8 runs of instructions-valgrind.json (d1..d8) in which ints_out/obuf counts 2 % more instructions per
-    item from d6 on; every other time wobbles by under 1 %. Added through the module (the command line's
+    item from d6 on, and ints_in/ibuf's time doubles from d5 on (a time under valgrind: no change point);
+    every other time wobbles by under 1 %. Added through the module (the command line's
     --add is AddTest's), each run in a transaction of its own as the command does."""
     from iobench_compare import history
     from iobench_compare.results import load
@@ -248,7 +249,8 @@ def synthetic_history(tmp, db):
         for source, label, factors in (
                 ("quick-gcc.json", f"c{i + 1}", {"time_factors": {"hello/fwrite": 1.3 if i >= 4 else 1.0}}),
                 ("instructions-valgrind.json", f"d{i + 1}",
-                 {"instruction_factors": {"ints_out/obuf": 1.02 if i >= 5 else 1.0}})):
+                 {"instruction_factors": {"ints_out/obuf": 1.02 if i >= 5 else 1.0},
+                  "time_factors": {"ints_in/ibuf": 2.0 if i >= 4 else 1.0}})):
             path = hs.variant(tmp, source, i, **factors)
             history.add(where, [history.prepare(load(path), hs.file_bytes(path), label)])
 
