@@ -151,6 +151,26 @@ class AddTest(unittest.TestCase):
         self.assertFalse(os.path.exists(os.path.join(self.tmp, "none.sqlite")))
         self.assertEqual(hs.sqlite_rows(self.db, "SELECT count(*) FROM iobench_runs"), [(1,)])
 
+    def test_missing_dependency(self):
+        # A Python without SQLAlchemy (or psycopg2, for PostgreSQL): --history exits with status 3 and says what
+        # to install; the comparison, which does not need them, works as before.
+        for module, args, message in (
+                ("sqlalchemy", ["--history", self.db], "sqlalchemy is missing from this Python"),
+                ("psycopg2", ["--history", "postgresql://u@127.0.0.1:1/db"], "psycopg2 is missing from this Python")):
+            stubs = os.path.join(self.tmp, module)
+            os.mkdir(stubs)
+            with open(os.path.join(stubs, f"{module}.py"), "w", encoding="utf-8") as f:
+                f.write(f"raise ImportError('No module named {module}', name='{module}')\n")
+            env = hs.tool_env()
+            env["PYTHONPATH"] = stubs + os.pathsep + env["PYTHONPATH"]
+            status, out, err = hs.run_tool(*args, env=env)
+            self.assertEqual((status, out, err.count("\n")), (3, "", 1), err)
+            self.assertIn(message, err)
+            self.assertNotIn("Traceback", err)
+            status, out, err = hs.run_tool(fixture("gcc.json"), env=env)
+            self.assertEqual((status, err), (0, ""))
+            self.assertIn("ints_out: time per run", out)
+
     def test_sqlite_url(self):
         status, out, err = hs.run_tool("--history", "sqlite:///" + self.db, "--add", "--label", "c1",
                                        fixture("gcc.json"))
