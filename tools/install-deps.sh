@@ -94,8 +94,9 @@ if "$python" -c "import ruptures, sys, importlib.metadata as m; sys.exit(m.versi
   echo "install-deps: ${ruptures/==/ } is installed"
 else
   echo "install-deps: installing ${ruptures/==/ } with pip (a wheel, no dependencies)"
-  if ! $sudo "$python" -m pip install --quiet --disable-pip-version-check --root-user-action=ignore --break-system-packages --no-deps \
-      --only-binary :all: "$ruptures" || ! "$python" -c "import ruptures" 2>/dev/null; then
+  if ! $sudo "$python" -m pip install --quiet --disable-pip-version-check --root-user-action=ignore \
+      --break-system-packages --no-deps --only-binary :all: "$ruptures" || ! "$python" -c "import ruptures" 2>/dev/null
+  then
     echo "install-deps: pip could not install $ruptures for $python (is PyPI reachable, and is there a wheel" \
       "for this Python?); iobench-compare --history needs it, the rest of the tool does not" >&2
     exit 1

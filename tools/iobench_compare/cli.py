@@ -276,8 +276,8 @@ def _driver_missing(e: ImportError) -> None:
          EXIT_MISSING_DEPENDENCY)
 
 
-# The options of a comparison, which a history does not take: (option, whether it was given).
 def _comparison_options(args) -> list[str]:
+    """The options of a comparison given on this command line, which a history does not take."""
     given = [("--baseline-file", args.baseline_file is not None), ("--baseline-method", bool(args.baseline_method)),
              ("--counters", args.counters is not None), ("--alpha", args.alpha is not None),
              ("--plot", args.plot is not None), ("--fail-on-regression", args.fail_on_regression is not None)]
