@@ -4,12 +4,12 @@
 becomes a run, identified by the SHA-256 of its bytes (adding it again adds nothing),
 labelled by the user's project commit (--label; default `git describe --always --dirty`)
 and described by its context: iobench's version and commit, compiler, build type, machine
-(host, CPU model, kernel, OS), suite and scale, how instructions were counted (--instructions),
-the run's date and the file's name. Per
-benchmark a run keeps its status, median time per run (seconds), the 95 % interval of
-that median, instructions per item where counted, and the repetitions that ran: each
-summarised by compare.summarize from the file as results.load reads it, so files of
-older iobench versions go through the same fallback as the tables.
+(host, CPU model, kernel, OS), suite and scale, how instructions were counted
+(--instructions), the run's date and the file's name. Per benchmark a run keeps its
+status, median time per run (seconds), the 95 % interval of that median, instructions per
+item where counted, and the repetitions that ran: each summarised by compare.summarize
+from the file as results.load reads it, so files of older iobench versions go through the
+same fallback as the tables.
 
 One code path through SQLAlchemy Core for both databases: DB is a path or sqlite:///PATH
 (SQLite: Python's sqlite3, a file, no server) or postgresql://USER@HOST/NAME (through
