@@ -28,9 +28,9 @@ METHOD = (f"Change points: ruptures' PELT on the log of each benchmark's median 
           f"neighbouring runs (their MAD); segments of {MIN_SEGMENT} runs or more. Before and after: the medians "
           "of the runs on each side; commits: the last run before the step and the first after it.")
 
-CSV_COLUMNS = ["series", "host", "cpu_model", "compiler", "suite", "scale", "instructions_source", "run", "label", "run_at", "file",
-               "iobench_version", "iobench_commit", "kernel", "benchmark", "status", "median_s", "ci_low_s",
-               "ci_high_s", "instructions_per_item", "repetitions", "error"]
+CSV_COLUMNS = ["series", "host", "cpu_model", "compiler", "suite", "scale", "instructions_source", "run", "label",
+               "run_at", "file", "iobench_version", "iobench_commit", "kernel", "benchmark", "status", "median_s",
+               "ci_low_s", "ci_high_s", "instructions_per_item", "repetitions", "error"]
 
 
 def format_figure(value: float, figure: str) -> str:
@@ -238,8 +238,8 @@ def chart(series: Series, number: int, benchmark: str):
             x = (change.last_before + change.first_after) / 2
             marker = ax.axvline(x, color=CHANGE_COLOR, linestyle="--", linewidth=1.4)
             marker.set_gid(f"{gid}-change-{changed}")
-            ax.text(x, 0.97, f" {format_change(change.change)}", transform=ax.get_xaxis_transform(), color=CHANGE_COLOR,
-                    fontsize=VALUE_FONT, va="top", ha="left")
+            ax.text(x, 0.97, f" {format_change(change.change)}", transform=ax.get_xaxis_transform(),
+                    color=CHANGE_COLOR, fontsize=VALUE_FONT, va="top", ha="left")
         ax.grid(alpha=0.3)
         ax.tick_params(labelsize=VALUE_FONT)
         ax.legend(fontsize=VALUE_FONT - 1, loc="lower left", bbox_to_anchor=(0.0, 1.0), ncol=2, frameon=False,
