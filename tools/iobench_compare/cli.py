@@ -1,10 +1,12 @@
 """The iobench-compare command line.
 
 Exit status: 0 done; 1 the output could not be written (a full disk, a closed
-standard output; an earlier -o file is left whole); 2 bad input (one line
+standard output; an earlier -o file is left whole), or the history could not be
+written (another writer held it too long); 2 bad input (one line
 `iobench-compare: error: ...` on stderr); 3 this Python lacks a dependency
-(numpy, scipy, matplotlib, tabulate), with what to install; 4 with
---fail-on-regression, a benchmark regressed (gate.py).
+(numpy, scipy, matplotlib, tabulate; with --history also SQLAlchemy, ruptures and,
+for PostgreSQL, psycopg2), with what to install; 4 with --fail-on-regression, a
+benchmark regressed (gate.py).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import sys
 
 from . import __version__
 from . import counters as counter_columns
-from .output import Refused, write_file
+from .output import Refused, check_file, write_file
 from .results import InputError, ResultFile, default_label, load
 
 PROG = "iobench-compare"
@@ -34,7 +36,8 @@ with a line per method and file, showing the median time per run (or per item
 when the files ran different counts), throughput, cv, x fastest, the counters the
 rows carry, the ratio to a baseline and whether the difference is significant
 (two-sided Mann-Whitney U on the repetitions' times); an HTML report with charts;
-exports for Bencher and github-action-benchmark."""
+exports for Bencher and github-action-benchmark; a history of runs in SQLite or
+PostgreSQL with the change points of each benchmark (--history)."""
 
 EPILOG = """\
 examples:
@@ -44,6 +47,10 @@ examples:
   iobench-compare gcc.json --baseline-method fprintf,fwrite --counters write_calls,sys
   iobench-compare quick.json --format bencher -o bencher.json
   iobench-compare base.json new.json --fail-on-regression 5    # a CI gate: exit 4 on a regression
+  iobench-compare --history results/history.sqlite --add results/run.json    # label: git describe
+  iobench-compare --history results/history.sqlite                # its series and regressions
+  iobench-compare --history results/history.sqlite --format html -o history.html
+  iobench-compare --history postgresql://ci@db/iobench --add --label v1.2 run.json
 
 exit status: 0 done, 1 the output could not be written (a full disk, a closed
 standard output; an earlier -o FILE stays whole), 2 bad input (a missing,
@@ -54,7 +61,10 @@ FIFO, device or file, in a directory others can write to), 3 a Python dependency
 is missing, 4 --fail-on-regression found a regression (each is a line on stderr:
 the benchmark, BASE's and NEW's figure, the change and which figure: instructions
 per item where both files count them, else the median time, significant by the
-U test at --alpha and beyond PCT)."""
+U test at --alpha and beyond PCT). With --history: 2 also for a database that is
+not a history of this version (not SQLite, other tables, another schema version,
+damaged: refused, left as it is) or cannot be reached, and for options of the
+comparison; 1 when another writer held the history's lock for 60 s."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -89,7 +99,7 @@ def _say(line: str) -> None:
 def _parser() -> argparse.ArgumentParser:
     p = _Parser(prog=PROG, description=DESCRIPTION, epilog=EPILOG,
                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("files", nargs="+", metavar="FILE.json", help="Google Benchmark JSON written by iobench")
+    p.add_argument("files", nargs="*", metavar="FILE.json", help="Google Benchmark JSON written by iobench")
     p.add_argument("--format", choices=FORMATS, default="console",
                    help="console table (default), Markdown for a README, CSV, a self-contained HTML report, "
                         "or JSON for Bencher (Bencher Metric Format) or github-action-benchmark "
@@ -110,13 +120,22 @@ def _parser() -> argparse.ArgumentParser:
                    help="label instead of \"compiler version / OS\" from the context; FILE is a path as "
                         "given, its file name (with or without .json) or a 1-based index; without FILE=, "
                         "the n-th --label names the n-th file")
-    p.add_argument("--alpha", type=float, default=0.05, metavar="A",
+    p.add_argument("--alpha", type=float, metavar="A",
                    help="significance level of the Mann-Whitney U test (default 0.05)")
     p.add_argument("--plot", metavar="DIR", help="also write charts (PNG and SVG) into DIR")
     p.add_argument("--fail-on-regression", type=float, metavar="PCT",
                    help="a gate for CI: BASE.json NEW.json; exit status 4 when a benchmark of NEW is more than PCT "
                         "percent worse: by instructions per item where both count them (--instructions), else by "
                         "its median time where the difference is significant; the changes go to stderr")
+    p.add_argument("--history", metavar="DB",
+                   help="a history of runs: a file (SQLite, created by the first --add), sqlite:///PATH or "
+                        "postgresql://USER@HOST/NAME; alone it lists its series and the change points where a "
+                        "benchmark got slower (or faster), with the commit range; with --format html a page of "
+                        "charts")
+    p.add_argument("--add", action="store_true",
+                   help="with --history: add the FILE.json arguments as runs labelled --label (one label, the "
+                        "project's commit; default: git describe --always --dirty here); a file added before "
+                        "is left as it is")
     p.add_argument("-o", "--output", metavar="FILE", help="write the output to FILE instead of standard output")
     p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     return p
@@ -236,9 +255,114 @@ def _check_output_is_not_an_input(output: str | None, files: list[str]) -> None:
             fail(f"--output {output}: is the input file {path}: it would be overwritten")
 
 
+def _import_history(html: bool):
+    """The history's modules (SQLAlchemy, ruptures; Matplotlib for `html`); exit status 3 if one is missing."""
+    try:
+        from . import history, history_report  # noqa: F401  (sqlalchemy, ruptures)
+
+        if html:
+            from . import plot  # noqa: F401  (matplotlib)
+    except ImportError as e:
+        fail(f"{e.name or e} is missing from this Python ({sys.executable}): --history needs SQLAlchemy and "
+             "ruptures: install python3-sqlalchemy and ruptures (tools/install-deps.sh --tools), or "
+             "`pip install './tools[history]'` into a virtual environment", EXIT_MISSING_DEPENDENCY)
+    return history, history_report
+
+
+def _driver_missing(e: ImportError) -> None:
+    """A database's driver (psycopg2 for PostgreSQL) is not installed: exit status 3."""
+    fail(f"{e.name or e} is missing from this Python ({sys.executable}): a PostgreSQL history needs psycopg2: "
+         "install python3-psycopg2 (tools/install-deps.sh --tools), or `pip install './tools[postgresql]'`",
+         EXIT_MISSING_DEPENDENCY)
+
+
+def _comparison_options(args) -> list[str]:
+    """The options of a comparison given on this command line, which a history does not take."""
+    given = [("--baseline-file", args.baseline_file is not None), ("--baseline-method", bool(args.baseline_method)),
+             ("--counters", args.counters is not None), ("--alpha", args.alpha is not None),
+             ("--plot", args.plot is not None), ("--fail-on-regression", args.fail_on_regression is not None)]
+    return [option for option, present in given if present]
+
+
+def _history(args) -> int:
+    """--history DB [--add FILE... [--label L]]: adds result files to the history, or writes what it holds."""
+    options = _comparison_options(args)
+    if options:
+        fail(f"{options[0]}: an option of a comparison of result files, not of --history")
+    if args.format in EXPORTS:
+        fail(f"--format {args.format}: --history writes console, md, csv or html")
+    history, history_report = _import_history(html=args.format == "html" and not args.add)
+    from .results import load
+
+    try:
+        db = history.database(args.history)
+    except InputError as e:
+        fail(str(e))
+    if args.add:
+        if not args.files:
+            fail("--add: no result file given (--history DB --add FILE.json...)")
+        if args.output or args.format != "console":
+            fail(f"{'-o' if args.output else '--format'}: --add writes into the history, nothing else")
+        if len(args.label) > 1:
+            fail(f"--label: one label for the runs added (the project's commit), not {len(args.label)}")
+        try:
+            label = history.check_label(args.label[0]) if args.label else history.default_label()
+            new_runs = []
+            for path in args.files:
+                loaded = load(path)
+                try:
+                    with open(path, "rb") as f:
+                        data = f.read()
+                except OSError as e:
+                    raise InputError(f"{path}: {e.strerror or e}") from None
+                new_runs.append(history.prepare(loaded, data, label))
+            added = history.add(db, new_runs)
+        except InputError as e:
+            fail(str(e))
+        except history.NotWritten as e:
+            fail(str(e), EXIT_NOT_WRITTEN)
+        except ImportError as e:
+            _driver_missing(e)
+        lines = [f"{a.file}: added to the history as run {a.run_id} (label {a.label})" if a.new else
+                 f"{a.file}: already in the history as run {a.run_id} (label {a.label}): nothing added"
+                 for a in added]
+        _write_stdout("\n".join(lines) + "\n")
+        return 0
+    if args.files:
+        fail(f"{args.files[0]}: with --history, result files are added with --add (without files it writes what "
+             "the history holds)")
+    if args.label:
+        fail("--label: labels the runs added with --add")
+    if db.path is not None:
+        _check_output_is_not_an_input(args.output, [db.path])
+    if args.output:
+        try:
+            check_file(args.output)
+        except Refused as e:
+            fail(f"--output {e}")
+    try:
+        text = history_report.render(history.read(db), args.format)
+    except InputError as e:
+        fail(str(e))
+    except history.NotWritten as e:  # (a reader waited for a writer's lock too long)
+        fail(str(e), EXIT_NOT_WRITTEN)
+    except ImportError as e:
+        _driver_missing(e)
+    _write(args.output, text)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     """Runs the tool; returns the exit status (bad input exits with 2 from fail())."""
     args = _parser().parse_args(argv)
+    if args.history is not None:
+        return _history(args)
+    if args.add:
+        fail("--add: adds result files to a history: give --history DB")
+    if not args.files:
+        fail("the following arguments are required: FILE.json")
+    if args.alpha is None:
+        args.alpha = 0.05
     if not 0 < args.alpha < 1:
         fail(f"--alpha {args.alpha:g}: must be between 0 and 1")
     methods = [m.strip() for value in args.baseline_method for m in value.split(",") if m.strip()]

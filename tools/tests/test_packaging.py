@@ -191,8 +191,8 @@ class PackagingTest(unittest.TestCase):
             source = os.path.join(tmp, "tools")
             shutil.copytree(TOOLS, source, ignore=shutil.ignore_patterns("__pycache__", "build", "*.egg-info"))
             done = subprocess.run([python, "-m", "pip", "install", "--no-index", "--no-build-isolation",
-                                   "--disable-pip-version-check", source], capture_output=True, text=True,
-                                  check=False)
+                                   "--disable-pip-version-check", source + "[history]"], capture_output=True,
+                                  text=True, check=False)
             self.assertEqual(done.returncode, 0, done.stdout[-2000:] + done.stderr[-2000:])
             command = os.path.join(bindir, "iobench-compare")
             self.assertTrue(os.path.exists(command))
@@ -201,10 +201,20 @@ class PackagingTest(unittest.TestCase):
                                   text=True, check=False, env=env, cwd=tmp)
             self.assertEqual((done.returncode, done.stderr), (0, ""))
             self.assertIn("ints_out: time per run", done.stdout)
-            requires = subprocess.run([python, "-c", "import importlib.metadata as m; "
-                                       "print(sorted(r.split()[0] for r in m.requires('iobench-compare')))"],
+            requires = subprocess.run([python, "-c", "import importlib.metadata as m, re; "
+                                       "print(sorted((re.split('[ <>=;]', r)[0], re.findall('extra == .(\\w+)', r)) "
+                                       "for r in m.requires('iobench-compare')))"],
                                       capture_output=True, text=True, check=True).stdout
-            self.assertEqual(requires.strip(), "['matplotlib', 'numpy', 'scipy', 'tabulate']")
+            self.assertEqual(requires.strip(), str(sorted([
+                ("matplotlib", []), ("numpy", []), ("scipy", []), ("tabulate", []),  # every use
+                ("SQLAlchemy", ["history"]), ("ruptures", ["history"]),  # --history only
+                ("SQLAlchemy", ["postgresql"]), ("ruptures", ["postgresql"]), ("psycopg2", ["postgresql"])])))
+            # With the history's extra: --history from the installed command.
+            db = os.path.join(tmp, "history.sqlite")
+            done = subprocess.run([command, "--history", db, "--add", "--label", "c1", fixture("gcc.json")],
+                                  capture_output=True, text=True, check=False, env=env, cwd=tmp)
+            self.assertEqual((done.returncode, done.stderr), (0, ""))
+            self.assertIn("added to the history as run 1 (label c1)", done.stdout)
             # The installed package, not the source tree, answered.
             where = subprocess.run([python, "-c", "import iobench_compare; print(iobench_compare.__file__)"],
                                    capture_output=True, text=True, check=True, cwd=tmp, env=env).stdout

@@ -1,0 +1,504 @@
+"""The history of benchmark runs: result files kept in a database, SQLite or PostgreSQL.
+
+`iobench-compare --history DB --add FILE...` adds result files to a history; each file
+becomes a run, identified by the SHA-256 of its bytes (adding it again adds nothing),
+labelled by the user's project commit (--label; default `git describe --always --dirty`)
+and described by its context: iobench's version and commit, compiler, build type, machine
+(host, CPU model, kernel, OS), suite and scale, how instructions were counted
+(--instructions), the run's date and the file's name. Per benchmark a run keeps its
+status, median time per run (seconds), the 95 % interval of that median, instructions per
+item where counted, and the repetitions that ran: each summarised by compare.summarize
+from the file as results.load reads it, so files of older iobench versions go through the
+same fallback as the tables.
+
+One code path through SQLAlchemy Core for both databases: DB is a path or sqlite:///PATH
+(SQLite: Python's sqlite3, a file, no server) or postgresql://USER@HOST/NAME (through
+psycopg2), so that many CI runners can add to one history. Writers take the database's
+write lock for the whole addition (SQLite: BEGIN IMMEDIATE; PostgreSQL: a transaction-level
+advisory lock), so two writers adding at once lose nothing and add no run twice; the
+UNIQUE SHA-256 is the last guard.
+
+A database is used only when it is empty (a new history) or holds this schema (table
+iobench_schema, version SCHEMA_VERSION): a file that is not an SQLite database, a database
+with other tables, another schema version or damaged tables is refused with one line and
+left as it is, never rebuilt. Reading (listing, the report) opens SQLite read-only.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sqlite3
+import stat
+import subprocess
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from urllib.parse import quote
+
+import sqlalchemy
+from sqlalchemy import (Column, Float, ForeignKey, Integer, MetaData, PrimaryKeyConstraint, Table, Text, event,
+                        insert, inspect, select)
+from sqlalchemy.exc import ArgumentError, DBAPIError, IntegrityError, NoSuchModuleError, SQLAlchemyError
+from sqlalchemy.pool import NullPool
+
+from .compare import median_interval, summarize
+from .results import InputError, ResultFile
+
+# The version of the tables below; a database of another version is refused, not converted.
+SCHEMA_VERSION = 1
+
+# How long a writer waits for another one's write lock (SQLite's busy timeout), seconds.
+LOCK_WAIT_SECONDS = 60
+
+# A label (the project's commit) is shown in tables and commit ranges "a..b": one line, this long at most.
+MAX_LABEL = 200
+
+# The key of PostgreSQL's advisory lock that writers of a history take (any constant; "iobench" in ASCII).
+_ADVISORY_LOCK = 0x696F62656E6368
+
+_SQLITE_HEADER = b"SQLite format 3\x00"
+
+metadata = MetaData()
+
+schema = Table("iobench_schema", metadata, Column("version", Integer, nullable=False))
+
+runs = Table(
+    "iobench_runs", metadata,
+    Column("id", Integer, primary_key=True),
+    Column("sha256", Text, nullable=False, unique=True),  # of the result file's bytes: the run's identity
+    Column("label", Text, nullable=False),  # the project's commit (--label)
+    Column("run_at", Text, nullable=False),  # the run's date in UTC, ISO 8601 (the order of a series)
+    Column("added_at", Text, nullable=False),  # when it was added, UTC, ISO 8601
+    Column("file_name", Text, nullable=False),  # without its directory
+    Column("iobench_version", Text), Column("iobench_commit", Text),
+    Column("compiler", Text), Column("build_type", Text),
+    Column("host", Text), Column("cpu_model", Text), Column("kernel", Text), Column("os", Text),
+    Column("suite", Text), Column("scale", Text),
+    Column("instructions_source", Text),  # perf or valgrind (iobench --instructions; valgrind's times are ~50x)
+    Column("context", Text, nullable=False),  # the file's whole context, as JSON
+)
+
+results = Table(
+    "iobench_results", metadata,
+    Column("run_id", Integer, ForeignKey("iobench_runs.id", ondelete="CASCADE"), nullable=False),
+    Column("benchmark", Text, nullable=False),
+    Column("status", Text, nullable=False),  # ok, failed, skipped, invalid
+    Column("error", Text),  # why, for the other three
+    Column("median_s", Float),  # median wall time of a run, seconds
+    Column("ci_low_s", Float), Column("ci_high_s", Float),  # its 95 % interval (6 repetitions or more)
+    Column("instructions_per_item", Float),  # iobench --instructions
+    Column("repetitions", Integer),  # how many ran
+    PrimaryKeyConstraint("run_id", "benchmark"),
+)
+
+# The context fields a run keeps in columns of its own: column -> context key.
+_CONTEXT_COLUMNS = {"iobench_version": "iobench_version", "iobench_commit": "iobench_git_commit",
+                    "compiler": "compiler", "build_type": "build_type", "host": "host_name",
+                    "cpu_model": "cpu_model", "kernel": "kernel", "os": "os", "suite": "suite", "scale": "scale",
+                    "instructions_source": "instructions_source"}
+
+
+class NotWritten(Exception):
+    """The history could not be written (a writer held its lock too long, the server went away): exit status 1."""
+
+
+@dataclass(frozen=True)
+class Database:
+    """Where a history is: its SQLAlchemy URL, and the text to name it by (no password)."""
+
+    url: sqlalchemy.engine.URL
+    shown: str
+    path: str | None  # the file of an SQLite history
+
+    @property
+    def backend(self) -> str:
+        return "SQLite" if self.path is not None else "PostgreSQL"
+
+
+def database(text: str) -> Database:
+    """The history named by --history: a path or sqlite:///PATH (SQLite), or postgresql://... (PostgreSQL,
+    with any of SQLAlchemy's PostgreSQL drivers that is installed; psycopg2 by default). Raises InputError
+    for anything else."""
+    if not text.strip():
+        raise InputError("--history: no database given (a file, sqlite:///PATH or postgresql://...)")
+    if "://" not in text:
+        return Database(sqlalchemy.engine.URL.create("sqlite", database=text), text, text)
+    try:
+        url = sqlalchemy.engine.make_url(text)
+    except ArgumentError:
+        raise InputError(f"--history {text}: not a database URL (sqlite:///PATH or postgresql://...)") from None
+    shown = url.render_as_string(hide_password=True)
+    backend = url.get_backend_name()
+    if backend == "sqlite":
+        if not url.database or url.database == ":memory:":
+            raise InputError(f"--history {shown}: an in-memory database keeps nothing: name a file (sqlite:///PATH)")
+        return Database(url, shown, url.database)
+    if backend != "postgresql":
+        raise InputError(f"--history {shown}: a history is kept in SQLite (a file, sqlite:///PATH) or PostgreSQL "
+                         "(postgresql://...), not in " + backend)
+    return Database(url, shown, None)
+
+
+def _check_sqlite_file(db: Database, create: bool) -> None:
+    """Refuses an SQLite history that is not a regular SQLite file (before anything opens it, so that
+    nothing is written to it) or, when not `create`, is absent."""
+    path = db.path
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        directory = os.path.dirname(os.path.abspath(path))
+        if not create:
+            raise InputError(f"--history {db.shown}: no such history (add a result file to it first: "
+                             "--add FILE.json)") from None
+        if not os.path.isdir(directory):
+            raise InputError(f"--history {db.shown}: no such directory {os.path.dirname(path) or '.'}") from None
+        return
+    except OSError as e:
+        raise InputError(f"--history {db.shown}: {e.strerror or e}") from None
+    if stat.S_ISDIR(st.st_mode):
+        raise InputError(f"--history {db.shown}: is a directory, not a history")
+    if not stat.S_ISREG(st.st_mode):
+        raise InputError(f"--history {db.shown}: not a regular file: not a history")
+    try:
+        with open(path, "rb") as f:
+            head = f.read(len(_SQLITE_HEADER))
+    except OSError as e:
+        raise InputError(f"--history {db.shown}: {e.strerror or e}") from None
+    if head and head != _SQLITE_HEADER:
+        raise InputError(f"--history {db.shown}: not an SQLite database (it does not start as one): not used, "
+                         "left as it is")
+
+
+def _engine(db: Database, write: bool) -> sqlalchemy.engine.Engine:
+    """An engine for the history: SQLite opened read-only unless `write`, a writer's transaction begun
+    with BEGIN IMMEDIATE (the write lock at once, waiting up to LOCK_WAIT_SECONDS for another writer's);
+    PostgreSQL with a connect timeout. Raises ModuleNotFoundError when the driver is not installed."""
+    if db.path is not None:
+        if write:
+            def connect():
+                return sqlite3.connect(db.path, timeout=LOCK_WAIT_SECONDS, isolation_level=None)
+        else:
+            uri = "file:" + quote(os.path.abspath(db.path)) + "?mode=ro"
+
+            def connect():
+                return sqlite3.connect(uri, uri=True, timeout=LOCK_WAIT_SECONDS, isolation_level=None)
+        engine = sqlalchemy.create_engine("sqlite://", creator=connect, poolclass=NullPool, future=True)
+
+        @event.listens_for(engine, "connect")
+        def _foreign_keys(dbapi_connection, _record):
+            dbapi_connection.execute("PRAGMA foreign_keys = ON")
+
+        # sqlite3 with isolation_level None begins nothing itself: each transaction is begun here, so a
+        # writer holds the write lock from its first read on (SQLAlchemy's recipe for pysqlite).
+        @event.listens_for(engine, "begin")
+        def _begin(conn):
+            conn.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
+
+        return engine
+    query = dict(db.url.query)
+    connect_args = {} if "connect_timeout" in query else {"connect_timeout": 10}
+    return sqlalchemy.create_engine(db.url, poolclass=NullPool, future=True, connect_args=connect_args)
+
+
+def _one_line(e: Exception) -> str:
+    """The first line of a database error's message, without SQLAlchemy's decorations."""
+    original = getattr(e, "orig", None) or e
+    text = str(original).strip().splitlines()
+    return text[0] if text else type(original).__name__
+
+
+def _check_schema(conn, db: Database, create: bool) -> bool:
+    """Checks that the database holds this schema; in an empty database creates it when `create`.
+    Returns False for an empty database (no history yet). Raises InputError, changing nothing, for a
+    database with other tables, another schema version or tables that lack their columns."""
+    found = set(inspect(conn).get_table_names())
+    if not found:
+        if create:
+            metadata.create_all(conn)
+            conn.execute(insert(schema).values(version=SCHEMA_VERSION))
+            return True
+        return False
+    if schema.name not in found:
+        listed = ", ".join(sorted(found)[:5]) + (", ..." if len(found) > 5 else "")
+        raise InputError(f"--history {db.shown}: holds tables that are not an iobench history ({listed}): "
+                         "not used, left as it is (name another database)")
+    try:
+        versions = conn.execute(select(schema.c.version)).scalars().all()
+    except DBAPIError as e:
+        raise InputError(f"--history {db.shown}: a damaged iobench history ({_one_line(e)}): not used, "
+                         "left as it is") from None
+    if versions != [SCHEMA_VERSION]:
+        which = ", ".join(str(v) for v in versions) or "none"
+        raise InputError(f"--history {db.shown}: an iobench history of schema version {which}, not "
+                         f"{SCHEMA_VERSION} (this iobench-compare's): not used, left as it is")
+    inspector = inspect(conn)
+    for table in (runs, results):
+        have = {c["name"] for c in inspector.get_columns(table.name)} if table.name in found else set()
+        lacking = [c.name for c in table.columns if c.name not in have]
+        if lacking:
+            what = "no table " + table.name if not have else f"{table.name} without {', '.join(lacking)}"
+            raise InputError(f"--history {db.shown}: a damaged iobench history ({what}): not used, left as it is")
+    return True
+
+
+def _lock(conn) -> None:
+    """Takes the writers' lock for this transaction: SQLite's comes with BEGIN IMMEDIATE; PostgreSQL's is an
+    advisory lock held until the transaction ends."""
+    if conn.dialect.name == "postgresql":
+        conn.execute(sqlalchemy.text("SELECT pg_advisory_xact_lock(:key)"), {"key": _ADVISORY_LOCK})
+
+
+def _utc(text) -> str | None:
+    """An ISO 8601 date as UTC "YYYY-MM-DDTHH:MM:SS+00:00" (a date without a zone is taken as UTC), or None."""
+    if not isinstance(text, str) or not text.strip():
+        return None
+    try:
+        when = datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=timezone.utc)
+    return when.astimezone(timezone.utc).isoformat(timespec="seconds")
+
+
+def check_label(label: str) -> str:
+    """The label as given, or InputError when it is empty, longer than MAX_LABEL, has a control character,
+    or holds ".." (which separates the two ends of a commit range)."""
+    if not label.strip():
+        raise InputError("--label: empty: give the project's commit (or leave --label out for git describe)")
+    if len(label) > MAX_LABEL:
+        raise InputError(f"--label: {len(label)} characters, more than {MAX_LABEL}")
+    if any(ord(ch) < 32 or ord(ch) == 127 for ch in label):
+        raise InputError(f"--label {label!r}: has a control character (a line break?)")
+    if ".." in label:
+        raise InputError(f"--label {label}: holds '..', which writes a commit range")
+    return label
+
+
+def default_label(directory: str | None = None) -> str:
+    """The label of runs added without --label: `git describe --always --dirty` in `directory` (the current
+    one). Raises InputError when git is missing or the directory is not in a git repository."""
+    try:
+        done = subprocess.run(["git", "describe", "--always", "--dirty"], cwd=directory, capture_output=True,
+                              text=True, timeout=60, check=False)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        raise InputError(f"--label: not given, and git describe could not run ({e}): give --label") from None
+    if done.returncode != 0:
+        why = (done.stderr.strip().splitlines() or ["failed"])[0]
+        raise InputError(f"--label: not given, and `git describe --always --dirty` failed here ({why}): "
+                         "give --label COMMIT")
+    return check_label(done.stdout.strip())
+
+
+@dataclass
+class NewRun:
+    """A result file ready to be added: its identity, its run's columns and its benchmarks' rows."""
+
+    file: ResultFile
+    sha256: str
+    run: dict
+    rows: list[dict]
+
+
+def _row(name: str, bench) -> dict:
+    """A benchmark's row: its status and, with a result, the median time, its interval (the file's own, else
+    the distribution-free one of the repetitions), instructions per item and repetitions."""
+    cell = summarize(bench)
+    row = {"benchmark": name, "status": cell.status, "error": cell.error, "median_s": None, "ci_low_s": None,
+           "ci_high_s": None, "instructions_per_item": None,
+           "repetitions": len(bench.real_times) or (bench.repetitions or None)}
+    if cell.ok:
+        interval = cell.time_ci or median_interval(cell.samples)
+        row["median_s"] = cell.time
+        if interval is not None:
+            row["ci_low_s"], row["ci_high_s"] = interval
+        instructions = cell.counters.get("instructions_per_item")
+        if instructions is not None and instructions > 0:
+            row["instructions_per_item"] = instructions
+    return row
+
+
+def prepare(file: ResultFile, data: bytes, label: str, now: str | None = None) -> NewRun:
+    """A result file (as results.load read it, and its bytes) as a run labelled `label`."""
+    context = file.context
+    added = now or datetime.now(timezone.utc).isoformat(timespec="seconds")
+    run = {"label": label, "run_at": _utc(context.get("date")) or added, "added_at": added,
+           "file_name": file.name, "context": json.dumps(context, sort_keys=True)}
+    for column, key in _CONTEXT_COLUMNS.items():
+        value = context.get(key)
+        run[column] = None if value in (None, "") else str(value)
+    rows = [_row(name, bench) for name, bench in file.benchmarks.items()]
+    return NewRun(file, hashlib.sha256(data).hexdigest(), run, rows)
+
+
+@dataclass
+class Added:
+    """What adding one file did: the run it is (new, or the one that was there) and its label."""
+
+    file: str
+    run_id: int
+    label: str
+    new: bool
+
+
+def _database_error(db: Database, e: Exception) -> Exception:
+    """A database error as one line: InputError (exit status 2) for a database that cannot be used
+    (not a database, damaged, unreachable, refused), NotWritten (1) when a writer's lock was not had in
+    time or the connection broke."""
+    text = _one_line(e)
+    if "locked" in text or "could not serialize" in text or ("connection" in text and "closed" in text):
+        return NotWritten(f"--history {db.shown}: {text}: nothing added")
+    if "not a database" in text or "malformed" in text:
+        return InputError(f"--history {db.shown}: a damaged database ({text}): not used, left as it is")
+    return InputError(f"--history {db.shown}: {text}")
+
+
+def add(db: Database, new_runs: list[NewRun]) -> list[Added]:
+    """Adds the runs to the history in one transaction under the writers' lock, creating the history in an
+    empty database; a run whose file (by SHA-256) is there already is left as it is. Raises InputError for a
+    database that is not a history of this schema, NotWritten when it could not be written."""
+    if db.path is not None:
+        _check_sqlite_file(db, create=True)
+    for attempt in range(2):  # a UNIQUE violation: another writer without the lock added it; again, it is found
+        try:
+            return _add_once(db, new_runs)
+        except IntegrityError as e:
+            if attempt:
+                raise _database_error(db, e) from None
+        except NoSuchModuleError as e:
+            raise InputError(f"--history {db.shown}: {e}") from None
+        except SQLAlchemyError as e:
+            raise _database_error(db, e) from None
+    raise AssertionError("unreachable")
+
+
+def _add_once(db: Database, new_runs: list[NewRun]) -> list[Added]:
+    engine = _engine(db, write=True)
+    done: list[Added] = []
+    try:
+        with engine.begin() as conn:
+            _lock(conn)
+            _check_schema(conn, db, create=True)
+            for new in new_runs:
+                found = conn.execute(select(runs.c.id, runs.c.label).where(runs.c.sha256 == new.sha256)).first()
+                if found is not None:
+                    done.append(Added(new.file.path, found.id, found.label, False))
+                    continue
+                run_id = conn.execute(insert(runs).values(sha256=new.sha256, **new.run)).inserted_primary_key[0]
+                conn.execute(insert(results), [{"run_id": run_id, **row} for row in new.rows])
+                done.append(Added(new.file.path, run_id, new.run["label"], True))
+    finally:
+        engine.dispose()
+    return done
+
+
+@dataclass
+class Run:
+    """A run of the history, as its columns say."""
+
+    id: int
+    label: str
+    run_at: str
+    file_name: str
+    iobench_version: str | None
+    iobench_commit: str | None
+    compiler: str | None
+    build_type: str | None
+    host: str | None
+    cpu_model: str | None
+    kernel: str | None
+    os: str | None
+    suite: str | None
+    scale: str | None
+    instructions_source: str | None
+
+
+@dataclass
+class Result:
+    """A benchmark in a run: its status and, with a result, the median time of a run (s), its 95 % interval
+    (None below 6 repetitions), instructions per item (None when not counted) and the repetitions."""
+
+    status: str
+    error: str | None
+    median: float | None
+    ci: tuple[float, float] | None
+    instructions: float | None
+    repetitions: int | None
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "ok" and self.median is not None
+
+
+# What a series is: the runs of one machine (host and CPU model), compiler, suite and scale, and whether
+# and how they counted instructions (the times of a run under valgrind are ~50x the real ones). The kernel,
+# the build and iobench's own version are not: a change of them is a change a series should show.
+SERIES_KEY = ("host", "cpu_model", "compiler", "suite", "scale", "instructions_source")
+
+
+@dataclass
+class Series:
+    """The runs of one machine, compiler, suite and scale, in the order of their dates, and per benchmark
+    one Result (or None: not in that run) per run."""
+
+    key: tuple
+    runs: list[Run]
+    benchmarks: dict[str, list[Result | None]] = field(default_factory=dict)
+
+    @property
+    def real_times(self) -> bool:
+        """False when the runs counted instructions under valgrind: their times are ~50x the real ones."""
+        return self.key[5] != "valgrind"
+
+    @property
+    def title(self) -> str:
+        """ "vm (AMD EPYC), GNU 12.2.0, suite quick, scale 0.05", and ", instructions by valgrind" """
+        host, cpu, compiler, suite, scale = (v if v is not None else "?" for v in self.key[:5])
+        counted = f", instructions by {self.key[5]}" if self.key[5] else ""
+        return f"{host} ({cpu}), {compiler}, suite {suite}, scale {scale}{counted}"
+
+
+@dataclass
+class History:
+    """Everything a history holds, by series."""
+
+    db: Database
+    runs: int
+    series: list[Series]
+
+
+def read(db: Database) -> History:
+    """Reads the whole history (read-only). Raises InputError for a database that is absent, not a history
+    of this schema or damaged."""
+    if db.path is not None:
+        _check_sqlite_file(db, create=False)
+    engine = _engine(db, write=False)
+    try:
+        with engine.begin() as conn:
+            if not _check_schema(conn, db, create=False):
+                return History(db, 0, [])
+            run_rows = conn.execute(select(runs).order_by(runs.c.run_at, runs.c.id)).all()
+            result_rows = conn.execute(select(results)).all()
+    except NoSuchModuleError as e:
+        raise InputError(f"--history {db.shown}: {e}") from None
+    except SQLAlchemyError as e:
+        raise _database_error(db, e) from None
+    finally:
+        engine.dispose()
+    by_key: dict[tuple, Series] = {}
+    position: dict[int, tuple[Series, int]] = {}
+    for r in run_rows:
+        run = Run(**{k: r._mapping[k] for k in Run.__dataclass_fields__})
+        series = by_key.setdefault(tuple(getattr(run, k) for k in SERIES_KEY),
+                                   Series(tuple(getattr(run, k) for k in SERIES_KEY), []))
+        position[run.id] = (series, len(series.runs))
+        series.runs.append(run)
+    for r in result_rows:
+        series, index = position[r.run_id]
+        ci = (r.ci_low_s, r.ci_high_s) if r.ci_low_s is not None and r.ci_high_s is not None else None
+        values = series.benchmarks.setdefault(r.benchmark, [None] * len(series.runs))
+        values[index] = Result(r.status, r.error, r.median_s, ci, r.instructions_per_item, r.repetitions)
+    for series in by_key.values():  # benchmarks in name order, workloads together
+        series.benchmarks = dict(sorted(series.benchmarks.items()))
+    return History(db, len(run_rows), list(by_key.values()))

@@ -1,0 +1,323 @@
+"""What a history holds, written out: its series and runs, and the regressions its change points show.
+
+Console and Markdown (tables by tabulate, as the comparison's), CSV (one line per run and
+benchmark: the history's numbers, unrounded) and an HTML page in the comparison report's frame:
+the regressions and improvements with the commit range each falls in, then per series its runs
+and one chart per benchmark (median time with its 95 % interval as a band, instructions per item
+where counted, each change point a dashed vertical line). Like the report it is self-contained
+and carries no date of its own: the same history gives the same bytes.
+"""
+
+from __future__ import annotations
+
+import csv
+import html
+import io
+
+from tabulate import tabulate
+
+from . import __version__
+from .changepoints import (COST, INSTRUCTIONS, MIN_SEGMENT, PENALTY_FACTOR, TIME, Change, all_changes, changes,
+                           points)
+from .history import History, Series
+from .number_format import format_count, format_time
+
+METHOD = (f"Change points: ruptures' PELT on the log of each benchmark's median time, and separately of its "
+          f"instructions per item, per series; cost {COST} (least absolute deviation from a segment's median), "
+          f"penalty {PENALTY_FACTOR:g} x noise x ln(runs), the noise estimated from the differences between "
+          f"neighbouring runs (their MAD); segments of {MIN_SEGMENT} runs or more. Before and after: the medians "
+          "of the runs on each side; commits: the last run before the step and the first after it.")
+
+CSV_COLUMNS = ["series", "host", "cpu_model", "compiler", "suite", "scale", "instructions_source", "run", "label",
+               "run_at", "file", "iobench_version", "iobench_commit", "kernel", "benchmark", "status", "median_s",
+               "ci_low_s", "ci_high_s", "instructions_per_item", "repetitions", "error"]
+
+
+def format_figure(value: float, figure: str) -> str:
+    """A time ("1.52 ms") or instructions per item ("412.3")."""
+    return format_time(value) if figure == TIME else format_count(value)
+
+
+def format_change(change: float) -> str:
+    """A relative change with its sign: "+25.0%", "-3.1%"."""
+    return f"{change * 100:+.1f}%"
+
+
+def _series_number(history: History, series: Series) -> int:
+    return history.series.index(series) + 1
+
+
+def _change_lines(history: History, found: list[Change]) -> list[list[str]]:
+    return [[c.benchmark, str(_series_number(history, c.series)), c.figure, format_figure(c.before, c.figure),
+             format_figure(c.after, c.figure), format_change(c.change), c.commits] for c in found]
+
+
+CHANGE_HEADER = ["benchmark", "series", "figure", "before", "after", "change", "commits"]
+
+
+def split(found: list[Change]) -> tuple[list[Change], list[Change]]:
+    """(regressions, largest change first; improvements, largest first)."""
+    regressions = sorted((c for c in found if c.regression), key=lambda c: -c.change)
+    improvements = sorted((c for c in found if not c.regression), key=lambda c: c.change)
+    return regressions, improvements
+
+
+def _short(commit: str | None) -> str:
+    if not commit:
+        return "-"
+    dirty = commit.endswith("+dirty")
+    return commit[:12] + ("+dirty" if dirty and len(commit) > 18 else "")
+
+
+def _run_lines(series: Series) -> list[list[str]]:
+    return [[str(k + 1), r.label, r.run_at, f"{r.iobench_version or '?'} ({_short(r.iobench_commit)})",
+             r.build_type or "-", r.kernel or "-", r.file_name] for k, r in enumerate(series.runs)]
+
+
+RUN_HEADER = ["run", "label", "date (UTC)", "iobench", "build", "kernel", "file"]
+
+
+def _heading(history: History) -> str:
+    runs = f"{history.runs} run" + ("" if history.runs == 1 else "s")
+    series = f"{len(history.series)} series"
+    return f"history {history.db.shown} ({history.db.backend}): {runs} in {series}"
+
+
+def _series_line(history: History, series: Series) -> str:
+    n = len(series.runs)
+    return (f"series {_series_number(history, series)}: {series.title}: {n} run{'' if n == 1 else 's'}, "
+            f"{len(series.benchmarks)} benchmarks")
+
+
+def to_console(history: History) -> str:
+    """The history as console text: its series with their runs, then the regressions and improvements."""
+    out = [_heading(history)]
+    for series in history.series:
+        out += ["", _series_line(history, series)]
+        table = tabulate(_run_lines(series), RUN_HEADER, tablefmt="simple", disable_numparse=True)
+        out += ["  " + line for line in table.splitlines()]
+    regressions, improvements = split(all_changes(history.series))
+    for title, found in (("regressions: change points where a benchmark got slower or counts more instructions "
+                          "per item", regressions), ("improvements", improvements)):
+        out += ["", title]
+        if found:
+            table = tabulate(_change_lines(history, found), CHANGE_HEADER, tablefmt="simple", disable_numparse=True)
+            out += ["  " + line for line in table.splitlines()]
+        else:
+            out.append("  none")
+    out += ["", METHOD]
+    return "\n".join(out) + "\n"
+
+
+def _md(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def to_markdown(history: History) -> str:
+    """The history as Markdown: the same as the console's, as headings and pipe tables."""
+    out = [f"**{_md(_heading(history))}**"]
+    for series in history.series:
+        out += ["", f"### {_md(_series_line(history, series))}", ""]
+        out.append(tabulate([[_md(c) for c in line] for line in _run_lines(series)], RUN_HEADER, tablefmt="pipe",
+                            disable_numparse=True))
+    regressions, improvements = split(all_changes(history.series))
+    for title, found in (("Regressions", regressions), ("Improvements", improvements)):
+        out += ["", f"### {title}", ""]
+        if found:
+            out.append(tabulate([[_md(c) for c in line] for line in _change_lines(history, found)], CHANGE_HEADER,
+                                tablefmt="pipe", disable_numparse=True))
+        else:
+            out.append("none")
+    out += ["", METHOD]
+    return "\n".join(out) + "\n"
+
+
+def _number(value) -> str:
+    return "" if value is None else repr(float(value)) if isinstance(value, float) else str(value)
+
+
+def to_csv(history: History) -> str:
+    """One line per run and benchmark, numbers unrounded (times in seconds), series by series, runs in order."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    for number, series in enumerate(history.series, 1):
+        for k, run in enumerate(series.runs):
+            for benchmark, values in series.benchmarks.items():
+                result = values[k]
+                if result is None:
+                    continue
+                ci = result.ci or (None, None)
+                writer.writerow([number, run.host, run.cpu_model, run.compiler, run.suite, run.scale,
+                                 run.instructions_source or "", k + 1, run.label,
+                                 run.run_at, run.file_name, run.iobench_version, run.iobench_commit, run.kernel,
+                                 benchmark, result.status, _number(result.median), _number(ci[0]), _number(ci[1]),
+                                 _number(result.instructions), _number(result.repetitions), result.error or ""])
+    return buffer.getvalue()
+
+
+# --- HTML --------------------------------------------------------------------------------------------
+
+def _e(text) -> str:
+    return html.escape(str(text), quote=True)
+
+
+def anchor(series_number: int, benchmark: str) -> str:
+    """The id of a benchmark's chart in the page: "s1-ints_out-obuf"."""
+    return f"s{series_number}-" + "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in benchmark)
+
+
+# The colours of the series (Matplotlib's first two) and of a change point.
+TIME_COLOR = "#1f77b4"
+INSTRUCTIONS_COLOR = "#ff7f0e"
+CHANGE_COLOR = "#d62728"
+
+
+def _time_unit(values: list[float]) -> tuple[float, str]:
+    top = max(values, default=0.0)
+    for scale, unit in ((1.0, "s"), (1e-3, "ms"), (1e-6, "us")):
+        if top >= scale:
+            return scale, unit
+    return 1e-9, "ns"
+
+
+def chart(series: Series, number: int, benchmark: str):
+    """The chart of one benchmark in a series (plot.Chart): its median time per run with the 95 % interval as
+    a band and, where counted, its instructions per item below, over the runs in order, labelled by their
+    labels; each change point a dashed red line between the last run before it and the first after, with
+    the change. SVG elements carry ids: <anchor>-time, -interval, -instructions, -change-N."""
+    import matplotlib.pyplot as plt
+
+    from .plot import LABEL_FONT, VALUE_FONT, Chart
+
+    gid = anchor(number, benchmark)
+    figures = [f for f in (INSTRUCTIONS, TIME) if points(series, benchmark, f)]
+    if series.real_times:
+        figures.reverse()  # the time first, unless it is valgrind's
+    fig, axes = plt.subplots(len(figures), 1, figsize=(7.0, 2.4 * len(figures) + 0.9), sharex=True, squeeze=False)
+    n = len(series.runs)
+    changed = 0
+    for ax, figure in zip((a[0] for a in axes), figures):
+        found = points(series, benchmark, figure)
+        xs = [x for x, _ in found]
+        if figure == TIME:
+            scale, unit = _time_unit([v for _, v in found])
+            ys = [v / scale for _, v in found]
+            intervals = [(x, series.benchmarks[benchmark][x].ci) for x in xs]
+            band = [(x, lo / scale, hi / scale) for x, ci in intervals if ci is not None for lo, hi in [ci]]
+            if band:
+                area = ax.fill_between([b[0] for b in band], [b[1] for b in band], [b[2] for b in band],
+                                       color=TIME_COLOR, alpha=0.2, linewidth=0, label="95% interval of the median")
+                area.set_gid(f"{gid}-interval")
+            if series.real_times:
+                line, = ax.plot(xs, ys, color=TIME_COLOR, marker="o", markersize=4, label="median time of a run")
+            else:  # greyed, as the comparison report shows them
+                line, = ax.plot(xs, ys, color="#8c959f", marker="o", markersize=4,
+                                label="time under valgrind (~50x the real one; not the figure: no change points)")
+            line.set_gid(f"{gid}-time")
+            ax.set_ylabel(f"time ({unit})", fontsize=VALUE_FONT)
+            span = ys + [b[1] for b in band] + [b[2] for b in band]
+        else:
+            scale = 1.0
+            ys = [v for _, v in found]
+            line, = ax.plot(xs, ys, color=INSTRUCTIONS_COLOR, marker="s", markersize=4, label="instructions per item")
+            line.set_gid(f"{gid}-instructions")
+            ax.set_ylabel("instructions / item", fontsize=VALUE_FONT)
+            span = ys
+        low, high = min(span), max(span)
+        pad = (high - low) * 0.1 or abs(high) * 0.05 or 1.0
+        ax.set_ylim(max(0.0, low - pad) if low >= 0 else low - pad, high + pad * 2.5)  # room for the changes
+        found_changes = changes(series, benchmark, figure)
+        starts = [xs[0]] + [c.first_after for c in found_changes]
+        ends = [c.last_before for c in found_changes] + [xs[-1]]
+        levels = [c.before for c in found_changes] + ([found_changes[-1].after] if found_changes else [])
+        for start, end, level in zip(starts, ends, levels):  # each segment's level, between its change points
+            ax.hlines(level / scale, start - 0.3, end + 0.3, colors="#59636e", linestyles=":", linewidth=1.2)
+        for change in found_changes:
+            changed += 1
+            x = (change.last_before + change.first_after) / 2
+            marker = ax.axvline(x, color=CHANGE_COLOR, linestyle="--", linewidth=1.4)
+            marker.set_gid(f"{gid}-change-{changed}")
+            ax.text(x, 0.97, f" {format_change(change.change)}", transform=ax.get_xaxis_transform(),
+                    color=CHANGE_COLOR, fontsize=VALUE_FONT, va="top", ha="left")
+        ax.grid(alpha=0.3)
+        ax.tick_params(labelsize=VALUE_FONT)
+        ax.legend(fontsize=VALUE_FONT - 1, loc="lower left", bbox_to_anchor=(0.0, 1.0), ncol=2, frameon=False,
+                  borderaxespad=0.1)
+    bottom = axes[-1][0]
+    step = max(1, (n + 24) // 25)  # at most about 25 labels
+    bottom.set_xticks(range(0, n, step))
+    bottom.set_xticklabels([series.runs[k].label for k in range(0, n, step)], rotation=45 if n > 6 else 0,
+                           ha="right" if n > 6 else "center")
+    bottom.set_xlim(-0.5, n - 0.5)
+    bottom.set_xlabel("runs in the order of their dates, by label (the project's commit)", fontsize=VALUE_FONT)
+    title = " and ".join({TIME: "median time per run", INSTRUCTIONS: "instructions per item"}[f] for f in figures)
+    title = f"{benchmark}: {title}"
+    axes[0][0].set_title(title, fontsize=LABEL_FONT, pad=22)  # above the legend
+    fig.tight_layout()
+    return Chart(gid, title, fig)
+
+
+def _change_table(history: History, found: list[Change], regression: bool) -> str:
+    if not found:
+        return '<p class="muted">none</p>'
+    out = ['<div class="scroll"><table class="results changes">',
+           "<tr>" + "".join(f"<th>{_e(h)}</th>" for h in CHANGE_HEADER) + "</tr>"]
+    for c, line in zip(found, _change_lines(history, found)):
+        link = f'<a href="#{anchor(_series_number(history, c.series), c.benchmark)}">{_e(line[0])}</a>'
+        cls = "slower" if regression else "faster"
+        tds = [f"<td>{link}</td>", f'<td class="num">{_e(line[1])}</td>', f"<td>{_e(line[2])}</td>",
+               f'<td class="num">{_e(line[3])}</td>', f'<td class="num">{_e(line[4])}</td>',
+               f'<td class="num {cls}">{_e(line[5])}</td>', f"<td><code>{_e(line[6])}</code></td>"]
+        out.append("<tr>" + "".join(tds) + "</tr>")
+    out.append("</table></div>")
+    return "\n".join(out)
+
+
+def _runs_table(series: Series) -> str:
+    out = ['<div class="scroll"><table class="context runs">',
+           "<tr>" + "".join(f"<th>{_e(h)}</th>" for h in RUN_HEADER) + "</tr>"]
+    for line in _run_lines(series):
+        out.append("<tr>" + "".join(f"<td>{_e(v)}</td>" for v in line) + "</tr>")
+    out.append("</table></div>")
+    return "\n".join(out)
+
+
+def to_html(history: History) -> str:
+    """The history as one self-contained HTML page (the comparison report's style sheet)."""
+    from .plot import svg
+    from .report import CSS
+
+    regressions, improvements = split(all_changes(history.series))
+    out = ["<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
+           '<meta name="viewport" content="width=device-width, initial-scale=1">',
+           f"<title>iobench history: {_e(history.db.shown)}</title>", f"<style>{CSS}</style>", "</head>", "<body>",
+           "<header>", "<h1>iobench history</h1>", f"<p>{_e(_heading(history)[0].upper() + _heading(history)[1:])}. "
+           "A series is the runs of one machine (host and CPU), compiler, suite and scale (and counter of "
+           "instructions, if any).</p>", "</header>",
+           '<section id="regressions">', "<h2>Regressions</h2>",
+           "<p>Change points where a benchmark got slower, or counts more instructions per item.</p>",
+           _change_table(history, regressions, True), "</section>",
+           '<section id="improvements">', "<h2>Improvements</h2>", _change_table(history, improvements, False),
+           "</section>"]
+    for number, series in enumerate(history.series, 1):
+        out += [f'<section id="series-{number}">', f"<h2>{_e(_series_line(history, series))}</h2>",
+                _runs_table(series)]
+        for benchmark in series.benchmarks:
+            if not (points(series, benchmark, TIME) or points(series, benchmark, INSTRUCTIONS)):
+                out.append(f'<p class="muted" id="{anchor(number, benchmark)}"><code>{_e(benchmark)}</code>: no run '
+                           "with a result</p>")
+                continue
+            drawn = chart(series, number, benchmark)
+            out.append(f'<figure id="{drawn.stem}" aria-label="{_e(drawn.title)}">'
+                       f'{svg(drawn, drawn.stem)}</figure>')
+        out.append("</section>")
+    out += [f"<footer>Written by iobench-compare {_e(__version__)} from the history {_e(history.db.shown)}. "
+            f"{_e(METHOD)} Times: the median over a run's repetitions; the band: the distribution-free 95% "
+            "interval of that median (6 repetitions or more).</footer>", "</body>", "</html>"]
+    return "\n".join(out) + "\n"
+
+
+def render(history: History, fmt: str) -> str:
+    """The history in format `fmt`: console, md, csv or html."""
+    return {"console": to_console, "md": to_markdown, "csv": to_csv, "html": to_html}[fmt](history)
