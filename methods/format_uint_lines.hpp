@@ -1,11 +1,17 @@
 // The line kernels of obuf's integer writer (basic_obuf::cursor::put_uint_lines):
 // a block of unsigned integers, each in decimal and followed by '\n', formatted
 // straight into the buffer. Three kernels give the same bytes: scalar (every
-// CPU), SSE2 (two numbers converted at once: every x86-64 CPU) and AVX2 (four
-// at once: x86-64 CPUs with AVX2, BMI1, BMI2 and POPCNT), chosen at run time
-// as ibuf's block parsers are (methods/parse_uint.hpp): uint_line_kernel_in_use()
-// says which runs; use_uint_line_kernel() chooses one (the tests run every
-// kernel the CPU has).
+// CPU: two table loads a number), SSE2 (two numbers converted at once: every
+// x86-64 CPU) and AVX2 (four at once: x86-64 CPUs with AVX2, BMI1, BMI2 and
+// POPCNT), chosen at run time with ibuf's CPU check (methods/parse_uint.hpp):
+// AVX2 where the CPU has it, else scalar (SSE2 takes more instructions than
+// scalar and runs only when chosen). uint_line_kernel_in_use() says which
+// runs; use_uint_line_kernel() chooses one (the tests run every kernel the
+// CPU has).
+//
+// Every kernel cuts a number below 10^8 into two four-digit groups with one
+// reciprocal multiply (x / 10^4 == (x * 109951163) >> 40 there, as ascii8);
+// numbers of 9 to 20 digits go through format_uint, one at a time.
 #pragma once
 
 #include <algorithm>
