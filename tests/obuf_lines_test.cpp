@@ -58,8 +58,8 @@ std::string expected_lines(const std::vector<std::uint64_t>& values) {
     return text;
 }
 
-/// Every class of value: 0 .. 99,999 (every four-digit group in both
-/// halves), 10^k - 1, 10^k and 10^k + 1 for every k, 2^k - 1, 2^k and
+/// Every class of value: 0 .. 99,999 (every four-digit group, and every
+/// trimmed first group of the scalar kernel), 10^k - 1, 10^k and 10^k + 1 for every k, 2^k - 1, 2^k and
 /// 2^k + 1 for every k, UINT64_MAX and its neighbours, and random numbers of
 /// every bit length.
 std::vector<std::uint64_t> value_classes() {
