@@ -22,21 +22,26 @@ namespace {
 
 #ifdef _WIN32
 constexpr const char* obuf_writer =
-    "iobench's buffered writer on a Win32 file HANDLE (flushed with WriteFile): put_uint(i), put('\\n') / "
-    "write(line) / put_double(v), put('\\n')";
+    "iobench's buffered writer on a Win32 file HANDLE (flushed with WriteFile): put_uint_lines(block) / "
+    "write_repeated(line, n) / put_double(v), put('\\n')";
 constexpr const char* ibuf_reader = "iobench's buffered reader on a Win32 file HANDLE (refilled with ReadFile)";
 #else
 constexpr const char* obuf_writer =
-    "iobench's buffered writer on a file descriptor: put_uint(i), put('\\n') / write(line) / put_double(v), "
-    "put('\\n')";
+    "iobench's buffered writer on a file descriptor: put_uint_lines(block) / write_repeated(line, n) / "
+    "put_double(v), put('\\n')";
 constexpr const char* ibuf_reader = "iobench's buffered reader on a file descriptor";
 #endif
-/// obuf's description, naming where this build's doubles come from.
-const std::string obuf_description =
+/// obuf's description up to its doubles, naming where this build's doubles come from.
+const std::string obuf_doubles_description =
     std::string(obuf_writer) + (default_double_digits == double_digits::zmij
                                     ? "; doubles with Żmij (zmij::write, its digits where std::to_chars writes "
                                       "fixed notation)"
                                     : "; doubles with Dragonbox's digits (this build has no Żmij)");
+/// obuf's description, with how its integers are written.
+const std::string obuf_description =
+    obuf_doubles_description +
+    "; integers 256 lines per put_uint_lines call, by a line kernel chosen at run time: four numbers at a time with "
+    "AVX2 where the CPU has it, else table lookups (scalar_obuf, sse2_obuf: the other kernels)";
 /// ibuf's description, naming the double parser this build uses.
 const std::string ibuf_description =
     std::string(ibuf_reader) +
@@ -49,6 +54,24 @@ void obuf_ints(const Sink& sink, std::uint64_t count) {
     write_int_lines(file.out(), count);
     file.close();
 }
+
+/// obuf's put_ints with line kernel `Kernel` whatever the CPU would choose
+/// (the kernels' rows beside obuf; sse2_obuf is skipped where the build has
+/// no SSE2 kernel: not x86-64).
+template <uint_line_kernel Kernel>
+void kernel_obuf_ints(const Sink& sink, std::uint64_t count) {
+    obuf_file file(sink.path, sink.buffer_size);
+    write_int_lines(file.out(), count, Kernel);
+    file.close();
+}
+
+#if IOBENCH_IBUF_SSE2
+#define IOBENCH_SSE2_OBUF(fn) fn
+constexpr const char* sse2_obuf_unavailable = "";
+#else
+#define IOBENCH_SSE2_OBUF(fn) ::iobench::not_built
+constexpr const char* sse2_obuf_unavailable = "x86-64 only (SSE2)";
+#endif
 
 void obuf_repeat(const Sink& sink, std::string_view line, std::uint64_t count) {
     obuf_file file(sink.path, sink.buffer_size);
@@ -261,6 +284,19 @@ const MethodRegistrar registrar{{.family = "obuf"}, {
      .default_buffer_size = obuf_buffer_size,
      .sizable_buffer = true,
      .put_doubles = dragonbox_obuf_doubles},
+    {.name = "scalar_obuf",
+     .description = "obuf's put_ints with its scalar line kernel (table lookups, one number at a time) whatever the "
+                    "CPU has: the kernel obuf runs where the CPU has no AVX2",
+     .default_buffer_size = obuf_buffer_size,
+     .sizable_buffer = true,
+     .put_ints = kernel_obuf_ints<uint_line_kernel::scalar>},
+    {.name = "sse2_obuf",
+     .description = "obuf's put_ints with its SSE2 line kernel (two numbers at a time), which obuf never chooses "
+                    "itself (more instructions per number than the scalar kernel)",
+     .default_buffer_size = obuf_buffer_size,
+     .sizable_buffer = true,
+     .unavailable = sse2_obuf_unavailable,
+     .put_ints = IOBENCH_SSE2_OBUF(kernel_obuf_ints<uint_line_kernel::sse2>)},
     {.name = "ibuf",
      .description = ibuf_description,
      .default_buffer_size = obuf_buffer_size,

@@ -14,6 +14,7 @@
 // buffer) is in out-of-line slow paths.
 #pragma once
 
+#include <algorithm>
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
@@ -25,6 +26,7 @@
 #include "methods/buffer_sizes.hpp"
 #include "methods/format_double.hpp"
 #include "methods/format_uint.hpp"
+#include "methods/format_uint_lines.hpp"
 #include "methods/hot_path.hpp"
 
 namespace iobench {
@@ -252,7 +254,96 @@ public:
                 slow([&](char* cur) { return out_.template put_double_at<Digits>(cur, v); });
         }
 
+        /// Appends each of the `n` numbers at `v` in decimal followed by '\n'
+        /// (the bytes of put_uint(v[i]), put('\n') for each) with line kernel
+        /// `kernel`, which this CPU must run (cpu_runs): as many lines at once
+        /// as surely fit in the room left (uint_lines_room), one at a time
+        /// through put_uint and put when none does.
+        void put_uint_lines(uint_line_kernel kernel, const std::uint64_t* v, std::size_t n) {
+            while (n != 0) {
+                const auto room = static_cast<std::size_t>(end_ - cur_);
+                if (room >= uint_lines_room(1)) [[likely]] {
+                    const std::size_t m = std::min(n, (room - uint_lines_room(0)) / (max_uint_digits + 1));
+                    cur_ = format_uint_lines(kernel, cur_, v, m);
+                    v += m;
+                    n -= m;
+                } else {
+                    put_uint(*v++);
+                    put('\n');
+                    --n;
+                }
+            }
+        }
+
+        /// put_uint_lines with the kernel in use (uint_line_kernel_in_use()).
+        void put_uint_lines(const std::uint64_t* v, std::size_t n) { put_uint_lines(uint_line_kernel_in_use(), v, n); }
+
+        /// Appends `line` `count` times (the bytes of `count` write(line)
+        /// calls). The copy is chosen once for the line's size, its bytes held
+        /// in registers, and the room checked once per run of lines that fit
+        /// (not once per line); lines longer than 32 bytes go through write().
+        void write_repeated(std::string_view line, std::uint64_t count) {
+            const char* const s = line.data();
+            const std::size_t n = line.size();
+            if (n == 0) return;
+            if (n > 32) {
+                for (; count != 0; --count) write(s, n);
+            } else if (n >= 16) {
+                char a[16], b[16];
+                std::memcpy(a, s, 16);
+                std::memcpy(b, s + n - 16, 16);
+                repeat(line, count, [&](char* p) {
+                    std::memcpy(p, a, 16);
+                    std::memcpy(p + n - 16, b, 16);
+                });
+            } else if (n >= 8) {
+                std::uint64_t a, b;
+                std::memcpy(&a, s, 8);
+                std::memcpy(&b, s + n - 8, 8);
+                repeat(line, count, [&](char* p) {
+                    std::memcpy(p, &a, 8);
+                    std::memcpy(p + n - 8, &b, 8);
+                });
+            } else if (n >= 4) {
+                std::uint32_t a, b;
+                std::memcpy(&a, s, 4);
+                std::memcpy(&b, s + n - 4, 4);
+                repeat(line, count, [&](char* p) {
+                    std::memcpy(p, &a, 4);
+                    std::memcpy(p + n - 4, &b, 4);
+                });
+            } else {  // 1..3
+                const char a = s[0], b = s[n / 2], c = s[n - 1];
+                repeat(line, count, [&](char* p) {
+                    p[0] = a;
+                    p[n / 2] = b;
+                    p[n - 1] = c;
+                });
+            }
+        }
+
     private:
+        /// write_repeated's loop: `store(p)` copies the line (its `line.size()`
+        /// bytes, no more) to p; as many lines as fit are stored with no check
+        /// between them, then one goes through write() (which flushes).
+        template <class Store>
+        IOBENCH_ALWAYS_INLINE void repeat(std::string_view line, std::uint64_t count, Store store) {
+            const std::size_t n = line.size();
+            while (count != 0) {
+                const std::uint64_t fit = std::min<std::uint64_t>(static_cast<std::size_t>(end_ - cur_) / n, count);
+                if (fit == 0) {
+                    write(line);
+                    --count;
+                    continue;
+                }
+                char* p = cur_;
+                char* const stop = p + fit * n;
+                for (; p != stop; p += n) store(p);
+                cur_ = stop;
+                count -= fit;
+            }
+        }
+
         /// Runs a slow path of the obuf with the position by value. While it runs
         /// the cursor holds no position and no room (both null), so that when the
         /// slow path throws, the destructor leaves the obuf's position alone, and
