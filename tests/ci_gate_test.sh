@@ -175,6 +175,8 @@ example)
   g=$source/examples/ci/iobench-gate.sh
   e="^iobench-gate.sh: error: "
   a=(--prefix ../prefix --target spdlog_plugin --build-type "$build_type" --compare "$source/tools/iobench-compare")
+  refused "${e}--compare '/nonexistent/iobench-compare': no such program" "$g" "${a[@]}" \
+    --compare /nonexistent/iobench-compare HEAD HEAD
   refused "${e}BASE_REV 'nosuch': not a commit of" "$g" "${a[@]}" nosuch HEAD
   refused "${e}HEAD_REV 'HEAD x': not a revision name" "$g" "${a[@]}" HEAD "HEAD x"
   refused "${e}BASE_REV 'HEAD': no sub/CMakeLists.txt at" "$g" "${a[@]}" --source-dir sub HEAD HEAD

@@ -103,11 +103,12 @@ if [ -z "$compare" ]; then
   [ -n "$compare" ] || [ ! -x "$here/../../tools/iobench-compare" ] || compare=$here/../../tools/iobench-compare
   [ -n "$compare" ] || die "no iobench-compare: install it (pip install ./tools in iobench's checkout) or give --compare"
 fi
+command -v -- "$compare" >/dev/null 2>&1 || die "--compare '$compare': no such program"
 set +e
 "$compare" --help >/dev/null
 status=$?
 set -e
-[ $status -eq 0 ] || { [ $status -ne 127 ] || status=2; echo "$me: $compare cannot run (exit $status)" >&2; exit $status; }
+[ $status -eq 0 ] || exit $status  # 3: its Python dependencies are missing (it says which)
 
 repo=$(git rev-parse --show-toplevel 2>/dev/null) || die "run it from your project's git checkout"
 lists=${source_dir#./}
