@@ -7,8 +7,8 @@
 #      exit (also on a failure or a signal);
 #   2. runs the quick suite with --instructions on each build: instructions
 #      per item, the same to about 5 significant digits from run to run on a
-#      busy machine too (docs/methodology.md), where times differ by 10-55 %
-#      between two processes of one build (docs/report.md);
+#      busy machine too (docs/methodology.md), where the times of two runs of
+#      one build differ by tens of percent (docs/report.md);
 #   3. compares them with this checkout's tools/iobench-compare BASE.json
 #      HEAD.json --fail-on-regression 3 (tools/README.md: the gate).
 #
@@ -22,8 +22,8 @@
 #
 # Writes, in DIR: base.json and head.json (the two runs' results), comparison.md
 # (iobench-compare's tables of both), gate.txt (the gate's verdict: one line per
-# regression or improvement, then the last line),
-# and the logs of each build and run (build-base.log, run-base.txt, ...).
+# regression or improvement, then the last line) and the logs of each build
+# and run (build-base.log, run-base.txt, ...).
 # Where perf cannot count instructions (a virtual machine), iobench runs itself
 # under valgrind: install it (tools/install-deps.sh does).
 #
@@ -33,8 +33,8 @@
 #
 # Exit status: 0 no regression; 4 a regression beyond PCT (gate.txt names
 # each benchmark); 2 bad input (usage, an unknown revision, an --out that holds
-# results), or a gate that could judge nothing; 1 a build failed, or a run (its
-# log is in DIR; a run exits with iobench's own status: 1 a benchmark failed, 2
+# files), or a gate that could judge nothing; 1 a build failed (its log is in
+# DIR); a run that failed exits with iobench's status (1 a benchmark failed, 2
 # iobench refused its input, e.g. no valgrind); 3 iobench-compare's Python
 # dependencies are missing; 128+N interrupted by signal N.
 set -euo pipefail
@@ -62,10 +62,6 @@ while [ $# -gt 0 ]; do
         --scale) scale=$2 ;;
       esac
       shift 2 ;;
-    --out=*) out=${1#*=}; shift ;;
-    --threshold=*) threshold=${1#*=}; shift ;;
-    --suite=*) suite=${1#*=}; shift ;;
-    --scale=*) scale=${1#*=}; shift ;;
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     --) shift; revs+=("$@"); break ;;
     -*) die "unknown option '$1'; $usage" ;;
@@ -77,7 +73,7 @@ done
 [ -z "$scale" ] || { [[ $scale =~ ^[0-9]*[.]?[0-9]+([eE][-+]?[0-9]+)?$ ]] && awk "BEGIN { exit !($scale > 0) }"; } \
   || die "--scale '$scale': give a number > 0"
 [[ $suite =~ ^[a-z0-9_-]+$ ]] || die "--suite '$suite': give the name of a built-in suite (quick, default, ...)"
-[ -n "$out" ] && [[ $out == -* ]] && die "--out '$out': a directory name may not start with '-'"
+[ -z "$out" ] || [[ $out != -* ]] || die "--out '$out': a directory name may not start with '-'"
 
 # The two revisions, as commits of this repository.
 shas=()

@@ -9,8 +9,8 @@
 #      (find_package(iobench): -DCMAKE_PREFIX_PATH=IOBENCH_PREFIX);
 #   2. runs IOBENCH_PREFIX/bin/iobench --plugin <that plugin> --suite quick
 #      --instructions on each: instructions per item, the same to about 5
-#      significant digits from run to run (times are not: two processes of one
-#      build differ by 10-55 % in a quick run on a shared machine);
+#      significant digits from run to run (times are not: two runs of one
+#      build differ by tens of percent on a shared machine);
 #   3. compares them with iobench-compare BASE.json HEAD.json
 #      --fail-on-regression 3: exit status 4 when a benchmark's instructions
 #      per item grew by more than 3 %.
@@ -35,8 +35,8 @@
 # Writes, in DIR: base.json and head.json (the runs' results), comparison.md
 # (iobench-compare's tables), gate.txt (the gate's verdict: one line per
 # regression or improvement, then the last line) and the logs of each build
-# and run. Where perf cannot count instructions (a virtual machine, most CI
-# runners), iobench runs itself under valgrind: install it.
+# and run. Where perf cannot count instructions (a virtual machine often has no
+# counter), iobench runs itself under valgrind: install it.
 #
 # Exit status: 0 no regression; 4 a regression beyond PCT (gate.txt names each
 # benchmark); 2 bad input (usage, an unknown revision, an --out that holds
