@@ -104,6 +104,7 @@ build_failed)
   nothing_left repo
   ;;
 signal)
+  command -v pgrep >/dev/null 2>&1 || { echo "skipped: no pgrep (procps)" >&2; exit 77; }
   gate_repo 'execute_process(COMMAND sleep 120)'
   # In a process group of its own, signalled as a terminal or a CI runner
   # signals it: the script and the configure under it.
