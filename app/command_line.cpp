@@ -67,8 +67,8 @@ void add_options(CLI::App& app, Options& opt) {
         ->type_name("[=perf|valgrind]");
     app.add_option("--baseline-method", opt.baseline_method,
                    "compare every row with a method's: a column 'x baseline' in each table, the row's time / the "
-                   "time of that method's row with the same parameters (as iobench-compare --baseline-method); "
-                   "with several methods, the first that ran in the table")
+                   "time of that method's row with the same parameters, else of its row without any (as "
+                   "iobench-compare --baseline-method); with several methods, the first that has such a row")
         ->type_name("METHOD[,METHOD...]");
     app.add_flag("--no-interleave", opt.no_interleave,
                  "run the repetitions of each benchmark back to back (default: interleaved in random order, "

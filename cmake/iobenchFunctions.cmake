@@ -47,12 +47,13 @@ endfunction()
 # optimisation flags _iobench_compile_like_iobench adds. A raw string, so any
 # quote in a flag stays as it is.
 function(_iobench_record_build_flags target)
+  # $<CONFIG:...> ignores case, as CMAKE_CXX_FLAGS_<CONFIG> does: each configuration once, in capitals.
   set(_configs Debug Release RelWithDebInfo MinSizeRel ${CMAKE_CONFIGURATION_TYPES} ${CMAKE_BUILD_TYPE})
+  list(TRANSFORM _configs TOUPPER)
   list(REMOVE_DUPLICATES _configs)
   set(_config_flags "")
   foreach(_config IN LISTS _configs)
-    string(TOUPPER "${_config}" _upper)
-    string(APPEND _config_flags "$<$<CONFIG:${_config}>:${CMAKE_CXX_FLAGS_${_upper}}>")
+    string(APPEND _config_flags "$<$<CONFIG:${_config}>:${CMAKE_CXX_FLAGS_${_config}}>")
   endforeach()
   get_property(_type GLOBAL PROPERTY IOBENCH_PACKAGE_BUILD_TYPE)
   get_property(_flags GLOBAL PROPERTY IOBENCH_PACKAGE_CONFIG_FLAGS)

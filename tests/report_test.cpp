@@ -363,6 +363,7 @@ TEST(Report, ABaselineMethodGivesEachTableARatioColumnWhereItRan) {
     CaseIndex index;
     for (const std::size_t buffer : {4096u, 65536u})
         for (const char* method : {"obuf", "fprintf", "write"}) index.add(sized("ints_out", method, buffer));
+    index.add(sized("ints_out", "obuf", 1024));  // no fprintf/buf:1024, no fprintf without parameters
     index.add(sized("hello", "obuf", 4096));
     std::ostringstream out;
     const Outcomes outcomes;
@@ -378,6 +379,7 @@ TEST(Report, ABaselineMethodGivesEachTableARatioColumnWhereItRan) {
              {"ints_out/obuf/buf:65536", 0.05},
              {"ints_out/fprintf/buf:65536", 0.2},
              {"ints_out/write/buf:65536", 1.0},
+             {"ints_out/obuf/buf:1024", 0.2},
              {"hello/obuf/buf:4096", 0.3}})
         reporter.ReportRuns({single_run(name, seconds, family++)});
     reporter.Finalize();
@@ -387,12 +389,13 @@ TEST(Report, ABaselineMethodGivesEachTableARatioColumnWhereItRan) {
     EXPECT_EQ(cell_of(text, "write/buf:4096", "x baseline"), "5.00x") << text;
     EXPECT_EQ(cell_of(text, "obuf/buf:65536", "x baseline"), "0.25x") << text;   // 0.05 / 0.2, not / 0.4
     EXPECT_EQ(cell_of(text, "write/buf:65536", "x baseline"), "5.00x") << text;  // 1.0 / 0.2
+    EXPECT_EQ(cell_of(text, "obuf/buf:1024", "x baseline"), "-") << text;        // nothing to pair it with
     const auto hello = text.find("\nhello\n");
     ASSERT_NE(hello, std::string::npos) << text;
     EXPECT_EQ(text.substr(hello, text.find("\n\n", hello + 1) - hello).find("x baseline"), std::string::npos)
         << text;
     EXPECT_NE(text.find("x baseline: time / the time of nosuch or, where it did not run, fprintf's row with the same "
-                        "parameters (--baseline-method); no row of it in hello;"),
+                        "parameters, else its row without any (--baseline-method); no row of it in hello;"),
               std::string::npos)
         << text;
     // Without --baseline-method, no column and no note.

@@ -141,8 +141,9 @@ public:
     /// ("perf" or "valgrind"), said under the tables.
     void set_instructions_source(std::string source) { instructions_source_ = std::move(source); }
     /// --baseline-method: a column "x baseline" in each table with a row of
-    /// one of `methods` (the first that ran there): each row's time / the time
-    /// of that method's row with the same parameters; said under the tables.
+    /// one of `methods`: each row's time / the time of the first such
+    /// method's row with the same parameters, else of its row without any
+    /// (as iobench-compare pairs them); said under the tables.
     void set_baseline_methods(std::vector<std::string> methods) { baseline_methods_ = std::move(methods); }
     /// The families built into this executable (added_family_builds) and
     /// its flags (added_build_flags): listed after the tables, each saying

@@ -401,27 +401,30 @@ void note_table(const SummaryTable& t, SummaryNotes& notes) {
     notes.any_memory = notes.any_memory || t.has_heap || t.has_heap_peak;
 }
 
-/// Gives each row of `t` that ran the time of its --baseline-method row, as
-/// iobench-compare pairs them: the first of `methods` with a row that ran in
-/// the table, the row of that method with the row's parameters (buffer size,
-/// threads, sink) where there is one, else that method's first row.
+/// Gives each row of `t` the time of the --baseline-method row it is compared
+/// with, as iobench-compare pairs them: for the first of `methods` that has
+/// one in the table, its row with the row's parameters (buffer size, threads,
+/// sink), else its row without parameters; rows with neither get none.
 void set_baselines(SummaryTable& t, const std::vector<std::string>& methods) {
-    const auto same_parameters = [](const SummaryRow& a, const SummaryRow& b) {
-        return a.structure.buffer_size == b.structure.buffer_size && a.structure.threads == b.structure.threads &&
-               a.structure.shared_sink == b.structure.shared_sink;
+    const auto same_parameters = [](const RowStructure& a, const RowStructure& b) {
+        return a.buffer_size == b.buffer_size && a.threads == b.threads && a.shared_sink == b.shared_sink;
     };
-    for (const std::string& method : methods) {
-        std::vector<const SummaryRow*> candidates;
-        for (const SummaryRow& r : t.rows)
-            if (r.structure.method == method && r.outcome.ok() && r.ms > 0) candidates.push_back(&r);
-        if (candidates.empty()) continue;
-        for (SummaryRow& r : t.rows) {
-            const auto same = std::find_if(candidates.begin(), candidates.end(),
-                                           [&](const SummaryRow* b) { return same_parameters(*b, r); });
-            r.baseline_ms = (same != candidates.end() ? *same : candidates.front())->ms;
+    const auto ran = [](const SummaryRow& r) { return r.outcome.ok() && r.ms > 0; };
+    for (SummaryRow& row : t.rows) {
+        for (const std::string& method : methods) {
+            const SummaryRow* found = nullptr;
+            for (const SummaryRow& b : t.rows)
+                if (b.structure.method == method && ran(b) && same_parameters(b.structure, row.structure)) found = &b;
+            for (const SummaryRow& b : t.rows)
+                if (!found && b.structure.method == method && ran(b) && b.structure.buffer_size == 0 &&
+                    b.structure.threads == 0)
+                    found = &b;
+            if (found) {
+                row.baseline_ms = found->ms;
+                t.has_baseline = true;
+                break;
+            }
         }
-        t.has_baseline = true;
-        return;
     }
 }
 
@@ -591,7 +594,8 @@ void render_notes(std::ostream& out, const SummaryNotes& notes) {
                        "interval;\ncv: standard deviation / mean of the repetitions' times;\n",
                        rule_percent(rules::confidence));
     if (!notes.baseline_methods.empty()) {
-        out << fmt::format("x baseline: time / the time of {}'s row with the same parameters (--baseline-method)",
+        out << fmt::format("x baseline: time / the time of {}'s row with the same parameters, else its row without "
+                           "any (--baseline-method)",
                            fmt::join(notes.baseline_methods, " or, where it did not run, "));
         if (!notes.without_baseline.empty())
             out << fmt::format("; no row of it in {}", fmt::join(notes.without_baseline, ", "));

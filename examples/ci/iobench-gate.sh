@@ -175,8 +175,17 @@ for side in base head; do
   git -C "$repo" worktree add --quiet --detach "$wt" "$sha"
   logged "$out/build-$side.log" cmake -S "$wt/$source_dir" -B "$wt/build-iobench-gate" "${configure[@]}"
   logged "$out/build-$side.log" cmake --build "$wt/build-iobench-gate" --target "$target"
-  plugin=$wt/build-iobench-gate/$target.so
-  [ -f "$plugin" ] || { echo "$me: $side: the build made no $target.so (log: $out/build-$side.log)" >&2; exit 1; }
+  # Wherever the project puts it (a subdirectory, an output directory, a configuration's folder): the
+  # one file of that name the build made.
+  plugins=$(find "$wt/build-iobench-gate" -name "$target.so" -type f)
+  if [ -z "$plugins" ]; then
+    echo "$me: $side: the build made no $target.so (log: $out/build-$side.log)" >&2
+    exit 1
+  elif [ "$(printf '%s\n' "$plugins" | wc -l)" -ne 1 ]; then
+    echo "$me: $side: the build made more than one $target.so: $(printf '%s' "$plugins" | tr '\n' ' ')" >&2
+    exit 1
+  fi
+  plugin=$plugins
   echo "$me: $side ${sha:0:12}: iobench --plugin $target.so --suite $suite --instructions ${iobench_args[*]}"
   set +e
   (cd "$wt" && exec "$iobench" --plugin "$plugin" --suite "$suite" --instructions \

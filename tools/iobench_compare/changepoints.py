@@ -92,6 +92,7 @@ class Change:
 
     @property
     def change(self) -> float:
+        """The step as a fraction of the level before it: +0.10 is 10 % more (slower, or more instructions)."""
         return self.after / self.before - 1
 
     @property

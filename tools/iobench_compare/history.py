@@ -113,6 +113,7 @@ class Database:
 
     @property
     def backend(self) -> str:
+        """The database's kind as a user names it: "SQLite" or "PostgreSQL"."""
         return "SQLite" if self.path is not None else "PostgreSQL"
 
 
@@ -428,6 +429,7 @@ class Result:
 
     @property
     def ok(self) -> bool:
+        """True for a result that ran, was verified and has a median time."""
         return self.status == "ok" and self.median is not None
 
 
@@ -495,6 +497,10 @@ def read(db: Database) -> History:
         position[run.id] = (series, len(series.runs))
         series.runs.append(run)
     for r in result_rows:
+        if r.run_id not in position:
+            # A run another writer committed between the two reads (PostgreSQL reads each statement as
+            # committed when it starts; SQLite holds one snapshot): left for the next read, as its run is.
+            continue
         series, index = position[r.run_id]
         ci = (r.ci_low_s, r.ci_high_s) if r.ci_low_s is not None and r.ci_high_s is not None else None
         values = series.benchmarks.setdefault(r.benchmark, [None] * len(series.runs))
