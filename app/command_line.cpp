@@ -69,7 +69,9 @@ void add_options(CLI::App& app, Options& opt) {
                    "compare every row with a method's: a column 'x baseline' in each table, the row's time / the "
                    "time of that method's row with the same parameters, else of its row without any (as "
                    "iobench-compare --baseline-method); with several methods, the first that has such a row")
-        ->type_name("METHOD[,METHOD...]");
+        ->type_name("METHOD[,METHOD...]")
+        ->expected(1)
+        ->take_all();  // the option repeated adds fallbacks, as a comma-separated list does
     app.add_flag("--no-interleave", opt.no_interleave,
                  "run the repetitions of each benchmark back to back (default: interleaved in random order, "
                  "--benchmark_enable_random_interleaving=true)");

@@ -26,7 +26,8 @@ struct Options {
     std::string instructions;  ///< --instructions: "perf", "valgrind" or "" (the best there is)
     bool instructions_given = false;  ///< --instructions was given
     std::string plugin;  ///< loaded before parsing (load_plugins); here for --help and its checks
-    std::optional<std::string> baseline_method;  ///< --baseline-method METHOD[,METHOD...]
+    /// --baseline-method METHOD[,METHOD...], given once or more: each value as given.
+    std::vector<std::string> baseline_method;
 };
 
 /// The command line, parsed: iobench's own options and Google Benchmark's flags.

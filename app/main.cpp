@@ -301,26 +301,33 @@ struct Plan {
     std::vector<std::string> baseline_methods;
 };
 
-/// --baseline-method's methods: each a registered method with a benchmark in
-/// `cases`, else usage_error naming it.
-std::vector<std::string> baseline_methods_of(const std::string& value, const std::vector<iobench::Case>& cases) {
+/// --baseline-method's methods, from every value given (comma-separated
+/// lists): each a registered method with a benchmark in `cases`, else
+/// usage_error naming it.
+std::vector<std::string> baseline_methods_of(const std::vector<std::string>& values,
+                                             const std::vector<iobench::Case>& cases) {
     std::vector<std::string> methods;
-    for (std::string_view rest = value;;) {
-        const std::size_t comma = rest.find(',');
-        std::string_view name = rest.substr(0, comma);
-        while (!name.empty() && name.front() == ' ') name.remove_prefix(1);
-        while (!name.empty() && name.back() == ' ') name.remove_suffix(1);
-        if (name.empty()) throw usage_error(fmt::format("--baseline-method '{}': a method's name is empty", value));
-        if (!iobench::find_method(name))
-            throw usage_error(fmt::format("--baseline-method {}: no such method (iobench --list names them)", name));
-        if (std::none_of(cases.begin(), cases.end(), [&](const iobench::Case& c) { return c.method->name == name; }))
-            throw usage_error(fmt::format("--baseline-method {}: no benchmark of this run has that method "
-                                          "(the suite and --benchmark_filter choose them)",
-                                          name));
-        methods.emplace_back(name);
-        if (comma == std::string_view::npos) return methods;
-        rest.remove_prefix(comma + 1);
-    }
+    for (const std::string& value : values)
+        for (std::string_view rest = value;;) {
+            const std::size_t comma = rest.find(',');
+            std::string_view name = rest.substr(0, comma);
+            while (!name.empty() && name.front() == ' ') name.remove_prefix(1);
+            while (!name.empty() && name.back() == ' ') name.remove_suffix(1);
+            if (name.empty())
+                throw usage_error(fmt::format("--baseline-method '{}': a method's name is empty", value));
+            if (!iobench::find_method(name))
+                throw usage_error(
+                    fmt::format("--baseline-method {}: no such method (iobench --list names them)", name));
+            if (std::none_of(cases.begin(), cases.end(),
+                             [&](const iobench::Case& c) { return c.method->name == name; }))
+                throw usage_error(fmt::format("--baseline-method {}: no benchmark of this run has that method "
+                                              "(the suite and --benchmark_filter choose them)",
+                                              name));
+            methods.emplace_back(name);
+            if (comma == std::string_view::npos) break;
+            rest.remove_prefix(comma + 1);
+        }
+    return methods;
 }
 
 /// Decides the run from `cl` into `plan`: the suite, the cases, every value
@@ -382,7 +389,7 @@ std::optional<int> make_plan(const CommandLine& cl, Plan& plan) {
             programs.push_back(fmt::format("{} {}", named, files));
     }
     plan.programs = fmt::format("{}", fmt::join(programs, "; "));
-    if (opt.baseline_method) plan.baseline_methods = baseline_methods_of(*opt.baseline_method, plan.cases);
+    if (!opt.baseline_method.empty()) plan.baseline_methods = baseline_methods_of(opt.baseline_method, plan.cases);
     if (opt.time_limit) plan.time_limit = iobench::parse_time_limit(*opt.time_limit);
     if (opt.dir) check_writable_dir(*opt.dir, "--dir");
     plan.results_target = results_target_of(opt, harness.out_file, plan.suite.name);
