@@ -76,7 +76,7 @@ struct SummaryTable {
     bool has_latency = false;       // some row is a per-call row (latency_p50_ns)
     bool has_heap = false;          // some row counted its allocations (heap_allocations_per_item)
     bool has_heap_peak = false;     // some row measured its peak heap (peak_heap_bytes)
-    bool has_baseline = false;      // some row of a --baseline-method ran (set_baselines)
+    bool has_baseline = false;      // some row has a --baseline-method row to compare with (set_baselines)
 };
 
 /// A row's counters from the run that stands for it (its median aggregate,
@@ -414,7 +414,8 @@ void set_baselines(SummaryTable& t, const std::vector<std::string>& methods) {
         for (const std::string& method : methods) {
             const SummaryRow* found = nullptr;
             for (const SummaryRow& b : t.rows)
-                if (b.structure.method == method && ran(b) && same_parameters(b.structure, row.structure)) found = &b;
+                if (!found && b.structure.method == method && ran(b) && same_parameters(b.structure, row.structure))
+                    found = &b;
             for (const SummaryRow& b : t.rows)
                 if (!found && b.structure.method == method && ran(b) && b.structure.buffer_size == 0 &&
                     b.structure.threads == 0)
