@@ -128,7 +128,8 @@ inline bool parse_double(const char* first, const char* last, double& v) noexcep
 ///
 /// The buffer is `buffer_size()` bytes plus 16 bytes of padding for the
 /// 8-byte loads of the SWAR parser (which may start at any byte of the
-/// buffer) and the NUL sentinel after the last byte read, and 64 zero bytes
+/// buffer) and the NUL sentinel after the last byte read (the 16 bytes from
+/// it zeroed at every refill), and 64 zero bytes
 /// before it for the AVX2 parser's loads of the 8 bytes before a number's end
 /// (64: the bytes read start as aligned as the allocation).
 /// Any buffer size >= 1 works: a number split across refills (or longer than
@@ -143,10 +144,13 @@ public:
     explicit basic_ibuf(Device dev, std::size_t buffer_size = obuf_buffer_size)
         : dev_(std::move(dev)),
           size_(buffer_size == 0 ? obuf_buffer_size : buffer_size),
-          buf_(new char[front_padding + size_ + padding]()),  // zeroed once: padding is defined
+          buf_(new char[front_padding + size_ + padding]),
           cur_(begin()),
           end_(begin()) {
-        *end_ = sentinel;
+        // Only the padding is zeroed (the bytes read need not be: zeroing a
+        // 1 MiB buffer cost ~1 instruction per number of a 1M-number file).
+        std::memset(buf_.get(), 0, front_padding);
+        std::memset(end_, sentinel, padding);
     }
 
     basic_ibuf(const basic_ibuf&) = delete;
@@ -195,12 +199,17 @@ public:
     /// says, AVX2 where the CPU has it); with the scalar parser, and at the
     /// end of the buffer, numbers of up to 7 digits take one 8-byte load each
     /// (detail::parse_short_uints); anything else takes get_uint().
-    std::size_t get_uints(std::span<std::uint64_t> values) {
+    std::size_t get_uints(std::span<std::uint64_t> values) { return get_uints(values, uint_block_parser_in_use()); }
+
+    /// get_uints(values) with block parser `parser` whatever
+    /// uint_block_parser_in_use() says (the same numbers and errors): the
+    /// rows of each parser side by side. The CPU must run it (cpu_runs).
+    std::size_t get_uints(std::span<std::uint64_t> values, uint_block_parser parser) {
         std::uint64_t* out = values.data();
         std::uint64_t* const out_end = out + values.size();
         while (out != out_end) {
             const char* p = cur_;
-            p = detail::parse_uint_blocks(p, end_, out, out_end);
+            p = detail::parse_uint_blocks(parser, p, end_, out, out_end);
             cur_ = detail::parse_short_uints(p, out, out_end);
             if (out == out_end) break;
             if (!get_uint_more(*out, cur_)) break;  // cur_ is at a non-space byte (or the sentinel)
@@ -354,7 +363,7 @@ private:
             if (n == 0) eof_ = true;
             end_ = first + (n < size_ ? n : size_);
         }
-        *end_ = sentinel;
+        std::memset(end_, sentinel, padding);  // the sentinel, and defined bytes for loads past it
         return end_ != first;
     }
 

@@ -45,9 +45,10 @@ const std::string obuf_description =
 /// ibuf's description, naming the double parser this build uses.
 const std::string ibuf_description =
     std::string(ibuf_reader) +
-    ": get_uints(block) / get_doubles(block) until end of file, 1024 numbers per call; integers classified 64 "
-    "bytes at a time with AVX2 where the CPU has it (chosen at run time), else 32 with SSE2 (x86-64); doubles "
-    "parsed with " + detail::double_parser_name;
+    ": get_uints(block) / get_doubles(block) until end of file, 1024 numbers per call; integers by a block parser "
+    "chosen at run time: 64-byte windows with AVX2 where the CPU has it, four numbers at a time, else 32-byte blocks "
+    "with SSE2 (x86-64; scalar_ibuf, sse2_ibuf: the other parsers); doubles parsed with " +
+    std::string(detail::double_parser_name);
 
 void obuf_ints(const Sink& sink, std::uint64_t count) {
     obuf_file file(sink.path, sink.buffer_size);
@@ -114,6 +115,18 @@ void ibuf_ints(const Source& source, std::vector<std::uint64_t>& values) {
     auto& in = file.in();
     std::uint64_t block[1024];
     while (const std::size_t n = in.get_uints(block)) values.insert(values.end(), block, block + n);
+    file.close();
+}
+
+/// ibuf_ints with block parser `Parser` whatever the CPU would choose (the
+/// parsers' rows beside ibuf; sse2_ibuf is skipped where the build has no
+/// SSE2 parser: not x86-64).
+template <uint_block_parser Parser>
+void parser_ibuf_ints(const Source& source, std::vector<std::uint64_t>& values) {
+    ibuf_file file(source.path, source.buffer_size);
+    auto& in = file.in();
+    std::uint64_t block[1024];
+    while (const std::size_t n = in.get_uints(block, Parser)) values.insert(values.end(), block, block + n);
     file.close();
 }
 
@@ -303,6 +316,19 @@ const MethodRegistrar registrar{{.family = "obuf"}, {
      .sizable_buffer = true,
      .get_ints = ibuf_ints,
      .get_doubles = ibuf_doubles},
+    {.name = "scalar_ibuf",
+     .description = "ibuf's get_uints with no block parser (one 8-byte load per number of up to 7 digits) whatever "
+                    "the CPU has: what ibuf runs off x86-64",
+     .default_buffer_size = obuf_buffer_size,
+     .sizable_buffer = true,
+     .get_ints = parser_ibuf_ints<uint_block_parser::scalar>},
+    {.name = "sse2_ibuf",
+     .description = "ibuf's get_uints with its SSE2 block parser (32-byte blocks, two numbers at a time) whatever "
+                    "the CPU has: what ibuf runs on an x86-64 CPU without AVX2",
+     .default_buffer_size = obuf_buffer_size,
+     .sizable_buffer = true,
+     .unavailable = sse2_obuf_unavailable,
+     .get_ints = IOBENCH_SSE2_OBUF(parser_ibuf_ints<uint_block_parser::sse2>)},
 }};
 
 }  // namespace

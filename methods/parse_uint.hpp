@@ -237,87 +237,108 @@ inline const char* parse_uint_blocks_sse2(const char* start, const char* end, st
 /// The vector constants of the AVX2 parser, made once per call of
 /// parse_uint_blocks_avx2 and kept in registers.
 struct avx2_constants {
-    __m256i low_nibble_classes;   // by a byte's low nibble: the classes it may be in
-    __m256i high_nibble_classes;  // by its high nibble
-    __m256i nibble;               // 0x0F
-    __m256i zero_char;            // '0'
-    __m256i pair_weights;         // bytes 10, 1
-    __m256i quad_weights;         // words 100, 1
-    __m256i octet_weights;        // words 10000, 1
-    __m256i zero;
+    __m256i digit_bias;    // 0x80 - '0': moves '0' .. '9' to -128 .. -119
+    __m256i digit_limit;   // -118: a biased byte below it was a digit
+    __m256i space_table;   // by a byte's low nibble: the one white-space byte with that nibble
+    __m256i reverse;       // reverses the bytes of each 64-bit lane
+    __m256i zero_char;     // '0'
+    __m256i sign_bits;     // 0x80 in every byte
+    __m256i pair_weights;  // bytes 1, 10
+    __m256i quad_weights;  // words 1, 100
+    __m256i octet_weights; // words 1, 10000
+    __m256i all_ones;
 };
 
-/// Classes of a byte for classify32_avx2: a digit has the top bit (movemask
-/// reads it); white space one of two other bits, one per nibble pattern
-/// ('\t' .. '\r': high nibble 0, low 9 .. D; ' ': high 2, low 0); anything
-/// else none.
-inline constexpr char avx2_digit = static_cast<char>(0x80), avx2_control = 0x01, avx2_blank = 0x02;
-
+/// The constants, each hidden from GCC's and Clang's constant folding by an
+/// empty asm statement: GCC 12 otherwise builds each byte broadcast again
+/// from an immediate (mov, vmovd, vpbroadcastb) in every window, 10
+/// instructions per 64 bytes, instead of keeping it in a register.
 IOBENCH_TARGET_AVX2 inline avx2_constants make_avx2_constants() noexcept {
-    constexpr char d = avx2_digit, c = avx2_control, b = avx2_blank;
-    constexpr auto db = static_cast<char>(avx2_digit | avx2_blank), dc = static_cast<char>(avx2_digit | avx2_control);
-    return {
-        _mm256_setr_epi8(db, d, d, d, d, d, d, d, d, dc, c, c, c, c, 0, 0,  //
-                         db, d, d, d, d, d, d, d, d, dc, c, c, c, c, 0, 0),
-        _mm256_setr_epi8(c, 0, b, d, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,  //
-                         c, 0, b, d, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0),
-        _mm256_set1_epi8(0x0F),
+    avx2_constants k{
+        _mm256_set1_epi8(static_cast<char>(0x80 - '0')),
+        _mm256_set1_epi8(static_cast<char>(-118)),
+        _mm256_setr_epi8(' ', 0, 0, 0, 0, 0, 0, 0, 0, '\t', '\n', '\v', '\f', '\r', 0, 0,  //
+                         ' ', 0, 0, 0, 0, 0, 0, 0, 0, '\t', '\n', '\v', '\f', '\r', 0, 0),
+        _mm256_setr_epi8(7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8,  //
+                         7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8),
         _mm256_set1_epi8('0'),
-        _mm256_set1_epi16(0x010A),
-        _mm256_set1_epi32(0x00010064),
-        _mm256_set1_epi32(0x00012710),
-        _mm256_setzero_si256(),
+        _mm256_set1_epi8(static_cast<char>(0x80)),
+        _mm256_set1_epi16(0x0A01),
+        _mm256_set1_epi32(0x00640001),
+        _mm256_set1_epi32(0x27100001),
+        _mm256_set1_epi8(static_cast<char>(0xFF)),
     };
+#if defined(__GNUC__) || defined(__clang__)
+    __asm__("" : "+x"(k.digit_bias), "+x"(k.digit_limit), "+x"(k.zero_char), "+x"(k.sign_bits), "+x"(k.all_ones));
+#endif
+    return k;
 }
 
-/// byte_classes32 of the 32 bytes at `p` with AVX2 (one load; each byte's
-/// classes looked up by its low and by its high nibble with vpshufb, the
-/// two lookups and-ed), and the mask of the bytes that are neither.
-IOBENCH_ALWAYS_INLINE IOBENCH_TARGET_AVX2 byte_classes32 classify32_avx2(const char* p, const avx2_constants& k,
-                                                                         std::uint32_t& other) noexcept {
-    const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
-    const __m256i low = _mm256_shuffle_epi8(k.low_nibble_classes, _mm256_and_si256(x, k.nibble));
-    const __m256i high = _mm256_shuffle_epi8(k.high_nibble_classes, _mm256_and_si256(_mm256_srli_epi16(x, 4), k.nibble));
-    const __m256i classes = _mm256_and_si256(low, high);
-    const auto digit = static_cast<std::uint32_t>(_mm256_movemask_epi8(classes));
-    other = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(classes, k.zero)));
-    return {~(digit | other), digit};
+/// The digits and the white space among the 32 bytes at `x`, as byte masks
+/// (0xFF where it is one): a digit is a byte that, moved by 0x80 - '0', is
+/// below -118 as a signed byte (one add, one compare); white space is a byte
+/// equal to the entry of `space_table` its low nibble picks (one vpshufb, one
+/// compare: ' ', '\t' .. '\r' have six different low nibbles, and a byte
+/// with its top bit set picks 0, which it is not). The technique is the
+/// white-space test of simdjson (Langdale and Lemire, "Parsing Gigabytes of
+/// JSON per Second", 2019), written here from that description.
+IOBENCH_ALWAYS_INLINE IOBENCH_TARGET_AVX2 void classes32_avx2(__m256i x, const avx2_constants& k, __m256i& digit,
+                                                              __m256i& space) noexcept {
+    digit = _mm256_cmpgt_epi8(k.digit_limit, _mm256_add_epi8(x, k.digit_bias));
+    space = _mm256_cmpeq_epi8(_mm256_shuffle_epi8(k.space_table, x), x);
 }
 
-/// classify32_avx2 with constants of its own (for the tests).
+/// byte_classes32 of the 32 bytes at `p` with AVX2 (classes32_avx2).
 IOBENCH_TARGET_AVX2 inline byte_classes32 classify32_avx2(const char* p) noexcept {
     const avx2_constants k = make_avx2_constants();
-    std::uint32_t other;
-    return classify32_avx2(p, k, other);
+    __m256i digit, space;
+    classes32_avx2(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)), k, digit, space);
+    return {static_cast<std::uint32_t>(_mm256_movemask_epi8(space)),
+            static_cast<std::uint32_t>(_mm256_movemask_epi8(digit))};
+}
+
+/// The digit mask of the 64 bytes at `p` (bit i: byte i), and in `valid`
+/// 0xFF for every byte position k where bytes k and k + 32 are both digits
+/// or white space (all ones when all 64 are): two loads, ten vector
+/// operations, two movemasks.
+IOBENCH_ALWAYS_INLINE IOBENCH_TARGET_AVX2 std::uint64_t digits64_avx2(const char* p, const avx2_constants& k,
+                                                                      __m256i& valid) noexcept {
+    __m256i digit_lo, space_lo, digit_hi, space_hi;
+    classes32_avx2(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)), k, digit_lo, space_lo);
+    classes32_avx2(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 32)), k, digit_hi, space_hi);
+    valid = _mm256_and_si256(_mm256_or_si256(digit_lo, space_lo), _mm256_or_si256(digit_hi, space_hi));
+    return std::uint64_t{static_cast<std::uint32_t>(_mm256_movemask_epi8(digit_hi))} << 32 |
+           static_cast<std::uint32_t>(_mm256_movemask_epi8(digit_lo));
 }
 
 /// The values of the numbers of 1 to 8 digits that end just before a, b, c
 /// and d (each the white space after one), stored to out[0..3]: the 8 bytes
 /// before each end in a 64-bit lane (so 8 readable bytes must precede each),
-/// '0' subtracted, every byte at or before the last one that is not a digit
-/// cleared (what is left is the number's digits, shifted to the top of its
-/// lane as digit_lanes shifts them), then eight_digits' lane arithmetic on
-/// all four at once: digit pairs (vpmaddubsw, x10 + 1), 4-digit groups
-/// (vpmaddwd, x100 + 1), the 8-digit values (vpackusdw, vpmaddwd, x10000 +
-/// 1). The byte before each number must be white space or NUL: once '0' is
-/// subtracted, those are the bytes with the top bit set (digits become 0 ..
-/// 9), one compare.
+/// the bytes of each lane reversed (vpshufb: the last digit lowest), '0'
+/// subtracted, so that white space and NUL are the bytes with the top bit
+/// set; every byte from the first of those (the separator before the
+/// number) up cleared with one 64-bit subtraction ((s - 1) & ~s, s the
+/// separators' top bits moved down to bit 0: the bits below the lowest);
+/// then the digits, least significant lowest, combined in pairs (vpmaddubsw,
+/// 1 + x10), 4-digit groups (vpmaddwd, 1 + x100) and the 8-digit values
+/// (vpackusdw, vpmaddwd, 1 + x10000): eight_digits' lane arithmetic on all
+/// four at once. The byte before each number must be white space or NUL.
 IOBENCH_ALWAYS_INLINE IOBENCH_TARGET_AVX2 void digits_before_x4(const char* a, const char* b, const char* c,
                                                                 const char* d, std::uint64_t* out,
                                                                 const avx2_constants& k) noexcept {
-    const auto load = [](const char* end) { return static_cast<long long>(load_u64_le(end - 8)); };
-    const __m256i v = _mm256_sub_epi8(_mm256_set_epi64x(load(d), load(c), load(b), load(a)), k.zero_char);
-    // White space and NUL, then every byte at or below (before) one of them in its lane.
-    const __m256i separator = _mm256_cmpgt_epi8(k.zero, v);
-    __m256i before = _mm256_or_si256(separator, _mm256_srli_epi64(separator, 8));
-    before = _mm256_or_si256(before, _mm256_srli_epi64(before, 16));
-    before = _mm256_or_si256(before, _mm256_srli_epi64(before, 32));
-    const __m256i lanes = _mm256_andnot_si256(before, v);
-    const __m256i pairs = _mm256_maddubs_epi16(lanes, k.pair_weights);      // d*10 + d
-    const __m256i quads = _mm256_madd_epi16(pairs, k.quad_weights);         // x100
-    const __m256i packed = _mm256_packus_epi32(quads, quads);               // a, b | c, d
-    const __m256i values = _mm256_madd_epi16(packed, k.octet_weights);      // x10000
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), _mm256_unpacklo_epi32(values, k.zero));
+    const __m128i ab = _mm_insert_epi64(_mm_cvtsi64_si128(static_cast<long long>(load_u64_le(a - 8))),
+                                        static_cast<long long>(load_u64_le(b - 8)), 1);
+    const __m128i cd = _mm_insert_epi64(_mm_cvtsi64_si128(static_cast<long long>(load_u64_le(c - 8))),
+                                        static_cast<long long>(load_u64_le(d - 8)), 1);
+    const __m256i v = _mm256_sub_epi8(_mm256_shuffle_epi8(_mm256_setr_m128i(ab, cd), k.reverse), k.zero_char);
+    const __m256i s = _mm256_srli_epi64(_mm256_and_si256(v, k.sign_bits), 7);
+    const __m256i below = _mm256_andnot_si256(s, _mm256_add_epi64(s, k.all_ones));  // s - 1
+    const __m256i lanes = _mm256_and_si256(v, below);
+    const __m256i pairs = _mm256_maddubs_epi16(lanes, k.pair_weights);   // d + d*10
+    const __m256i quads = _mm256_madd_epi16(pairs, k.quad_weights);      // + x100
+    const __m256i packed = _mm256_packus_epi32(quads, quads);            // a, b | c, d
+    const __m256i values = _mm256_madd_epi16(packed, k.octet_weights);   // + x10000
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), _mm256_unpacklo_epi32(values, _mm256_setzero_si256()));
 }
 
 /// digits_before_x4 with constants of its own (for the tests).
@@ -326,138 +347,98 @@ IOBENCH_TARGET_AVX2 inline void digits_before_x4(const char* a, const char* b, c
     digits_before_x4(a, b, c, d, out, make_avx2_constants());
 }
 
-/// The classes of the 32 bytes at `p` (see classify32_avx2) as a vector.
-IOBENCH_ALWAYS_INLINE IOBENCH_TARGET_AVX2 __m256i classes32_avx2(const char* p, const avx2_constants& k) noexcept {
-    const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
-    const __m256i low = _mm256_shuffle_epi8(k.low_nibble_classes, _mm256_and_si256(x, k.nibble));
-    const __m256i high = _mm256_shuffle_epi8(k.high_nibble_classes, _mm256_and_si256(_mm256_srli_epi16(x, 4), k.nibble));
-    return _mm256_and_si256(low, high);
-}
-
-/// The digit mask of the 64 bytes at `p` (bit i: byte i), or all ones when
-/// one of them is neither a digit nor white space (no block of only digits
-/// and white space has that mask: it would have no white space... nor be
-/// parsed as one: all digits is a run of 64).
-IOBENCH_ALWAYS_INLINE IOBENCH_TARGET_AVX2 std::uint64_t digits64_avx2(const char* p, const avx2_constants& k,
-                                                                      bool& clean) noexcept {
-    const __m256i lo = classes32_avx2(p, k), hi = classes32_avx2(p + 32, k);
-    const __m256i other = _mm256_or_si256(_mm256_cmpeq_epi8(lo, k.zero), _mm256_cmpeq_epi8(hi, k.zero));
-    clean = _mm256_testz_si256(other, other) != 0;
-    return std::uint64_t{static_cast<std::uint32_t>(_mm256_movemask_epi8(hi))} << 32 |
-           static_cast<std::uint32_t>(_mm256_movemask_epi8(lo));
-}
-
-/// The numbers of a 64-byte block that end in it, each with 1 to 8 digits,
-/// at the set bits of `ends` (the white space after each), into `o`: four at
-/// a time (digits_before_x4), the last 1 to 3 through a copy, so that
-/// nothing past them is written.
-IOBENCH_ALWAYS_INLINE IOBENCH_TARGET_AVX2 void parse_short_numbers_avx2(const char* block, std::uint64_t ends,
-                                                                        std::uint64_t*& o,
-                                                                        const avx2_constants& k) noexcept {
-    // BMI1's tzcnt and blsr as intrinsics: tzcnt of 0 is 64 by definition,
-    // so no branch guards it (std::countr_zero's would).
-    std::uint64_t left = ends;
-    auto count = static_cast<unsigned>(std::popcount(ends));
-    for (; count >= 4; count -= 4) {
-        const char* const a = block + _tzcnt_u64(left);
-        left = _blsr_u64(left);
-        const char* const b = block + _tzcnt_u64(left);
-        left = _blsr_u64(left);
-        const char* const c = block + _tzcnt_u64(left);
-        left = _blsr_u64(left);
-        const char* const d = block + _tzcnt_u64(left);
-        left = _blsr_u64(left);
-        digits_before_x4(a, b, c, d, o, k);
-        o += 4;
+/// The numbers of the 64-byte window at `p` (whose digit mask is `digit`)
+/// that end in it, one at a time (parse_next_in_block), into `o` (which
+/// needs room for 32); returns the byte after the window's last white
+/// space, or the first byte of a number of 17 digits or more. Out of line:
+/// windows with a number of 9 digits or more, or fewer than 4 ends, are
+/// rare in files of short numbers, and inlined it took registers from the
+/// fast path.
+IOBENCH_NOINLINE inline const char* parse_window_one_at_a_time(const char* p, std::uint64_t digit,
+                                                               std::uint64_t*& o) noexcept {
+    const char* q = p;
+    for (int half = 0; half < 2; ++half) {
+        auto spaces = static_cast<std::uint32_t>(~digit >> (32 * half));
+        while (spaces != 0) {
+            if (!parse_next_in_block(q, p + 32 * half, spaces, o)) return q;
+        }
     }
-    if (count != 0) {
-        // The lanes past the last number read the block's last bytes (tzcnt of 0 is 64).
-        const char* const a = block + _tzcnt_u64(left);
-        left = _blsr_u64(left);
-        const char* const b = block + _tzcnt_u64(left);
-        left = _blsr_u64(left);
-        const char* const c = block + _tzcnt_u64(left);
-        std::uint64_t values[4];
-        digits_before_x4(a, b, c, c, values, k);
-        for (unsigned i = 0; i < count; ++i) o[i] = values[i];
-        o += count;
-    }
+    return q;
 }
 
-/// parse_uint_blocks_sse2 with AVX2 (the same numbers and stops, but in
-/// blocks of 64 bytes, and `out` needs room for the numbers of a block only;
-/// 8 readable bytes must also precede `start`, and the byte before `start`
-/// must be white space or NUL, as in ibuf's buffer): each block is
-/// classified with two loads (classify64_avx2). When every number that ends
-/// in it has 1 to 8 digits -- found for the whole block at once from its
-/// digit mask: no run of 9 digits ends before a white-space byte, none goes
-/// on from the block before -- they are converted four at a time from the 8
-/// bytes before each end (digits_before_x4), with no length computed per
-/// number; otherwise the block is parsed one number at a time
-/// (parse_next_in_block). Runs only where cpu_has_avx2_bmi2().
+/// parse_uint_blocks_sse2 with AVX2 (the same numbers and stops; `out`
+/// needs room for 4 numbers, 32 for a window with a long number; 8 readable
+/// bytes must also precede `start`, and the byte before `start` must be
+/// white space or NUL, as in ibuf's buffer).
+///
+/// A window of 64 bytes starts after white space (so no number goes on from
+/// before it) and is classified at once (digits64_avx2). When it holds only
+/// digits and white space, no run of 9 digits, and at least 4 ends of
+/// numbers (white space right after a digit), its first 4k numbers are
+/// converted four at a time from the 8 bytes before each end
+/// (digits_before_x4), and the next window starts after the last of them:
+/// the numbers that go on past the window, and those after the last group
+/// of four, are parsed in the next. A window with a longer number or fewer
+/// than 4 ends is parsed one number at a time (parse_next_in_block), up to
+/// its last white space. No length is computed per number on the fast path.
+/// Runs only where cpu_has_avx2_bmi2().
 IOBENCH_TARGET_AVX2 inline const char* parse_uint_blocks_avx2(const char* start, const char* end,
                                                               std::uint64_t*& out, std::uint64_t* out_end) noexcept {
-    if (end - start < 64) return start;
-    const avx2_constants k = make_avx2_constants();
-    const char* block = start;
+    const char* p = start;
     std::uint64_t* o = out;
-    std::uint64_t previous_digits = 0;  // of the 64 bytes before `block`: none before `start` counts
-    // The last block parsed four numbers at a time and its white-space mask:
-    // `start` is after that block's last white space (worked out only when
-    // needed: a count of leading zeros, without LZCNT, is a branch).
-    const char* parsed_block = nullptr;
-    std::uint64_t parsed_space = 0;
-    bool clean;
-    std::uint64_t digit = digits64_avx2(block, k, clean);
-    while (clean) {
-        // Only digits and white space: the white space that ends a number is right after a digit.
-        const std::uint64_t ends = ~digit & (digit << 1 | previous_digits >> 63);
-        if (out_end - o < std::popcount(ends)) break;  // one value per end
-        // The next block classified one step ahead, when there is one.
-        const bool more = end - block >= 128;
-        bool next_clean = false;
-        const std::uint64_t next_digit = more ? digits64_avx2(block + 64, k, next_clean) : 0;
-        // Bit i: bytes i - 8 .. i are digits (a run of 9 or more ends there).
-        std::uint64_t runs = digit & (digit << 1);
-        runs &= runs << 2;
-        runs &= runs << 4;
-        runs &= digit << 8;
-        // A run from the block before: with the block's first `leading`
-        // digits (0 to 8; more only where the whole run is in this block, or
-        // it does not end here), it has 9 or more when the block before ends
-        // in 9 - leading digits (in 1 digit when leading is 8 or more).
-        const std::uint64_t leading = std::min<std::uint64_t>(_tzcnt_u64(~digit), 8);
-        const bool long_across = (~previous_digits >> (55 + leading)) == 0;
-        if ((ends & runs << 1) == 0 && !long_across) [[likely]] {
-            parse_short_numbers_avx2(block, ends, o, k);
-            parsed_block = block;
-            parsed_space = ~digit;
-        } else {
-            if (parsed_block != nullptr) {
-                start = parsed_block + 64 - std::countl_zero(parsed_space);
-                parsed_block = nullptr;
+    // Windows start at or before last_window; `o` at or before last_out has
+    // room for all the numbers of a window, before last_group for four.
+    const char* const last_window = end - 64;
+    std::uint64_t* const last_out = out_end - 32;
+    std::uint64_t* const last_group = out_end - 4;
+    for (;;) {
+        // The fast path, with no call in its loop (a call would take the
+        // constants out of the vector registers): it stops at a window it
+        // cannot take, whose digit mask it leaves in `digit`.
+        const avx2_constants k = make_avx2_constants();
+        std::uint64_t digit = 0;
+        bool fallback = false;
+        while (p <= last_window && o <= last_group) {
+            __m256i valid;
+            digit = digits64_avx2(p, k, valid);
+            if (!_mm256_testc_si256(valid, k.all_ones)) break;  // a byte that is neither
+            std::uint64_t ends = ~digit & (digit << 1);  // byte p - 1 is white space: no end at bit 0
+            // Bit i: bytes i - 8 .. i are digits (a run of 9 or more).
+            std::uint64_t runs = digit & (digit << 1);
+            runs &= runs << 2;
+            runs &= runs << 4;
+            runs &= digit << 8;
+            auto groups = static_cast<std::size_t>(std::popcount(ends)) / 4;
+            if (o > last_out) [[unlikely]]  // the last numbers `out` has room for
+                groups = std::min(groups, static_cast<std::size_t>(out_end - o) / 4);
+            if (runs != 0 || groups == 0) [[unlikely]] {
+                fallback = o <= last_out;
+                break;
             }
-            for (int half = 0; half < 2; ++half) {
-                auto spaces = static_cast<std::uint32_t>(~digit >> (32 * half));
-                while (spaces != 0) {
-                    if (!parse_next_in_block(start, block + 32 * half, spaces, o)) {
-                        out = o;
-                        return start;
-                    }
-                }
-            }
+            // BMI1's tzcnt and blsr as intrinsics (std::countr_zero would guard 0 with a branch).
+            const char* last;
+            do {
+                const char* const a = p + _tzcnt_u64(ends);
+                ends = _blsr_u64(ends);
+                const char* const b = p + _tzcnt_u64(ends);
+                ends = _blsr_u64(ends);
+                const char* const c = p + _tzcnt_u64(ends);
+                ends = _blsr_u64(ends);
+                last = p + _tzcnt_u64(ends);
+                ends = _blsr_u64(ends);
+                digits_before_x4(a, b, c, last, o, k);
+                o += 4;
+            } while (--groups != 0);
+            p = last + 1;
         }
-        previous_digits = digit;
-        block += 64;
-        digit = next_digit;
-        clean = next_clean;
+        if (!fallback) break;
+        // One number at a time, up to the window's last white space.
+        const char* const q = parse_window_one_at_a_time(p, digit, o);
+        if (q == p) break;  // no number parsed: 64 digits, or a number of 17 or more
+        p = q;
     }
-    // After the last block parsed four at a time: after its last white space,
-    // the next number's first digit (or the block after it; an all-digit
-    // block there leaves `start` at its first byte, where its number began).
-    if (parsed_block != nullptr) start = parsed_block + 64 - std::countl_zero(parsed_space);
     out = o;
-    return start;
+    return p;
 }
 #endif
 
@@ -576,18 +557,19 @@ inline bool use_uint_block_parser(uint_block_parser p) noexcept {
 
 namespace detail {
 
-/// The block parser in use (uint_block_parser_in_use) on [start, end), as
-/// parse_uint_blocks_sse2 describes; with the scalar parser nothing is
-/// parsed and `start` is returned.
-inline const char* parse_uint_blocks(const char* start, const char* end, std::uint64_t*& out,
-                                     std::uint64_t* out_end) noexcept {
+/// Block parser `parser` (which this CPU must run: cpu_runs) on [start,
+/// end), as parse_uint_blocks_sse2 describes; with the scalar parser nothing
+/// is parsed and `start` is returned.
+inline const char* parse_uint_blocks(uint_block_parser parser, const char* start, const char* end,
+                                     std::uint64_t*& out, std::uint64_t* out_end) noexcept {
 #if IOBENCH_IBUF_SSE2
-    switch (uint_block_parser_in_use()) {
+    switch (parser) {
     case uint_block_parser::avx2: return parse_uint_blocks_avx2(start, end, out, out_end);
     case uint_block_parser::sse2: return parse_uint_blocks_sse2(start, end, out, out_end);
     case uint_block_parser::scalar: break;
     }
 #else
+    (void)parser;
     (void)end;
     (void)out;
     (void)out_end;

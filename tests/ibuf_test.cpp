@@ -338,6 +338,35 @@ TEST_P(IbufGetUints, ShortNumbersAmongRunsOfWhiteSpaceAndLongNumbers) {
     }
 }
 
+TEST_P(IbufGetUints, FilesOfNumbersOfOneLengthForEveryLength) {
+    // 400 numbers of exactly L digits for every L from 1 to 20: L = 8 fills
+    // the AVX2 parser's 8-byte lanes with no white space before a number,
+    // L = 9 and more makes every window go one number at a time, 17 and more
+    // stops the block parsers; between them one to three white-space bytes,
+    // so that the windows, which start after the last number they
+    // converted, start at every offset of a line.
+    std::mt19937_64 rng(23);
+    const char* separators[] = {"\n", " ", "\r\n", "\t\t\t"};
+    for (std::size_t length = 1; length <= 20; ++length) {
+        std::string text;
+        std::vector<std::uint64_t> want;
+        for (int i = 0; i < 400; ++i) {
+            std::string digits(length, '0');
+            for (char& c : digits) c = static_cast<char>('0' + rng() % 10);
+            if (length > 1) digits[0] = static_cast<char>('1' + rng() % 9);  // no leading zero
+            if (length == 20) digits.replace(0, 2, "1" + std::to_string(rng() % 8));  // below 1.8e19
+            const std::uint64_t v = std::stoull(digits);
+            text += decimal(v);
+            text += separators[rng() % 4 == 0 ? rng() % 4 : 0];
+            want.push_back(v);
+        }
+        for (const Reader& r : all_readers()) {
+            SCOPED_TRACE("length " + std::to_string(length) + ", " + describe(r));
+            ASSERT_EQ(parse(text, r), want);
+        }
+    }
+}
+
 TEST_P(IbufGetUints, NumbersSplitAcrossRefillsAtEveryOffset) {
     // Lines of 1 to 17 digits and one byte of white space: with buffers of 1
     // to 40 bytes, each number is cut by a refill at each of its positions
