@@ -23,19 +23,20 @@ namespace {
 #ifdef _WIN32
 constexpr const char* obuf_writer =
     "iobench's buffered writer on a Win32 file HANDLE (flushed with WriteFile): put_uint_lines(block) / "
-    "write_repeated(line, n) / put_double(v), put('\\n')";
+    "write_repeated(line, n) / put_double_lines(block)";
 constexpr const char* ibuf_reader = "iobench's buffered reader on a Win32 file HANDLE (refilled with ReadFile)";
 #else
 constexpr const char* obuf_writer =
     "iobench's buffered writer on a file descriptor: put_uint_lines(block) / write_repeated(line, n) / "
-    "put_double(v), put('\\n')";
+    "put_double_lines(block)";
 constexpr const char* ibuf_reader = "iobench's buffered reader on a file descriptor";
 #endif
 /// obuf's description up to its doubles, naming where this build's doubles come from.
 const std::string obuf_doubles_description =
     std::string(obuf_writer) + (default_double_digits == double_digits::zmij
-                                    ? "; doubles with Żmij (zmij::write, its digits where std::to_chars writes "
-                                      "fixed notation)"
+                                    ? "; doubles with Żmij: its digits (zmij::to_decimal) in obuf's AVX2 line "
+                                      "kernel, two doubles at a time, where the CPU has AVX2, else its own writer "
+                                      "(zmij::write, its digits where std::to_chars writes fixed notation)"
                                     : "; doubles with Dragonbox's digits (this build has no Żmij)");
 /// obuf's description, with how its integers are written.
 const std::string obuf_description =
@@ -89,6 +90,15 @@ void obuf_lines(const Sink& sink, const NumberedLine& line, std::uint64_t count)
 void obuf_doubles(const Sink& sink, std::span<const double> values) {
     obuf_file file(sink.path, sink.buffer_size);
     write_double_lines(file.out(), values);
+    file.close();
+}
+
+/// obuf's put_doubles with line kernel `Kernel` whatever the CPU would
+/// choose (scalar_obuf's doubles: format_double one at a time).
+template <double_line_kernel Kernel>
+void kernel_obuf_doubles(const Sink& sink, std::span<const double> values) {
+    obuf_file file(sink.path, sink.buffer_size);
+    write_double_lines(file.out(), values, Kernel);
     file.close();
 }
 
@@ -298,11 +308,13 @@ const MethodRegistrar registrar{{.family = "obuf"}, {
      .sizable_buffer = true,
      .put_doubles = dragonbox_obuf_doubles},
     {.name = "scalar_obuf",
-     .description = "obuf's put_ints with its scalar line kernel (table lookups, one number at a time) whatever the "
-                    "CPU has: the kernel obuf runs where the CPU has no AVX2",
+     .description = "obuf's put_ints and put_doubles with its scalar line kernels whatever the CPU has (integers by "
+                    "table lookups, one number at a time; doubles one at a time with format_double): the kernels obuf "
+                    "runs where the CPU has no AVX2",
      .default_buffer_size = obuf_buffer_size,
      .sizable_buffer = true,
-     .put_ints = kernel_obuf_ints<uint_line_kernel::scalar>},
+     .put_ints = kernel_obuf_ints<uint_line_kernel::scalar>,
+     .put_doubles = kernel_obuf_doubles<double_line_kernel::scalar>},
     {.name = "sse2_obuf",
      .description = "obuf's put_ints with its SSE2 line kernel (two numbers at a time), which obuf never chooses "
                     "itself (more instructions per number than the scalar kernel)",

@@ -25,6 +25,7 @@
 
 #include "methods/buffer_sizes.hpp"
 #include "methods/format_double.hpp"
+#include "methods/format_double_lines.hpp"
 #include "methods/format_uint.hpp"
 #include "methods/format_uint_lines.hpp"
 #include "methods/hot_path.hpp"
@@ -269,6 +270,28 @@ public:
                     n -= m;
                 } else {
                     put_uint(*v++);
+                    put('\n');
+                    --n;
+                }
+            }
+        }
+
+        /// Appends each of the `n` doubles at `v` in its shortest round-trip
+        /// form followed by '\n' (the bytes of put_double(v[i]), put('\n') for
+        /// each) with line kernel `kernel`, which this CPU must run
+        /// (cpu_runs): as many lines at once as surely fit in the room left
+        /// (double_lines_room), one at a time through put_double and put when
+        /// none does.
+        void put_double_lines(double_line_kernel kernel, const double* v, std::size_t n) {
+            while (n != 0) {
+                const auto room = static_cast<std::size_t>(end_ - cur_);
+                if (room >= double_lines_room(1)) [[likely]] {
+                    const std::size_t m = std::min(n, (room - double_lines_room(0)) / (max_double_chars + 1));
+                    cur_ = format_double_lines(kernel, cur_, v, m);
+                    v += m;
+                    n -= m;
+                } else {
+                    put_double(*v++);
                     put('\n');
                     --n;
                 }

@@ -85,13 +85,28 @@ void write_numbered_lines(Obuf& out, const NumberedLine& line, std::uint64_t cou
 }
 
 /// put_doubles: every value in its shortest round-trip form, one per line,
-/// its digits from `Digits` (format_double).
+/// with line kernel `kernel` (which this CPU must run: cpu_runs), the block
+/// as one put_double_lines call.
+template <class Obuf>
+void write_double_lines(Obuf& out, std::span<const double> values, double_line_kernel kernel) {
+    typename Obuf::cursor cur(out);
+    cur.put_double_lines(kernel, values.data(), values.size());
+}
+
+/// put_doubles: every value in its shortest round-trip form, one per line,
+/// its digits from `Digits` (format_double): with the line kernel in use
+/// (double_line_kernel_in_use()) for the default digits, one put_double at a
+/// time for the others.
 template <double_digits Digits = default_double_digits, class Obuf>
 void write_double_lines(Obuf& out, std::span<const double> values) {
-    typename Obuf::cursor cur(out);
-    for (double v : values) {
-        cur.template put_double<Digits>(v);
-        cur.put('\n');
+    if constexpr (Digits == default_double_digits) {
+        write_double_lines(out, values, double_line_kernel_in_use());
+    } else {
+        typename Obuf::cursor cur(out);
+        for (double v : values) {
+            cur.template put_double<Digits>(v);
+            cur.put('\n');
+        }
     }
 }
 

@@ -344,10 +344,14 @@ TEST_P(IbufGetUints, FilesOfNumbersOfOneLengthForEveryLength) {
     // L = 9 and more makes every window go one number at a time, 17 and more
     // stops the block parsers; between them one to three white-space bytes,
     // so that the windows, which start after the last number they
-    // converted, start at every offset of a line.
+    // converted, start at every offset of a line; and the same with two
+    // bytes ("\r\n") after every number, so that no run of digits is longer
+    // than a number.
     std::mt19937_64 rng(23);
     const char* separators[] = {"\n", " ", "\r\n", "\t\t\t"};
-    for (std::size_t length = 1; length <= 20; ++length) {
+    for (std::size_t test = 0; test < 40; ++test) {
+        const std::size_t length = 1 + test % 20;
+        const bool crlf = test >= 20;
         std::string text;
         std::vector<std::uint64_t> want;
         for (int i = 0; i < 400; ++i) {
@@ -357,11 +361,11 @@ TEST_P(IbufGetUints, FilesOfNumbersOfOneLengthForEveryLength) {
             if (length == 20) digits.replace(0, 2, "1" + std::to_string(rng() % 8));  // below 1.8e19
             const std::uint64_t v = std::stoull(digits);
             text += decimal(v);
-            text += separators[rng() % 4 == 0 ? rng() % 4 : 0];
+            text += crlf ? "\r\n" : separators[rng() % 4 == 0 ? rng() % 4 : 0];
             want.push_back(v);
         }
         for (const Reader& r : all_readers()) {
-            SCOPED_TRACE("length " + std::to_string(length) + ", " + describe(r));
+            SCOPED_TRACE("length " + std::to_string(length) + (crlf ? " (CR LF), " : ", ") + describe(r));
             ASSERT_EQ(parse(text, r), want);
         }
     }
