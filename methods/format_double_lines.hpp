@@ -22,9 +22,8 @@
 #include <cstring>
 
 #include "methods/format_double.hpp"
-#include "methods/format_uint_lines.hpp"  // IOBENCH_OPAQUE
 #include "methods/hot_path.hpp"
-#include "methods/parse_uint.hpp"  // cpu_has_avx2_bmi2, IOBENCH_IBUF_SSE2, IOBENCH_TARGET_AVX2
+#include "methods/parse_uint.hpp"  // cpu_has_avx2_bmi2, IOBENCH_IBUF_SSE2, IOBENCH_TARGET_AVX2, IOBENCH_OPAQUE
 
 namespace iobench {
 
@@ -172,9 +171,9 @@ IOBENCH_ALWAYS_INLINE double_line_digits split_double_digits(const zmij::dec_fp<
 
 /// The vector constants of the AVX2 kernel, made once per call.
 struct double_line_constants {
-    __m256i div1e8;        // 64-bit lanes: 2^57 / 10^8, rounded up (x / 10^8 == x * this >> 57 below 10^9)
+    __m256i div1e8;           // 64-bit lanes: 2^57 / 10^8, rounded up (x / 10^8 == x * this >> 57 below 10^9)
     __m256i hundred_million;  // 64-bit lanes: 10^8
-    __m256i lead;          // 64-bit lanes: '0' | '.' << 8
+    __m256i lead;             // 64-bit lanes: '0' | '.' << 8
     __m256i div10000;      // 64-bit lanes: 2^45 / 10^4, rounded up (x / 10^4 == x * this >> 45 below 10^8)
     __m256i ten_thousand;  // 64-bit lanes: 10^4
     __m256i div100;        // words: 5243 (x / 100 == mulhi(x, this) >> 3 below 43,699)
@@ -186,9 +185,10 @@ struct double_line_constants {
 
 IOBENCH_TARGET_AVX2 inline double_line_constants make_double_line_constants() noexcept {
     double_line_constants k{_mm256_set1_epi64x(1441151881), _mm256_set1_epi64x(100000000),
-                            _mm256_set1_epi64x('0' | '.' << 8), _mm256_set1_epi64x(3518437209),  _mm256_set1_epi64x(10000), _mm256_set1_epi16(5243),
-                            _mm256_set1_epi16(100), _mm256_set1_epi16(6554), _mm256_set1_epi16(10),
-                            _mm256_set1_epi8('0')};
+                            _mm256_set1_epi64x('0' | '.' << 8),   _mm256_set1_epi64x(3518437209),
+                            _mm256_set1_epi64x(10000),            _mm256_set1_epi16(5243),
+                            _mm256_set1_epi16(100),               _mm256_set1_epi16(6554),
+                            _mm256_set1_epi16(10),                _mm256_set1_epi8('0')};
     IOBENCH_OPAQUE(k.div1e8);
     IOBENCH_OPAQUE(k.hundred_million);
     IOBENCH_OPAQUE(k.lead);

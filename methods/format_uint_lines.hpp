@@ -124,17 +124,6 @@ inline char* format_uint_lines_scalar(char* out, const std::uint64_t* v, std::si
 
 #if IOBENCH_IBUF_SSE2
 
-/// IOBENCH_OPAQUE(v): makes GCC and Clang forget the value of vector constant
-/// `v` (set once, before a kernel's loop), so that they keep it in a register
-/// rather than build it again on every pass (a broadcast from an immediate:
-/// 2 or 3 instructions) or turn a multiply by it into shifts and adds. MSVC
-/// does neither: nothing to do there.
-#if defined(__GNUC__) || defined(__clang__)
-#define IOBENCH_OPAQUE(v) __asm__("" : "+x"(v))
-#else
-#define IOBENCH_OPAQUE(v) ((void)0)
-#endif
-
 /// The line of a number below 10^8 whose 8 digits (leading zeros kept, first
 /// digit in the lowest byte) are `w`, of which the first `zeros` (0..7) are
 /// leading zeros to drop: one shift, one 8-byte store at `at` and '\n' after

@@ -16,9 +16,6 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <limits>
 #include <random>
 #include <string>
@@ -30,6 +27,7 @@
 #include "methods/obuf.hpp"
 #include "methods/obuf_file.hpp"
 #include "methods/obuf_writes.hpp"
+#include "obuf_test_support.hpp"
 
 namespace iobench {
 /// Kernel names in the parameterized tests' messages (found by
@@ -42,15 +40,7 @@ namespace {
 using iobench::basic_obuf;
 using iobench::double_line_kernel;
 
-/// A sink device that keeps every byte it is handed and the size of each call.
-struct string_device {
-    std::string* text;
-    std::vector<std::size_t>* chunks;
-    void write_all(const char* data, std::size_t size) {
-        text->append(data, size);
-        chunks->push_back(size);
-    }
-};
+using string_device = iobench::test::chunk_device;
 
 /// std::to_chars' shortest text of every value, each followed by '\n'
 /// ("nan" and "-nan" by the sign bit, as format_double writes every NaN).
@@ -211,24 +201,14 @@ TEST_P(ObufDoubleLineKernel, CursorPutDoubleLinesWritesWhatPutDoubleWritesInTheS
 }
 
 TEST_P(ObufDoubleLineKernel, WriteDoubleLinesThroughARealFile) {
-    const std::filesystem::path path =
-        std::filesystem::temp_directory_path() /
-        ("iobench_obuf_double_lines_" + std::to_string(std::random_device{}()) + "_" +
-         iobench::double_line_kernel_name(GetParam()) + ".txt");
     const std::vector<double> values = iobench::random_doubles(54321);  // odd
-    {
-        iobench::obuf_file file(path.string(), 4096);
-        iobench::write_double_lines(file.out(), values);
-        file.close();
-    }
-    std::string text;
-    {
-        std::ifstream in(path, std::ios::binary);
-        ASSERT_TRUE(in) << path;
-        text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-    }
-    std::error_code ec;
-    std::filesystem::remove(path, ec);
+    const std::string text = iobench::test::written_file(
+        std::string("iobench_obuf_double_lines_") + iobench::double_line_kernel_name(GetParam()),
+        [&](const std::string& path) {
+            iobench::obuf_file file(path, 4096);
+            iobench::write_double_lines(file.out(), values);
+            file.close();
+        });
     EXPECT_TRUE(text == expected_lines(values)) << text.size() << " bytes";
 }
 

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "methods/obuf.hpp"
+#include "obuf_test_support.hpp"
 
 namespace {
 
@@ -197,15 +198,7 @@ TYPED_TEST(FormatDoubleWith, InfinitiesAndNan) {
     }
 }
 
-/// A sink device that keeps every byte it is handed, and the size of each call.
-struct string_device {
-    std::string* text;
-    std::vector<std::size_t>* chunks;
-    void write_all(const char* data, std::size_t size) {
-        text->append(data, size);
-        chunks->push_back(size);
-    }
-};
+using string_device = iobench::test::chunk_device;
 
 /// What an obuf of `buffer_size` bytes hands its device for `prefix` bytes of
 /// 'x', then put_double<D>(v) and put('\n') for every value. With a buffer

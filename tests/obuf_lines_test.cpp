@@ -12,9 +12,6 @@
 
 #include <charconv>
 #include <cstdint>
-#include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <random>
 #include <sstream>
 #include <string>
@@ -25,6 +22,7 @@
 #include "methods/obuf.hpp"
 #include "methods/obuf_file.hpp"
 #include "methods/obuf_writes.hpp"
+#include "obuf_test_support.hpp"
 
 namespace iobench {
 /// Kernel names in the parameterized tests' messages (found by
@@ -37,15 +35,7 @@ namespace {
 using iobench::basic_obuf;
 using iobench::uint_line_kernel;
 
-/// A sink device that keeps every byte it is handed and the size of each call.
-struct string_device {
-    std::string* text;
-    std::vector<std::size_t>* chunks;
-    void write_all(const char* data, std::size_t size) {
-        text->append(data, size);
-        chunks->push_back(size);
-    }
-};
+using string_device = iobench::test::chunk_device;
 
 /// The text std::to_chars gives for `values`, each followed by '\n'.
 std::string expected_lines(const std::vector<std::uint64_t>& values) {
@@ -176,24 +166,13 @@ TEST_P(ObufLineKernel, CursorPutUintLinesWritesWhatPutUintWritesInTheSameChunks)
 }
 
 TEST_P(ObufLineKernel, WriteIntLinesThroughARealFile) {
-    const std::filesystem::path path =
-        std::filesystem::temp_directory_path() /
-        ("iobench_obuf_lines_" + std::to_string(std::random_device{}()) + "_" +
-         iobench::uint_line_kernel_name(GetParam()) + ".txt");
     constexpr std::uint64_t count = 123457;  // not a multiple of 256 or 4
-    {
-        iobench::obuf_file file(path.string(), 4096);
-        iobench::write_int_lines(file.out(), count);
-        file.close();
-    }
-    std::string text;
-    {
-        std::ifstream in(path, std::ios::binary);
-        ASSERT_TRUE(in) << path;
-        text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-    }
-    std::error_code ec;
-    std::filesystem::remove(path, ec);
+    const std::string text = iobench::test::written_file(
+        std::string("iobench_obuf_lines_") + iobench::uint_line_kernel_name(GetParam()), [](const std::string& path) {
+            iobench::obuf_file file(path, 4096);
+            iobench::write_int_lines(file.out(), count);
+            file.close();
+        });
     std::vector<std::uint64_t> values(count);
     for (std::uint64_t i = 0; i < count; ++i) values[i] = i;
     EXPECT_TRUE(text == expected_lines(values)) << text.size() << " bytes";
