@@ -300,18 +300,21 @@ IOBENCH_TARGET_AVX2 inline char* format_double_lines_avx2(char* out, const doubl
 
 }  // namespace detail
 
-/// Writes each of the `n` doubles at `v` as format_double writes it,
-/// followed by '\n', at `out` with kernel `k` (which this CPU must
-/// run: cpu_runs), and returns one past the last '\n'. `out` must have
-/// double_lines_room(n) writable bytes; those past the returned pointer are
-/// scratch afterwards.
-inline char* format_double_lines(double_line_kernel k, char* out, const double* v, std::size_t n) noexcept {
+/// Writes each of the `n` doubles at `v` as format_double<Digits> writes
+/// it, followed by '\n', at `out` with kernel `k` (which this CPU must run:
+/// cpu_runs), and returns one past the last '\n'. The AVX2 kernel takes
+/// Żmij's digits: with Dragonbox's (double_digits::dragonbox) every kernel
+/// writes one double at a time. `out` must have double_lines_room(n)
+/// writable bytes; those past the returned pointer are scratch afterwards.
+template <double_digits Digits = default_double_digits>
+char* format_double_lines(double_line_kernel k, char* out, const double* v, std::size_t n) noexcept {
 #if IOBENCH_DOUBLE_LINES_AVX2
-    if (k == double_line_kernel::avx2) return detail::format_double_lines_avx2(out, v, n);
+    if (Digits == double_digits::zmij && k == double_line_kernel::avx2)
+        return detail::format_double_lines_avx2(out, v, n);
 #else
     (void)k;
 #endif
-    for (std::size_t i = 0; i < n; ++i) out = detail::format_double_line(out, v[i]);
+    for (std::size_t i = 0; i < n; ++i) out = detail::format_double_line<Digits>(out, v[i]);
     return out;
 }
 

@@ -278,20 +278,21 @@ public:
 
         /// Appends each of the `n` doubles at `v` in its shortest round-trip
         /// form followed by '\n' (the bytes of put_double(v[i]), put('\n') for
-        /// each) with line kernel `kernel`, which this CPU must run
-        /// (cpu_runs): as many lines at once as surely fit in the room left
-        /// (double_lines_room), one at a time through put_double and put when
-        /// none does.
+        /// each), its digits from `Digits`, with line kernel `kernel`, which
+        /// this CPU must run (cpu_runs): as many lines at once as surely fit
+        /// in the room left (double_lines_room), one at a time through
+        /// put_double and put when none does.
+        template <double_digits Digits = default_double_digits>
         void put_double_lines(double_line_kernel kernel, const double* v, std::size_t n) {
             while (n != 0) {
                 const auto room = static_cast<std::size_t>(end_ - cur_);
                 if (room >= double_lines_room(1)) [[likely]] {
                     const std::size_t m = std::min(n, (room - double_lines_room(0)) / (max_double_chars + 1));
-                    cur_ = format_double_lines(kernel, cur_, v, m);
+                    cur_ = format_double_lines<Digits>(kernel, cur_, v, m);
                     v += m;
                     n -= m;
                 } else {
-                    put_double(*v++);
+                    put_double<Digits>(*v++);
                     put('\n');
                     --n;
                 }

@@ -95,18 +95,16 @@ void write_double_lines(Obuf& out, std::span<const double> values, double_line_k
 
 /// put_doubles: every value in its shortest round-trip form, one per line,
 /// its digits from `Digits` (format_double): with the line kernel in use
-/// (double_line_kernel_in_use()) for the default digits, one put_double at a
-/// time for the others.
+/// (double_line_kernel_in_use()) for the default digits, with the scalar
+/// one for the others (the AVX2 kernel takes Żmij's digits), the block as
+/// one put_double_lines call either way.
 template <double_digits Digits = default_double_digits, class Obuf>
 void write_double_lines(Obuf& out, std::span<const double> values) {
     if constexpr (Digits == default_double_digits) {
         write_double_lines(out, values, double_line_kernel_in_use());
     } else {
         typename Obuf::cursor cur(out);
-        for (double v : values) {
-            cur.template put_double<Digits>(v);
-            cur.put('\n');
-        }
+        cur.template put_double_lines<Digits>(double_line_kernel::scalar, values.data(), values.size());
     }
 }
 

@@ -4,10 +4,11 @@
 // patterns, every power of 2 and of 10, every significand length from 1 to 17
 // digits at every exponent class, both signs, and doubles the AVX2 kernel
 // leaves to format_double (zeros, subnormals, infinities, NaNs, fixed
-// notation) at every place in a pair; nothing stored past double_lines_room;
-// a cursor's put_double_lines writes the bytes of put_double/put in the same
-// chunks for buffers of 1 to 80 bytes and the default; write_double_lines
-// through a real file gives the file it should.
+// notation) at every place in a pair, with Żmij's digits and with
+// Dragonbox's; nothing stored past double_lines_room; a cursor's
+// put_double_lines writes the bytes of put_double/put in the same chunks for
+// buffers of 1 to 80 bytes and the default; write_double_lines through a
+// real file gives the file it should.
 #include <gtest/gtest.h>
 
 #include <bit>
@@ -142,6 +143,12 @@ TEST_P(ObufDoubleLineKernel, EveryClassOfValueAsToCharsWritesIt) {
             EXPECT_EQ(buffer.substr(room), std::string(64, '#')) << "stored past double_lines_room";
         }
     }
+    // With Dragonbox's digits (dragonbox_obuf's: one double at a time with either kernel).
+    const std::string want = expected_lines(all);
+    std::string buffer(iobench::double_lines_room(all.size()), '#');
+    char* const end = iobench::format_double_lines<iobench::double_digits::dragonbox>(GetParam(), buffer.data(),
+                                                                                       all.data(), all.size());
+    EXPECT_TRUE(std::string_view(buffer.data(), static_cast<std::size_t>(end - buffer.data())) == want);
 }
 
 TEST_P(ObufDoubleLineKernel, EachOtherDoubleAtEveryPlaceAmongFastOnes) {
