@@ -309,11 +309,11 @@ IOBENCH_TARGET_AVX2 inline char* format_double_lines_avx2(char* out, const doubl
 template <double_digits Digits = default_double_digits>
 char* format_double_lines(double_line_kernel k, char* out, const double* v, std::size_t n) noexcept {
 #if IOBENCH_DOUBLE_LINES_AVX2
-    if (Digits == double_digits::zmij && k == double_line_kernel::avx2)
-        return detail::format_double_lines_avx2(out, v, n);
-#else
-    (void)k;
+    if constexpr (Digits == double_digits::zmij) {
+        if (k == double_line_kernel::avx2) return detail::format_double_lines_avx2(out, v, n);
+    }
 #endif
+    (void)k;
     for (std::size_t i = 0; i < n; ++i) out = detail::format_double_line<Digits>(out, v[i]);
     return out;
 }
