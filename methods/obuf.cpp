@@ -115,17 +115,23 @@ void obuf_console(const StdoutSink& sink, std::string_view line, std::uint64_t c
     out.flush();
 }
 
-/// get_uints into a block on the stack, appended to `values` a block at a
-/// time: the parser writes through a plain pointer, with no capacity check
-/// per number, and `values` grows as a vector does should its reserved
-/// capacity not suffice. (Writing straight into the reserved capacity past
-/// size() would be undefined behaviour, and resize() would first zero it.)
-void ibuf_ints(const Source& source, std::vector<std::uint64_t>& values) {
+/// get_uints with block parser `parser` into a block on the stack, appended
+/// to `values` a block at a time: the parser writes through a plain pointer,
+/// with no capacity check per number, and `values` grows as a vector does
+/// should its reserved capacity not suffice. (Writing straight into the
+/// reserved capacity past size() would be undefined behaviour, and resize()
+/// would first zero it.)
+void read_ints(const Source& source, std::vector<std::uint64_t>& values, uint_block_parser parser) {
     ibuf_file file(source.path, source.buffer_size);
     auto& in = file.in();
     std::uint64_t block[1024];
-    while (const std::size_t n = in.get_uints(block)) values.insert(values.end(), block, block + n);
+    while (const std::size_t n = in.get_uints(block, parser)) values.insert(values.end(), block, block + n);
     file.close();
+}
+
+/// ibuf's get_ints: read_ints with the parser in use (the CPU's best).
+void ibuf_ints(const Source& source, std::vector<std::uint64_t>& values) {
+    read_ints(source, values, uint_block_parser_in_use());
 }
 
 /// ibuf_ints with block parser `Parser` whatever the CPU would choose (the
@@ -133,11 +139,7 @@ void ibuf_ints(const Source& source, std::vector<std::uint64_t>& values) {
 /// SSE2 parser: not x86-64).
 template <uint_block_parser Parser>
 void parser_ibuf_ints(const Source& source, std::vector<std::uint64_t>& values) {
-    ibuf_file file(source.path, source.buffer_size);
-    auto& in = file.in();
-    std::uint64_t block[1024];
-    while (const std::size_t n = in.get_uints(block, Parser)) values.insert(values.end(), block, block + n);
-    file.close();
+    read_ints(source, values, Parser);
 }
 
 /// get_doubles into a block on the stack, appended a block at a time (as ibuf_ints).

@@ -261,19 +261,13 @@ public:
         /// as surely fit in the room left (uint_lines_room), one at a time
         /// through put_uint and put when none does.
         void put_uint_lines(uint_line_kernel kernel, const std::uint64_t* v, std::size_t n) {
-            while (n != 0) {
-                const auto room = static_cast<std::size_t>(end_ - cur_);
-                if (room >= uint_lines_room(1)) [[likely]] {
-                    const std::size_t m = std::min(n, (room - uint_lines_room(0)) / (max_uint_digits + 1));
-                    cur_ = format_uint_lines(kernel, cur_, v, m);
-                    v += m;
-                    n -= m;
-                } else {
-                    put_uint(*v++);
+            put_in_blocks(
+                v, n, uint_lines_room,
+                [kernel](char* p, const std::uint64_t* x, std::size_t m) { return format_uint_lines(kernel, p, x, m); },
+                [this](std::uint64_t x) {
+                    put_uint(x);
                     put('\n');
-                    --n;
-                }
-            }
+                });
         }
 
         /// Appends each of the `n` doubles at `v` in its shortest round-trip
@@ -284,19 +278,13 @@ public:
         /// put_double and put when none does.
         template <double_digits Digits = default_double_digits>
         void put_double_lines(double_line_kernel kernel, const double* v, std::size_t n) {
-            while (n != 0) {
-                const auto room = static_cast<std::size_t>(end_ - cur_);
-                if (room >= double_lines_room(1)) [[likely]] {
-                    const std::size_t m = std::min(n, (room - double_lines_room(0)) / (max_double_chars + 1));
-                    cur_ = format_double_lines<Digits>(kernel, cur_, v, m);
-                    v += m;
-                    n -= m;
-                } else {
-                    put_double<Digits>(*v++);
+            put_in_blocks(
+                v, n, double_lines_room,
+                [kernel](char* p, const double* x, std::size_t m) { return format_double_lines<Digits>(kernel, p, x, m); },
+                [this](double x) {
+                    put_double<Digits>(x);
                     put('\n');
-                    --n;
-                }
-            }
+                });
         }
 
         /// put_uint_lines with the kernel in use (uint_line_kernel_in_use()).
@@ -350,6 +338,29 @@ public:
         /// write_repeated's loop: `store(p)` copies the line (its `line.size()`
         /// bytes, no more) to p; as many lines as fit are stored with no check
         /// between them, then one goes through write() (which flushes).
+        /// The loop of put_uint_lines and put_double_lines: the `n` items at
+        /// `v` in blocks of as many lines as surely fit in the room left,
+        /// `room(m)` bytes stored for m lines (room(1) - room(0) per line, room(0)
+        /// of scratch), each block by `block(position, items, m)`, which returns
+        /// the new position; one item at a time by `one(item)` when no line fits.
+        template <class T, class Block, class One>
+        IOBENCH_ALWAYS_INLINE void put_in_blocks(const T* v, std::size_t n, std::size_t (*room)(std::size_t),
+                                                 Block block, One one) {
+            const std::size_t scratch = room(0), line = room(1) - scratch;
+            while (n != 0) {
+                const auto left = static_cast<std::size_t>(end_ - cur_);
+                if (left >= line + scratch) [[likely]] {
+                    const std::size_t m = std::min(n, (left - scratch) / line);
+                    cur_ = block(cur_, v, m);
+                    v += m;
+                    n -= m;
+                } else {
+                    one(*v++);
+                    --n;
+                }
+            }
+        }
+
         template <class Store>
         IOBENCH_ALWAYS_INLINE void repeat(std::string_view line, std::uint64_t count, Store store) {
             const std::size_t n = line.size();

@@ -180,31 +180,14 @@ TEST_P(ObufDoubleLineKernel, CursorPutDoubleLinesWritesWhatPutDoubleWritesInTheS
     std::vector<double> values = iobench::random_doubles(1500);
     for (std::size_t i = 0; i < values.size(); i += 13) values[i] = other_doubles()[i % other_doubles().size()];
     for (std::size_t i = 5; i < values.size(); i += 7) values[i] = -values[i] * 1e-300;
-    const std::string expected = expected_lines(values);
-    std::vector<std::size_t> sizes;
-    for (std::size_t s = 1; s <= 80; ++s) sizes.push_back(s);
-    sizes.push_back(0);  // the default
-    for (std::size_t size : sizes) {
-        std::string text, want;
-        std::vector<std::size_t> chunks, want_chunks;
-        basic_obuf<string_device> out(string_device{&text, &chunks}, size);
-        basic_obuf<string_device> reference(string_device{&want, &want_chunks}, size);
-        {
-            typename basic_obuf<string_device>::cursor cur(out);
-            // Calls of every length, so that each starts at another offset in the buffer.
-            for (std::size_t i = 0, n = 1; i < values.size(); i += n, n = n % 100 + 1)
-                cur.put_double_lines(GetParam(), values.data() + i, std::min(n, values.size() - i));
-        }
-        out.flush();
-        for (double v : values) {
-            reference.put_double(v);
-            reference.put('\n');
-        }
-        reference.flush();
-        ASSERT_EQ(want, expected);
-        ASSERT_EQ(text, expected) << "buffer of " << size;
-        EXPECT_EQ(chunks, want_chunks) << "buffer of " << size;
-    }
+    const double_line_kernel kernel = GetParam();
+    ASSERT_NO_FATAL_FAILURE(iobench::test::expect_blocks_write_what_one_at_a_time_writes(
+        values, expected_lines(values), 100,
+        [kernel](auto& cur, const double* v, std::size_t n) { cur.put_double_lines(kernel, v, n); },
+        [](auto& out, double v) {
+            out.put_double(v);
+            out.put('\n');
+        }));
 }
 
 TEST_P(ObufDoubleLineKernel, WriteDoubleLinesThroughARealFile) {

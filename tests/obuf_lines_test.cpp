@@ -138,31 +138,13 @@ TEST_P(ObufLineKernel, ALargeNumberAtEveryPlaceInAGroup) {
 TEST_P(ObufLineKernel, CursorPutUintLinesWritesWhatPutUintWritesInTheSameChunks) {
     std::vector<std::uint64_t> values;
     for (std::uint64_t i = 0; i < 3000; ++i) values.push_back(i * i * 977 % 1000000007ULL * (i % 7 == 0 ? 1000000000000ULL : 1));
-    const std::string expected = expected_lines(values);
-    std::vector<std::size_t> sizes;
-    for (std::size_t s = 1; s <= 80; ++s) sizes.push_back(s);
-    sizes.push_back(0);  // the default
-    for (std::size_t size : sizes) {
-        std::string text, want;
-        std::vector<std::size_t> chunks, want_chunks;
-        basic_obuf<string_device> out(string_device{&text, &chunks}, size);
-        basic_obuf<string_device> reference(string_device{&want, &want_chunks}, size);
-        {
-            typename basic_obuf<string_device>::cursor cur(out);
-            // Calls of every length, so that each starts at another offset in the buffer.
-            for (std::size_t i = 0, n = 1; i < values.size(); i += n, n = n % 300 + 1)
-                cur.put_uint_lines(values.data() + i, std::min(n, values.size() - i));
-        }
-        out.flush();
-        for (std::uint64_t v : values) {
-            reference.put_uint(v);
-            reference.put('\n');
-        }
-        reference.flush();
-        ASSERT_EQ(want, expected);
-        ASSERT_EQ(text, expected) << "buffer of " << size;
-        EXPECT_EQ(chunks, want_chunks) << "buffer of " << size;
-    }
+    ASSERT_NO_FATAL_FAILURE(iobench::test::expect_blocks_write_what_one_at_a_time_writes(
+        values, expected_lines(values), 300,
+        [](auto& cur, const std::uint64_t* v, std::size_t n) { cur.put_uint_lines(v, n); },
+        [](auto& out, std::uint64_t v) {
+            out.put_uint(v);
+            out.put('\n');
+        }));
 }
 
 TEST_P(ObufLineKernel, WriteIntLinesThroughARealFile) {

@@ -1,9 +1,13 @@
 // What the tests of obuf's writers share (tests/obuf_lines_test.cpp,
 // tests/obuf_double_test.cpp, tests/obuf_double_lines_test.cpp): a sink
-// device that keeps what it is handed, call by call, and a real file written
-// and read back.
+// device that keeps what it is handed, call by call, the check that a
+// cursor's block writer writes what one item at a time writes, and a real
+// file written and read back.
 #pragma once
 
+#include <gtest/gtest.h>
+
+#include <algorithm>
 #include <cstddef>
 #include <filesystem>
 #include <fstream>
@@ -12,6 +16,8 @@
 #include <string>
 #include <system_error>
 #include <vector>
+
+#include "methods/obuf.hpp"
 
 namespace iobench::test {
 
@@ -24,6 +30,36 @@ struct chunk_device {
         chunks->push_back(size);
     }
 };
+
+/// Fails unless, through obufs of 1 to 80 bytes and of the default size,
+/// `put_block(cursor, items, n)` over `values`, in calls of every length from
+/// 1 to `longest` (so that each starts at another offset in the buffer),
+/// hands the device `expected` in the same chunks as `put_one(obuf, item)`
+/// for every item does (and that gives `expected`).
+template <class T, class PutBlock, class PutOne>
+void expect_blocks_write_what_one_at_a_time_writes(const std::vector<T>& values, const std::string& expected,
+                                                   std::size_t longest, PutBlock put_block, PutOne put_one) {
+    std::vector<std::size_t> sizes;
+    for (std::size_t s = 1; s <= 80; ++s) sizes.push_back(s);
+    sizes.push_back(0);  // the default
+    for (std::size_t size : sizes) {
+        std::string text, want;
+        std::vector<std::size_t> chunks, want_chunks;
+        basic_obuf<chunk_device> out(chunk_device{&text, &chunks}, size);
+        basic_obuf<chunk_device> reference(chunk_device{&want, &want_chunks}, size);
+        {
+            typename basic_obuf<chunk_device>::cursor cur(out);
+            for (std::size_t i = 0, n = 1; i < values.size(); i += n, n = n % longest + 1)
+                put_block(cur, values.data() + i, std::min(n, values.size() - i));
+        }
+        out.flush();
+        for (const T& v : values) put_one(reference, v);
+        reference.flush();
+        ASSERT_EQ(want, expected);
+        ASSERT_EQ(text, expected) << "buffer of " << size;
+        EXPECT_EQ(chunks, want_chunks) << "buffer of " << size;
+    }
+}
 
 /// The bytes `write(path)` leaves in a new file of the system's temporary
 /// directory (named after `stem` and a random number), which is removed
