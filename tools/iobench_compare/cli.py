@@ -470,6 +470,12 @@ def main(argv: list[str] | None = None) -> int:
 
         undecided = args.undecided or "error"
         result = gate(comparison, gate_threshold, gate_figures, required, args.alpha)
+        from .pins import differences
+
+        moved = differences()
+        if moved:
+            result.notes.append(f"this Python has {', '.join(moved)}: the p-values and medians may differ from "
+                                "those of the versions tested (tools/constraints.txt)")
         _say(report(result, undecided))
         return status(result, undecided)
     return 0
