@@ -201,9 +201,10 @@ def judge_samples(base: list[float], new: list[float], base_value: float, new_va
                   alpha: float) -> tuple[str, str]:
     """A time or a percentile of NEW's repetitions against BASE's: (verdict, detail). The verdict is
     "regression" or "improvement" (p < alpha and the ratio of the medians beyond the threshold), "no change"
-    (p < alpha within the threshold, p >= alpha within it, or the very same samples), or "undecided": too few
-    repetitions for the test ever to reach alpha (the detail says how many it needs), or p >= alpha while the
-    ratio is beyond the threshold (the detail gives the smallest step it could have detected, detectable_step)."""
+    (p < alpha within the threshold, p >= alpha with NEW not worse beyond it, or the very same samples), or
+    "undecided": too few repetitions for the test ever to reach alpha (the detail says how many it needs), or
+    p >= alpha while NEW is worse beyond the threshold (the detail gives the smallest step it could have
+    detected, detectable_step)."""
     n1, n2 = len(base), len(new)
     ratio = new_value / base_value
     if not can_reach(n1, n2, alpha):
@@ -221,7 +222,7 @@ def judge_samples(base: list[float], new: list[float], base_value: float, new_va
         if ratio - 1 < -threshold:
             return "improvement", f"p = {p:.3g}"
         return "no change", f"p = {p:.3g}"
-    if abs(ratio - 1) <= threshold:
+    if ratio - 1 <= threshold:  # (an apparent improvement the test does not confirm is no regression)
         return "no change", f"p = {p:.3g}"
     step = detectable_step(base, new, alpha)
     return "undecided", (f"p = {p:.3g} >= {alpha:g}: with {n1} vs {n2} repetitions as spread as these, the U test "

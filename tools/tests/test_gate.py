@@ -495,6 +495,13 @@ class TimesAndTailsTest(GateCase):
         self.assertIn("+8.6% (1.09x), median time per run (p = 0.561 >= 0.05: with 4 vs 4 repetitions as spread as "
                       "these, the U test detects a step from +37.1%)", line)
 
+    def test_an_improvement_the_test_does_not_confirm_is_no_change(self):
+        base, new = self.files([1.08, 1.3, 0.95, 1.2], [1.0, 1.2, 0.9, 1.1])
+        status, _, err = self.gate(base, new, "5", "--gate-on", "time", "--undecided", "pass")
+        self.assertEqual(status, 0, err)
+        self.assertNotIn("log/obuf/threads:1: ", err)
+        self.assertIn("; 1 row(s) judged (1 by median time)", err)
+
     def test_too_few_repetitions_names_the_fewest_that_could_decide(self):
         base, new = self.files([1.0, 1.01, 0.99], [2.0, 2.02, 1.98])
         status, _, err = self.gate(base, new, "5", "--gate-on", "time", "--alpha", "0.01")
