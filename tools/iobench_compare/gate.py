@@ -431,9 +431,6 @@ class _Judge:
         if not self._validate(name, benches):
             return
         figures = self._available(benches, table, row)
-        if not figures:
-            figures = ["time"]
-            self.by_time.append(name)
         for figure in figures:
             if figure == "instructions":
                 self._instructions(name, benches)
@@ -443,6 +440,11 @@ class _Judge:
                 self._time(name, table, row)
             else:
                 self._percentile(name, figure, benches)
+        # None of the figures asked for could judge the row (none in both files, or only counts that depend on
+        # timing): its median time does, and a note says so. Never judged by nothing.
+        if name not in self.judged_rows and not any(c.benchmark == name for c in self.changes):
+            self.by_time.append(name)
+            self._time(name, table, row)
 
 
 def _rows_of(f: ResultFile, name: str) -> list[str]:
@@ -519,8 +521,8 @@ def gate(comparison: Comparison, threshold: float, figures: tuple[str, ...] = DE
     _coverage(comparison, required or [], judge)
     notes = list(judge.notes)
     if judge.by_time:
-        asked = " nor ".join(NAMES[f] for f in figures if f != "time")
-        notes.append(f"judged by median time ({'neither ' if ' nor ' in asked else ''}{asked} in both files): "
+        asked = " or ".join(NAMES[f] for f in figures if f != "time")
+        notes.append(f"judged by median time (no {asked} in both files that could judge them): "
                      f"{_listed(judge.by_time)}")
     if judge.not_exact:
         notes.append("futex, mmap-family and other system calls not judged where their counts depend on timing "

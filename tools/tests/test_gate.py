@@ -156,8 +156,8 @@ class GateTest(GateCase):
         self.assertEqual(status, 0, err)
         self.assertEqual(err.splitlines()[-1], "gate: passed, no regression beyond 5 %; 4 row(s) judged (4 by median "
                                                "time)")
-        self.assertIn("note: judged by median time (neither instructions per item nor system calls in both files): "
-                      "ints_out/obuf, ints_out/fprintf, hello/obuf, hello/fwrite", err)
+        self.assertIn("note: judged by median time (no instructions per item or system calls in both files that could "
+                      "judge them): ints_out/obuf, ints_out/fprintf, hello/obuf, hello/fwrite", err)
         status, _, err = self.gate(fixture("instructions-valgrind.json"), fixture("instructions-valgrind.json"))
         self.assertEqual(status, 0, err)
         self.assertEqual(err.splitlines()[-1], "gate: passed, no regression beyond 5 %; 10 row(s) judged (10 by "
@@ -433,7 +433,22 @@ class SyscallsTest(GateCase):
         status, _, err = self.gate(fixture("syscalls-log.json"), fixture("syscalls-log.json"), "5", "--gate-on",
                                    "instructions")
         self.assertEqual(status, 2, err)
-        self.assertIn("note: judged by median time (instructions per item in both files): ", err)
+        self.assertIn("note: judged by median time (no instructions per item in both files that could judge them): ", err)
+
+    def test_a_row_whose_counts_cannot_judge_it_falls_back_to_its_time(self):
+        # Only the total, which depends on timing where several threads ran (syscalls_exact 0): those rows are
+        # judged by their median time (2 repetitions: undecided), never by nothing.
+        data = load("syscalls-log.json")
+        for row in data["benchmarks"]:
+            for kind in ("write", "read", "sync", "futex", "memory", "other"):
+                row.pop(f"syscalls_{kind}", None)
+        path = self.write("totals.json", data)
+        status, _, err = self.gate(path, path)
+        self.assertEqual(status, 2, err)
+        self.assertIn("undecided: log/obuf_mutex/threads:4/sink:shared: ", err)
+        self.assertIn("note: judged by median time (no instructions per item or system calls in both files that could "
+                      "judge them): log/obuf_mutex/threads:8/sink:per_thread, ", err)
+        self.assertIn("; 3 row(s) judged (3 by system calls per item)", err)  # the three rows of one thread
 
     def test_a_negative_count_is_bad_input(self):
         new = self.write("new.json", with_syscalls(load("syscalls-log.json"), "log/obuf/threads:1", syscalls_read=-1))
