@@ -48,6 +48,7 @@ examples:
   iobench-compare gcc.json --baseline-method fprintf,fwrite --counters write_calls,sys
   iobench-compare quick.json --format bencher -o bencher.json
   iobench-compare base.json new.json --fail-on-regression 5    # a CI gate: exit 4 on a regression
+  iobench-compare base.json new.json --fail-on-regression 3 --require mylog --gate-on instructions,syscalls,p99
   iobench-compare --history results/history.sqlite --add results/run.json    # label: git describe
   iobench-compare --history results/history.sqlite                # its series and regressions
   iobench-compare --history results/history.sqlite --format html -o history.html
@@ -60,12 +61,15 @@ without any result, no benchmark in common, an unknown --baseline-method or
 --counters, -o naming an input; -o or --plot naming a link, or another user's
 FIFO, device or file, in a directory others can write to), 3 a Python dependency
 is missing, 4 --fail-on-regression found a regression (each is a line on stderr:
-the benchmark, BASE's and NEW's figure, the change and which figure: instructions
-per item where both files count them, else the median time, significant by the
-U test at --alpha and beyond PCT). With --history: 2 also for a database that is
-not a history of this version (not SQLite, other tables, another schema version,
-damaged: refused, left as it is) or cannot be reached, and for options of the
-comparison; 1 when another writer held the history's lock for 60 s."""
+the benchmark, BASE's and NEW's figure, the change and which figure: by --gate-on,
+instructions and system calls per item where both files count them, else the
+median time, significant by the U test at --alpha and beyond PCT); with the gate
+also 2 for a row of BASE not measured in NEW, a --require or a plugin's family
+without rows, an undecided time (--undecided pass|fail: 0 or 4) and bad rows.
+With --history: 2 also for a database that is not a history of this version (not
+SQLite, other tables, another schema version, damaged: refused, left as it is)
+or cannot be reached, and for options of the comparison; 1 when another writer
+held the history's lock for 60 s."""
 
 
 class _Parser(argparse.ArgumentParser):
