@@ -320,8 +320,9 @@ def _check_rows_of_each_benchmark(path: str, rows: list[dict], run_types: list[s
     history) counts a repetition twice or takes an aggregate for a result: a repetition (run name and
     repetition_index) or an aggregate (run name and aggregate) twice, more repetitions than the rows'
     "repetitions", an aggregate row that names no aggregate, and a benchmark with aggregate rows but no
-    repetition in a file whose other benchmarks have theirs (only --benchmark_report_aggregates_only leaves
-    the repetitions out, and it leaves them out of every benchmark). Raises InputError naming the benchmark."""
+    repetition in a file that shows the repetitions of another benchmark of several (only
+    --benchmark_report_aggregates_only leaves repetitions out, and it leaves them out of every benchmark with
+    aggregates). Raises InputError naming the benchmark."""
     seen: dict[tuple, int] = {}
     iterations: dict[str, int] = {}
     declared: dict[str, int] = {}
@@ -355,7 +356,10 @@ def _check_rows_of_each_benchmark(path: str, rows: list[dict], run_types: list[s
         if declared.get(key, 0) and count > declared[key]:
             raise InputError(f"{path}: benchmark {key!r}: {count} repetition rows for the {declared[key]} "
                              'repetitions its rows declare ("repetitions")')
-    if iterations:
+    # Only --benchmark_report_aggregates_only leaves repetitions out, of every benchmark that has aggregates
+    # (those of one repetition have none and keep their row): a file that shows the repetitions of a benchmark
+    # of several shows them all.
+    if any(declared.get(key, 0) >= 2 for key in iterations):
         orphans = sorted(aggregates - set(iterations))
         if orphans:
             listed = ", ".join(repr(k) for k in orphans[:5]) + (f" and {len(orphans) - 5} more" if len(orphans) > 5

@@ -237,6 +237,19 @@ class CannotBeTalkedIntoAPassTest(GateCase):
         self.assertIn("ints_out/fprintf", err)
         self.assertIn("no repetition", err)
 
+    def test_a_file_of_aggregates_only_is_still_read(self):
+        # --benchmark_report_aggregates_only: no repetition of any benchmark with aggregates, while a benchmark of
+        # one repetition (no aggregates) keeps its row. Not a relabelling.
+        data = load("gcc-aggregates.json")
+        single = dict(next(r for r in load("gcc.json")["benchmarks"] if r["name"] == "hello/obuf"),
+                      repetitions=1, repetition_index=0)
+        data["benchmarks"].append(single)
+        path = self.write("aggregates.json", data)
+        status, out, err = run(path, path)
+        self.assertEqual(status, 0, err)
+        self.assertIn("\nhello", out)
+        self.assertIn("\nints_out", out)
+
     def test_a_nan_in_base_is_named_not_skipped(self):
         base = load("gcc.json")
         iterations_of(base, "fprintf")[0]["real_time"] = float("nan")
