@@ -324,7 +324,7 @@ class _Judge:
                 sound = False
         return sound
 
-    def _available(self, benches, table: Workload, row: Row) -> list[str]:
+    def _available(self, benches) -> list[str]:
         """The figures of --gate-on this row carries in both files."""
         found = []
         for figure in self.figures:
@@ -430,7 +430,7 @@ class _Judge:
         benches = [f.benchmarks[name] for f in self.files]
         if not self._validate(name, benches):
             return
-        figures = self._available(benches, table, row)
+        figures = self._available(benches)
         for figure in figures:
             if figure == "instructions":
                 self._instructions(name, benches)
@@ -553,7 +553,8 @@ def _line(c: Change) -> str:
     change = f"{c.change:+.1%}" if c.change is not None else "failed"
     ratio = f" ({c.new / c.base:.3g}x)" if c.kind == "undecided" and c.base and c.new is not None else ""
     by = f" ({c.detail})" if c.detail else ""
-    return f"{c.kind}: {c.benchmark}: {_number(c.base, c.unit)} -> {_number(c.new, c.unit)} {change}{ratio}, {c.figure}{by}"
+    values = f"{_number(c.base, c.unit)} -> {_number(c.new, c.unit)}"
+    return f"{c.kind}: {c.benchmark}: {values} {change}{ratio}, {c.figure}{by}"
 
 
 def report(result: GateResult, undecided: str = "error") -> str:

@@ -352,7 +352,6 @@ class CoverageTest(GateCase):
         self.assertIn("not measured: --require posix: no row of this method or family in NEW", err)
 
     def test_a_required_method_none_of_whose_rows_was_judged(self):
-        new = load("gcc-2reps.json")
         status, _, err = self.gate(fixture("gcc-2reps.json"), fixture("gcc-2reps.json"), "5", "--require", "obuf",
                                    "--undecided", "pass")
         self.assertEqual(status, 2, err)
@@ -446,7 +445,8 @@ class SyscallsTest(GateCase):
         status, _, err = self.gate(fixture("syscalls-log.json"), fixture("syscalls-log.json"), "5", "--gate-on",
                                    "instructions")
         self.assertEqual(status, 2, err)
-        self.assertIn("note: judged by median time (no instructions per item in both files that could judge them): ", err)
+        self.assertIn("note: judged by median time (no instructions per item in both files that could judge them): ",
+                      err)
 
     def test_a_row_whose_counts_cannot_judge_it_falls_back_to_its_time(self):
         # Only the total, which depends on timing where several threads ran (syscalls_exact 0): those rows are
