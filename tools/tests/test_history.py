@@ -216,12 +216,13 @@ class RefusedTest(unittest.TestCase):
             conn.execute("INSERT INTO accounts (name) VALUES ('x')")
         self.check(db, "holds tables that are not an iobench history (accounts): not used, left as it is")
 
-    def test_another_schema_version(self):
-        db = os.path.join(self.tmp, "v2.sqlite")
+    def test_a_newer_schema_version(self):
+        db = os.path.join(self.tmp, "v3.sqlite")
         hs.run_tool("--history", db, "--add", "--label", "c1", fixture("gcc.json"))
         with sqlite3.connect(db) as conn:
-            conn.execute("UPDATE iobench_schema SET version = 2")
-        self.check(db, "an iobench history of schema version 2, not 1 (this iobench-compare's)")
+            conn.execute("UPDATE iobench_schema SET version = 3")
+        self.check(db, "an iobench history of schema version 3, newer than this iobench-compare's (2): not used, "
+                       "left as it is")
 
     def test_damaged_tables(self):
         db = os.path.join(self.tmp, "damaged.sqlite")
