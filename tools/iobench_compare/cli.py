@@ -47,7 +47,7 @@ examples:
   iobench-compare gcc.json --baseline-method fprintf,fwrite --counters write_calls,sys
   iobench-compare quick.json --format bencher -o bencher.json
   iobench-compare base.json new.json --fail-on-regression 5    # a CI gate: exit 4 on a regression
-  iobench-compare --history results/history.sqlite --add results/run.json    # label: git describe
+  iobench-compare --history results/history.sqlite --add results/run.json    # label: your project's git describe
   iobench-compare --history results/history.sqlite                # its series and regressions
   iobench-compare --history results/history.sqlite --format html -o history.html
   iobench-compare --history postgresql://ci@db/iobench --add --label v1.2 run.json
@@ -128,14 +128,16 @@ def _parser() -> argparse.ArgumentParser:
                         "percent worse: by instructions per item where both count them (--instructions), else by "
                         "its median time where the difference is significant; the changes go to stderr")
     p.add_argument("--history", metavar="DB",
-                   help="a history of runs: a file (SQLite, created by the first --add), sqlite:///PATH or "
+                   help="a history of runs: a file of one's own (SQLite, created by the first --add; never "
+                        "through a link, nor another user's file), sqlite:///PATH or "
                         "postgresql://USER@HOST/NAME; alone it lists its series and the change points where a "
                         "benchmark got slower (or faster), with the commit range; with --format html a page of "
                         "charts")
     p.add_argument("--add", action="store_true",
                    help="with --history: add the FILE.json arguments as runs labelled --label (one label, the "
-                        "project's commit; default: git describe --always --dirty here); a file added before "
-                        "is left as it is")
+                        "project's commit; default: git describe --always --dirty in the git repository of the "
+                        "current directory, required in iobench's own checkout); a file added before is left "
+                        "as it is")
     p.add_argument("-o", "--output", metavar="FILE", help="write the output to FILE instead of standard output")
     p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     return p

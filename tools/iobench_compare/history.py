@@ -2,7 +2,8 @@
 
 `iobench-compare --history DB --add FILE...` adds result files to a history; each file
 becomes a run, identified by the SHA-256 of its bytes (adding it again adds nothing),
-labelled by the user's project commit (--label; default `git describe --always --dirty`)
+labelled by the user's project commit (--label; default `git describe --always --dirty` in the
+git repository of the current directory, unless that is iobench's own checkout: then --label is required)
 and described by its context: iobench's version and commit, compiler, build type, machine
 (host, CPU model, kernel, OS), suite and scale, how instructions were counted
 (--instructions), the run's date and the file's name. Per benchmark a run keeps its
@@ -502,14 +503,40 @@ def check_label(label: str) -> str:
     return label
 
 
-def default_label(directory: str | None = None) -> str:
-    """The label of runs added without --label: `git describe --always --dirty` in `directory` (the current
-    one). Raises InputError when git is missing or the directory is not in a git repository."""
+def _git(args: list[str], directory: str | None) -> subprocess.CompletedProcess:
     try:
-        done = subprocess.run(["git", "describe", "--always", "--dirty"], cwd=directory, capture_output=True,
-                              text=True, timeout=60, check=False)
+        return subprocess.run(["git", *args], cwd=directory, capture_output=True, text=True, timeout=60, check=False)
     except (OSError, subprocess.TimeoutExpired) as e:
-        raise InputError(f"--label: not given, and git describe could not run ({e}): give --label") from None
+        raise InputError(f"--label: not given, and git could not run ({e}): give --label COMMIT") from None
+
+
+def is_iobench_checkout(top: str) -> bool:
+    """True when the git work tree `top` is iobench's own source (the one this package runs from, or any
+    checkout holding iobench's tool and engine): its commit is iobench's, not a project's."""
+    here = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    try:
+        if os.path.samefile(top, here):
+            return True
+    except OSError:
+        pass
+    return (os.path.isfile(os.path.join(top, "tools", "iobench_compare", "history.py"))
+            and os.path.isdir(os.path.join(top, "core", "engine")))
+
+
+def default_label(directory: str | None = None) -> str:
+    """The label of runs added without --label: the commit of the user's project, `git describe --always
+    --dirty` in the git repository of `directory` (the current one). Raises InputError (give --label) when
+    git is missing, the directory is in no git repository, or that repository is iobench's own checkout (its
+    commit is iobench's, not the project's)."""
+    top = _git(["rev-parse", "--show-toplevel"], directory)
+    if top.returncode != 0:
+        raise InputError("--label: not given, and the current directory is in no git repository: give --label "
+                         "COMMIT (your project's commit)")
+    if is_iobench_checkout(top.stdout.strip()):
+        raise InputError(f"--label: not given, and the current directory is in iobench's own checkout "
+                         f"({top.stdout.strip()}), whose commit is not your project's: give --label COMMIT, or "
+                         "add from your project's repository")
+    done = _git(["describe", "--always", "--dirty"], directory)
     if done.returncode != 0:
         why = (done.stderr.strip().splitlines() or ["failed"])[0]
         raise InputError(f"--label: not given, and `git describe --always --dirty` failed here ({why}): "

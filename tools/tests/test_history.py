@@ -86,26 +86,6 @@ class AddTest(unittest.TestCase):
         for name, count in counted.items():
             self.assertEqual(rows[("instructions-valgrind.json", name)][3], count)
 
-    def test_default_label_is_git_describe(self):
-        repo = os.path.join(self.tmp, "project")
-        os.mkdir(repo)
-        env = hs.tool_env(GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@example.org", GIT_COMMITTER_NAME="t",
-                          GIT_COMMITTER_EMAIL="t@example.org", GIT_CONFIG_NOSYSTEM="1", HOME=self.tmp)
-        for cmd in (["git", "init", "-q"], ["git", "commit", "-q", "--allow-empty", "-m", "x"]):
-            subprocess.run(cmd, cwd=repo, env=env, check=True, capture_output=True)
-        described = subprocess.run(["git", "describe", "--always", "--dirty"], cwd=repo, env=env, check=True,
-                                   capture_output=True, text=True).stdout.strip()
-        status, out, err = hs.run_tool("--history", self.db, "--add", fixture("gcc.json"), cwd=repo, env=env)
-        self.assertEqual((status, err), (0, ""))
-        self.assertIn(f"(label {described})", out)
-        self.assertEqual(hs.sqlite_rows(self.db, "SELECT label FROM iobench_runs"), [(described,)])
-        # Outside a repository: one line, nothing created.
-        status, out, err = hs.run_tool("--history", os.path.join(self.tmp, "new.sqlite"), "--add",
-                                       fixture("gcc.json"), cwd=self.tmp, env=env)
-        self.assertEqual((status, out, err.count("\n")), (2, "", 1))
-        self.assertIn("--label: not given, and `git describe --always --dirty` failed here", err)
-        self.assertFalse(os.path.exists(os.path.join(self.tmp, "new.sqlite")))
-
     def check_refused(self, args, message, db=None):
         """Bad input: exit status 2, one line, nothing written to standard output, the history unchanged."""
         db = db or self.db
