@@ -38,6 +38,7 @@ import math
 from dataclasses import dataclass
 
 import numpy
+import scipy.ndimage
 
 from .history import Result, Series
 
@@ -103,14 +104,11 @@ def interval_noise(values: list[float], intervals: list[tuple[float, float] | No
 
 
 def _running_median(y: numpy.ndarray, width: int) -> numpy.ndarray:
-    """The median of each value's window of `width` (odd) values around it, the window shrunk at the ends."""
-    n = len(y)
-    half = width // 2
-    if n <= 2 * half:
+    """The median of each value's window of `width` (odd) values around it; at the ends the end value stands
+    for the values beyond it (scipy.ndimage's "nearest")."""
+    if len(y) <= width:
         return y.copy()
-    padded = numpy.concatenate([numpy.full(half, numpy.nan), y, numpy.full(half, numpy.nan)])
-    windows = numpy.lib.stride_tricks.sliding_window_view(padded, width)
-    return numpy.nanmedian(windows, axis=1)
+    return scipy.ndimage.median_filter(y, size=width, mode="nearest")
 
 
 def _best_split(f: numpy.ndarray) -> int:

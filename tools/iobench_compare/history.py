@@ -782,17 +782,19 @@ def read(db: Database) -> History:
                                    Series(tuple(getattr(run, k) for k in SERIES_KEY), []))
         position[run.id] = (series, len(series.runs))
         series.runs.append(run)
-    for r in result_rows:
-        if r.run_id not in position:
+    empty = (None,) * len(ADDED_IN_2)
+    for r in result_rows:  # (the columns of _COLUMNS[version], in order: tuples, not mappings, for speed)
+        run_id, benchmark, status, error, median, low, high, instructions, repetitions, *figures = r
+        if run_id not in position:
             # A run another writer committed between the two reads (PostgreSQL reads each statement as
             # committed when it starts; SQLite holds one snapshot): left for the next read, as its run is.
             continue
-        series, index = position[r.run_id]
-        ci = (r.ci_low_s, r.ci_high_s) if r.ci_low_s is not None and r.ci_high_s is not None else None
-        values = series.benchmarks.setdefault(r.benchmark, [None] * len(series.runs))
-        figures = r._mapping
-        values[index] = Result(r.status, r.error, r.median_s, ci, r.instructions_per_item, r.repetitions,
-                               *(figures.get(c) for c in ADDED_IN_2))
+        series, index = position[run_id]
+        values = series.benchmarks.get(benchmark)
+        if values is None:
+            values = series.benchmarks[benchmark] = [None] * len(series.runs)
+        values[index] = Result(status, error, median, (low, high) if low is not None and high is not None else None,
+                               instructions, repetitions, *(figures or empty))
     for series in by_key.values():  # benchmarks in name order, workloads together
         series.benchmarks = dict(sorted(series.benchmarks.items()))
     return History(db, len(run_rows), list(by_key.values()))

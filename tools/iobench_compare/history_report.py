@@ -376,8 +376,30 @@ def chart(series: Series, number: int, benchmark: str, found_changes: dict[str, 
              "instructions": "instructions per item"}
     title = f"{benchmark}: " + ", ".join(names[p] for p in panels)
     axes[0][0].set_title(title, fontsize=LABEL_FONT, pad=22)  # above the legend
-    fig.tight_layout()
+    # A fixed layout (inches), not tight_layout's: each measure of the text is a drawing of the figure, and a
+    # page at a team's scale draws hundreds of charts (docs/report.md, History).
+    height = fig.get_figheight()
+    fig.subplots_adjust(left=0.95 / 7.0, right=1 - 0.15 / 7.0, top=1 - 0.75 / height, bottom=1.15 / height,
+                        hspace=0.55 / 2.2 * len(panels) / max(1, len(panels) - 1) if len(panels) > 1 else 0.2)
     return Chart(gid, title, fig)
+
+
+def _svg(drawn) -> str:
+    """A chart as an SVG element to inline in the page: drawn once (no tight bounding box), text as SVG text
+    (not glyph outlines), ids unique by the chart's stem, no metadata."""
+    import matplotlib
+    import matplotlib.pyplot as plt
+
+    buffer = io.StringIO()
+    with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": drawn.stem}):
+        drawn.figure.savefig(buffer, format="svg", metadata={"Date": None})
+    plt.close(drawn.figure)
+    text = buffer.getvalue()
+    text = text[text.index("<svg"):]
+    start, end = text.find("<metadata>"), text.find("</metadata>")
+    if 0 <= start < end:
+        text = text[:start].rstrip(" ") + text[end + len("</metadata>"):].lstrip("\n")
+    return text
 
 
 def _change_table(history: History, found: list[Change], regression: bool) -> str:
@@ -409,7 +431,6 @@ def _runs_table(series: Series) -> str:
 
 def to_html(history: History) -> str:
     """The history as one self-contained HTML page (the comparison report's style sheet)."""
-    from .plot import svg
     from .report import CSS
 
     everything = find(history)
@@ -440,7 +461,7 @@ def to_html(history: History) -> str:
                 continue
             drawn = chart(series, number, benchmark, by_chart.get((id(series), benchmark), {}))
             out.append(f'<figure id="{drawn.stem}" aria-label="{_e(drawn.title)}">'
-                       f'{svg(drawn, drawn.stem)}</figure>')
+                       f'{_svg(drawn)}</figure>')
         out.append("</section>")
     out += [f"<footer>Written by iobench-compare {_e(__version__)} from the history {_e(history.db.shown)}. "
             f"{_e(METHOD)} Times: the median over a run's repetitions; the band: the distribution-free 95% "

@@ -324,6 +324,70 @@ class ChangePointTest(unittest.TestCase):
         self.assertEqual(changepoints.change_points(counts, changepoints.COUNT_NOISE), [5])
 
 
+class ChangePointJudgementTest(unittest.TestCase):
+    """What a change point must stand out of: the runs' intervals, the spread between runs, a minimum step; a
+    step of every benchmark together is the machine's; and the work grows linearly with the runs."""
+
+    def test_the_runs_intervals(self):
+        import numpy
+
+        rng = numpy.random.default_rng(3)
+        values = list(numpy.exp(rng.normal(0, 0.02, 30)) * [1.2 if k >= 15 else 1.0 for k in range(30)])
+        narrow = [(v / 1.05, v * 1.05) for v in values]
+        wide = [(v / 2.5, v * 2.5) for v in values]  # runs whose own repetitions spread 2.5x each way
+        self.assertEqual(changepoints.change_points(values, changepoints.TIME_NOISE, narrow), [15])
+        self.assertEqual(changepoints.change_points(values, changepoints.TIME_NOISE, wide), [])
+
+    def test_the_minimum_step(self):
+        values = [1.0] * 15 + [1.04] * 15  # exact, but 4 %: below MIN_TIME_EFFECT for times
+        self.assertEqual(changepoints.change_points(values, changepoints.TIME_NOISE, None,
+                                                    changepoints.MIN_TIME_EFFECT), [])
+        self.assertEqual(changepoints.change_points(values, changepoints.COUNT_NOISE), [15])  # counts: a change
+
+    def test_a_step_of_the_whole_machine(self):
+        # Every benchmark of quick-gcc.json 80 % slower from the 5th run on (a load), hello/fwrite 80 % x 1.3: the
+        # machine's step is listed apart, and hello/fwrite's step with it, not judged (a load slows benchmarks
+        # unevenly); the others, which moved as the machine did, are no change of their own.
+        with tempfile.TemporaryDirectory() as tmp:
+            db = os.path.join(tmp, "history.sqlite")
+            names = list(hs.medians("quick-gcc.json"))
+            for i in range(10):
+                factors = {n: (1.8 if i >= 4 else 1.0) * (1.3 if n == "hello/fwrite" and i >= 4 else 1.0)
+                           for n in names}
+                path = hs.variant(tmp, "quick-gcc.json", i, time_factors=factors)
+                self.assertEqual(hs.run_tool("--history", db, "--add", "--label", f"c{i + 1}", path)[0], 0)
+            status, out, err = hs.run_tool("--history", db)
+            self.assertEqual((status, err), (0, ""))
+            regressions = out.split("\nregressions:", 1)[1].split("\nimprovements", 1)[0]
+            lines = [line.split() for line in regressions.strip().splitlines()[3:]]
+            self.assertEqual(lines, [], regressions)
+            self.assertIn("improvements\n  none", out)
+            machine = out.split("\nsteps of the machine:", 1)[1]
+            self.assertRegex(machine, r"\(every benchmark\) +1 +machine +x0\.5\d +x1\.00 +\+(79|80)\.\d% +c4\.\.c5")
+            self.assertRegex(machine, r"hello/fwrite +1 +time .* \+1\d\d\.\d% +c4\.\.c5")
+            self.assertEqual(machine.count("c4..c5"), 2, machine)
+
+    def test_work_grows_linearly(self):
+        import numpy
+
+        def work(n):
+            rng = numpy.random.default_rng(5)
+            level = numpy.ones(n)
+            for start in (n // 4, n // 2, 3 * n // 4):
+                level[start:] *= 1.3
+            values = list(level * numpy.exp(rng.normal(0, 0.02, n)))
+            before = changepoints.WORK
+            found = changepoints.change_points(values, changepoints.TIME_NOISE)
+            self.assertEqual(len(found), 3, found)
+            return changepoints.WORK - before
+
+        small, large = work(300), work(3000)
+        # Binary segmentation: each level of splitting examines every value once at most.
+        self.assertLessEqual(small, 300 * 5)
+        self.assertLessEqual(large, 3000 * 5)
+        self.assertLessEqual(large, 10 * small * 1.05)
+
+
 class BrowserTest(unittest.TestCase):
     """The history's page in headless Chromium: the series, the interval band and the change point in the DOM,
     the screenshot no blank page and with the change point's red."""
