@@ -4,7 +4,7 @@ Exit status: 0 done; 1 the output could not be written (a full disk, a closed
 standard output; an earlier -o file is left whole), or the history could not be
 written (another writer held it too long); 2 bad input (one line
 `iobench-compare: error: ...` on stderr); 3 this Python lacks a dependency
-(numpy, scipy, matplotlib, tabulate; with --history also SQLAlchemy, ruptures and,
+(numpy, scipy, matplotlib, tabulate; with --history also SQLAlchemy and,
 for PostgreSQL, psycopg2), with what to install; 4 with --fail-on-regression, a
 benchmark regressed (gate.py).
 """
@@ -258,15 +258,15 @@ def _check_output_is_not_an_input(output: str | None, files: list[str]) -> None:
 
 
 def _import_history(html: bool):
-    """The history's modules (SQLAlchemy, ruptures; Matplotlib for `html`); exit status 3 if one is missing."""
+    """The history's modules (SQLAlchemy; Matplotlib for `html`); exit status 3 if one is missing."""
     try:
-        from . import history, history_report  # noqa: F401  (sqlalchemy, ruptures)
+        from . import history, history_report  # noqa: F401  (sqlalchemy)
 
         if html:
             from . import plot  # noqa: F401  (matplotlib)
     except ImportError as e:
-        fail(f"{e.name or e} is missing from this Python ({sys.executable}): --history needs SQLAlchemy and "
-             "ruptures: install python3-sqlalchemy and ruptures (tools/install-deps.sh --tools), or "
+        fail(f"{e.name or e} is missing from this Python ({sys.executable}): --history needs SQLAlchemy: "
+             "install python3-sqlalchemy (tools/install-deps.sh --tools), or "
              "`pip install './tools[history]'` into a virtual environment", EXIT_MISSING_DEPENDENCY)
     return history, history_report
 
