@@ -3,8 +3,9 @@
 Console and Markdown (tables by tabulate, as the comparison's), CSV (one line per run and
 benchmark: the history's numbers, unrounded) and an HTML page in the comparison report's frame:
 the regressions and improvements with the commit range each falls in, then per series its runs
-and one chart per benchmark (median time with its 95 % interval as a band, instructions per item
-where counted, each change point a dashed vertical line). Like the report it is self-contained
+and one chart per benchmark (history_svg: median time with its 95 % interval as a band, a per-call
+row's percentiles, the throughput, instructions per item where counted, each change point a dashed
+vertical line). Like the report it is self-contained
 and carries no date of its own: the same history gives the same bytes.
 """
 
@@ -17,7 +18,7 @@ import io
 
 from tabulate import tabulate
 
-from . import __version__
+from . import __version__, history_svg
 from .changepoints import (COUNT_NOISE, INSTRUCTIONS, MACHINE, MIN_SEGMENT, MIN_TIME_EFFECT, TIME, TIME_NOISE,
                            Change, at_machine_step, changes, machine_changes, machine_levels, points)
 from .history import History, Series
@@ -210,196 +211,9 @@ def anchor(series_number: int, benchmark: str) -> str:
     return f"s{series_number}-" + "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in benchmark)
 
 
-# The colours of the series (Matplotlib's first two) and of a change point.
-TIME_COLOR = "#1f77b4"
-INSTRUCTIONS_COLOR = "#ff7f0e"
-CHANGE_COLOR = "#d62728"
-
-
-def _time_unit(values: list[float]) -> tuple[float, str]:
-    top = max(values, default=0.0)
-    for scale, unit in ((1.0, "s"), (1e-3, "ms"), (1e-6, "us")):
-        if top >= scale:
-            return scale, unit
-    return 1e-9, "ns"
-
-
-# The per-call percentiles a chart draws: (Result attribute, label, colour).
-PERCENTILES = (("p50", "p50", "#2ca02c"), ("p99", "p99", "#9467bd"), ("p999", "p99.9", "#8c564b"))
-THROUGHPUT_COLOR = "#17becf"
-
-# Above this many runs a chart draws its lines without a marker per run (the page stays light at a team's scale).
-MARKERS_UP_TO = 60
-
-
-def _throughput(result) -> tuple[float, str] | None:
-    """(value, unit) of a result's throughput: bytes per second where measured, else items per second."""
-    if result is None or not result.ok:
-        return None
-    if result.bytes_per_second:
-        return result.bytes_per_second, "bytes/s"
-    if result.items_per_second:
-        return result.items_per_second, "items/s"
-    return None
-
-
-def _panels(series: Series, benchmark: str) -> list[str]:
-    """The panels of a benchmark's chart, top to bottom: "time", "latency" (p50, p99, p99.9 of per-call rows),
-    "throughput", "instructions", those with a value in some run (valgrind's times below its instructions)."""
-    results = series.benchmarks.get(benchmark, [])
-    found = []
-    if points(series, benchmark, TIME):
-        found.append("time")
-    if any(r is not None and r.ok and any(getattr(r, a) for a, _, _ in PERCENTILES) for r in results):
-        found.append("latency")
-    if any(_throughput(r) for r in results):
-        found.append("throughput")
-    if points(series, benchmark, INSTRUCTIONS):
-        found.insert(len(found) if series.real_times else 0, "instructions")
-    return found
-
-
-def _rate_unit(values: list[float], unit: str) -> tuple[float, str]:
-    top = max(values, default=0.0)
-    for scale, prefix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
-        if top >= scale:
-            return scale, f"{prefix}{unit}"
-    return 1.0, unit
-
-
-def chart(series: Series, number: int, benchmark: str, found_changes: dict[str, list[Change]] | None = None):
-    """The chart of one benchmark in a series (plot.Chart), over the runs in order, labelled by their labels:
-    its median time per run with the 95 % interval as a band; a per-call row's p50, p99 and p99.9 per call; its
-    throughput; and, where counted, its instructions per item. Each change point (of `found_changes`, by
-    figure; computed here when not given) a dashed red line between the last run before it and the first
-    after, with the change. SVG elements carry ids: <anchor>-time, -interval, -p50, -p99, -p999, -throughput,
-    -instructions, -change-N."""
-    import matplotlib.pyplot as plt
-
-    from .changepoints import changes
-    from .plot import LABEL_FONT, VALUE_FONT, Chart
-
-    gid = anchor(number, benchmark)
-    panels = _panels(series, benchmark)
-    fig, axes = plt.subplots(len(panels), 1, figsize=(7.0, 2.2 * len(panels) + 1.0), sharex=True, squeeze=False)
-    n = len(series.runs)
-    marker = 4 if n <= MARKERS_UP_TO else 0
-    results = series.benchmarks[benchmark]
-    changed = 0
-    for ax, panel in zip((a[0] for a in axes), panels):
-        figure = {"time": TIME, "instructions": INSTRUCTIONS}.get(panel)
-        if panel == "time":
-            found = points(series, benchmark, TIME)
-            xs = [x for x, _ in found]
-            scale, unit = _time_unit([v for _, v in found])
-            ys = [v / scale for _, v in found]
-            band = [(x, lo / scale, hi / scale) for x in xs for ci in [results[x].ci] if ci is not None
-                    for lo, hi in [ci]]
-            if band:
-                area = ax.fill_between([b[0] for b in band], [b[1] for b in band], [b[2] for b in band],
-                                       color=TIME_COLOR, alpha=0.2, linewidth=0, label="95% interval of the median")
-                area.set_gid(f"{gid}-interval")
-            if series.real_times:
-                line, = ax.plot(xs, ys, color=TIME_COLOR, marker="o", markersize=marker, label="median time of a run")
-            else:  # greyed, as the comparison report shows them
-                line, = ax.plot(xs, ys, color="#8c959f", marker="o", markersize=marker,
-                                label="time under valgrind (~50x the real one; not the figure: no change points)")
-            line.set_gid(f"{gid}-time")
-            ax.set_ylabel(f"time ({unit})", fontsize=VALUE_FONT)
-            span = ys + [b[1] for b in band] + [b[2] for b in band]
-        elif panel == "latency":
-            every = [getattr(r, a) for r in results if r is not None and r.ok for a, _, _ in PERCENTILES
-                     if getattr(r, a)]
-            scale, unit = _time_unit(every)
-            span = []
-            for attribute, label, color in PERCENTILES:
-                found = [(x, getattr(r, attribute) / scale) for x, r in enumerate(results)
-                         if r is not None and r.ok and getattr(r, attribute)]
-                if found:
-                    line, = ax.plot([x for x, _ in found], [v for _, v in found], color=color, marker=".",
-                                    markersize=marker, label=f"{label} per call")
-                    line.set_gid(f"{gid}-{attribute}")
-                    span += [v for _, v in found]
-            ax.set_yscale("log")
-            ax.set_ylabel(f"per call ({unit})", fontsize=VALUE_FONT)
-        elif panel == "throughput":
-            found = [(x, t) for x, r in enumerate(results) for t in [_throughput(r)] if t]
-            unit = max({u for _, (_, u) in found}, key=[u for _, (_, u) in found].count)
-            found = [(x, v) for x, (v, u) in found if u == unit]
-            scale, shown = _rate_unit([v for _, v in found], unit)
-            line, = ax.plot([x for x, _ in found], [v / scale for _, v in found], color=THROUGHPUT_COLOR,
-                            marker="D", markersize=marker * 0.8, label=f"throughput ({unit})")
-            line.set_gid(f"{gid}-throughput")
-            ax.set_ylabel(shown, fontsize=VALUE_FONT)
-            span = [v / scale for _, v in found]
-        else:
-            found = points(series, benchmark, INSTRUCTIONS)
-            scale = 1.0
-            xs = [x for x, _ in found]
-            ys = [v for _, v in found]
-            line, = ax.plot(xs, ys, color=INSTRUCTIONS_COLOR, marker="s", markersize=marker,
-                            label="instructions per item")
-            line.set_gid(f"{gid}-instructions")
-            ax.set_ylabel("instructions / item", fontsize=VALUE_FONT)
-            span = ys
-        if panel != "latency":
-            low, high = min(span), max(span)
-            pad = (high - low) * 0.1 or abs(high) * 0.05 or 1.0
-            ax.set_ylim(max(0.0, low - pad) if low >= 0 else low - pad, high + pad * 2.5)  # room for the changes
-        if figure is not None:
-            steps = (found_changes.get(figure, []) if found_changes is not None
-                     else changes(series, benchmark, figure))
-            starts = [xs[0]] + [c.first_after for c in steps]
-            ends = [c.last_before for c in steps] + [xs[-1]]
-            levels = [c.before for c in steps] + ([steps[-1].after] if steps else [])
-            for start, end, level in zip(starts, ends, levels):  # each segment's level, between its change points
-                ax.hlines(level / scale, start - 0.3, end + 0.3, colors="#59636e", linestyles=":", linewidth=1.2)
-            for change in steps:
-                changed += 1
-                x = (change.last_before + change.first_after) / 2
-                mark = ax.axvline(x, color=CHANGE_COLOR, linestyle="--", linewidth=1.4)
-                mark.set_gid(f"{gid}-change-{changed}")
-                ax.text(x, 0.97, f" {format_change(change.change)}", transform=ax.get_xaxis_transform(),
-                        color=CHANGE_COLOR, fontsize=VALUE_FONT, va="top", ha="left")
-        ax.grid(alpha=0.3)
-        ax.tick_params(labelsize=VALUE_FONT)
-        ax.legend(fontsize=VALUE_FONT - 1, loc="lower left", bbox_to_anchor=(0.0, 1.0), ncol=3, frameon=False,
-                  borderaxespad=0.1)
-    bottom = axes[-1][0]
-    step = max(1, (n + 24) // 25)  # at most about 25 labels
-    bottom.set_xticks(range(0, n, step))
-    bottom.set_xticklabels([series.runs[k].label for k in range(0, n, step)], rotation=45 if n > 6 else 0,
-                           ha="right" if n > 6 else "center")
-    bottom.set_xlim(-0.5, n - 0.5)
-    bottom.set_xlabel("runs in the order of their dates, by label (the project's commit)", fontsize=VALUE_FONT)
-    names = {"time": "median time per run", "latency": "p50, p99, p99.9 per call", "throughput": "throughput",
-             "instructions": "instructions per item"}
-    title = f"{benchmark}: " + ", ".join(names[p] for p in panels)
-    axes[0][0].set_title(title, fontsize=LABEL_FONT, pad=22)  # above the legend
-    # A fixed layout (inches), not tight_layout's: each measure of the text is a drawing of the figure, and a
-    # page at a team's scale draws hundreds of charts (docs/report.md, History).
-    height = fig.get_figheight()
-    fig.subplots_adjust(left=0.95 / 7.0, right=1 - 0.15 / 7.0, top=1 - 0.75 / height, bottom=1.15 / height,
-                        hspace=0.55 / 2.2 * len(panels) / max(1, len(panels) - 1) if len(panels) > 1 else 0.2)
-    return Chart(gid, title, fig)
-
-
-def _svg(drawn) -> str:
-    """A chart as an SVG element to inline in the page: drawn once (no tight bounding box), text as SVG text
-    (not glyph outlines), ids unique by the chart's stem, no metadata."""
-    import matplotlib
-    import matplotlib.pyplot as plt
-
-    buffer = io.StringIO()
-    with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": drawn.stem}):
-        drawn.figure.savefig(buffer, format="svg", metadata={"Date": None})
-    plt.close(drawn.figure)
-    text = buffer.getvalue()
-    text = text[text.index("<svg"):]
-    start, end = text.find("<metadata>"), text.find("</metadata>")
-    if 0 <= start < end:
-        text = text[:start].rstrip(" ") + text[end + len("</metadata>"):].lstrip("\n")
-    return text
+# The colours of the time and of a change point (the charts': history_svg).
+TIME_COLOR = history_svg.TIME_COLOR
+CHANGE_COLOR = history_svg.CHANGE_COLOR
 
 
 def _change_table(history: History, found: list[Change], regression: bool) -> str:
@@ -459,9 +273,9 @@ def to_html(history: History) -> str:
                 out.append(f'<p class="muted" id="{anchor(number, benchmark)}"><code>{_e(benchmark)}</code>: no run '
                            "with a result</p>")
                 continue
-            drawn = chart(series, number, benchmark, by_chart.get((id(series), benchmark), {}))
-            out.append(f'<figure id="{drawn.stem}" aria-label="{_e(drawn.title)}">'
-                       f'{_svg(drawn)}</figure>')
+            gid = anchor(number, benchmark)
+            title, drawn = history_svg.draw(series, gid, benchmark, by_chart.get((id(series), benchmark), {}))
+            out.append(f'<figure id="{gid}" aria-label="{_e(title)}">{drawn}</figure>')
         out.append("</section>")
     out += [f"<footer>Written by iobench-compare {_e(__version__)} from the history {_e(history.db.shown)}. "
             f"{_e(METHOD)} Times: the median over a run's repetitions; the band: the distribution-free 95% "

@@ -60,18 +60,20 @@ def generate(path: str, runs: int, benchmarks: int, seed: int = 1) -> None:
     history.add(history.database(path), new_runs)
 
 
-def timed(args: list[str]) -> tuple[float, float]:
-    """(wall seconds, peak resident MiB) of the tool run with `args` as a process of its own."""
+def timed(args: list[str]) -> tuple[float, float, float]:
+    """(wall seconds, CPU seconds (user + system), peak resident MiB) of the tool run with `args` as a process of
+    its own. On a busy machine the CPU time is the steadier figure: the wall time adds the waits for a CPU."""
     env = dict(os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                MPLBACKEND="Agg")
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    before, cpu = usage.ru_maxrss, usage.ru_utime + usage.ru_stime
     start = time.monotonic()
     done = subprocess.run([sys.executable, "-m", "iobench_compare", *args], env=env, capture_output=True, text=True)
     wall = time.monotonic() - start
     if done.returncode != 0:
         sys.exit(f"{args}: exit status {done.returncode}: {done.stderr.strip()}")
-    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    return wall, max(peak, before) / 1024
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, usage.ru_utime + usage.ru_stime - cpu, max(usage.ru_maxrss, before) / 1024
 
 
 def main() -> None:
@@ -79,19 +81,20 @@ def main() -> None:
     parser.add_argument("--runs", type=int, nargs="+", default=[100, 300, 1000, 3000])
     parser.add_argument("--benchmarks", type=int, default=50)
     args = parser.parse_args()
-    print("| runs x benchmarks | listing (s) | its peak memory (MiB) | HTML page (s) | its peak memory (MiB) | "
-          "page size (MB) |")
-    print("| --- | ---: | ---: | ---: | ---: | ---: |")
+    print("| runs x benchmarks | listing: wall (s) | CPU (s) | peak memory (MiB) | HTML page: wall (s) | CPU (s) | "
+          "peak memory (MiB) | page size (MB) | load average |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     for runs in args.runs:
         with tempfile.TemporaryDirectory() as tmp:
             db = os.path.join(tmp, "history.sqlite")
             generate(db, runs, args.benchmarks)
-            listing, listing_rss = timed(["--history", db])
+            listing, listing_cpu, listing_rss = timed(["--history", db])
             page = os.path.join(tmp, "history.html")
-            html, html_rss = timed(["--history", db, "--format", "html", "-o", page])
+            html, html_cpu, html_rss = timed(["--history", db, "--format", "html", "-o", page])
             size = os.path.getsize(page) / 1e6
-            print(f"| {runs} x {args.benchmarks} | {listing:.1f} | {listing_rss:.0f} | {html:.1f} | {html_rss:.0f} | "
-                  f"{size:.1f} |", flush=True)
+            load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+            print(f"| {runs} x {args.benchmarks} | {listing:.1f} | {listing_cpu:.1f} | {listing_rss:.0f} | {html:.1f} | "
+                  f"{html_cpu:.1f} | {html_rss:.0f} | {size:.1f} | {load:.1f} |", flush=True)
 
 
 if __name__ == "__main__":
