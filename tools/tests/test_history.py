@@ -18,7 +18,7 @@ import history_support as hs
 import test_report
 from support import fixture, main, rows_of
 
-from iobench_compare import changepoints
+from iobench_compare import changepoints, history_report
 
 
 class AddTest(unittest.TestCase):
@@ -366,6 +366,33 @@ class ChangePointJudgementTest(unittest.TestCase):
             self.assertRegex(machine, r"\(every benchmark\) +1 +machine +x0\.5\d +x1\.00 +\+(79|80)\.\d% +c4\.\.c5")
             self.assertRegex(machine, r"hello/fwrite +1 +time .* \+1\d\d\.\d% +c4\.\.c5")
             self.assertEqual(machine.count("c4..c5"), 2, machine)
+
+    def test_thirty_runs_of_one_build_and_a_step(self):
+        # 30 runs made of quick-gcc.json (its own repetitions and intervals: a run's median spreads by 4-15 %, by
+        # 65 % for hello/limit), each benchmark's times scaled by a run-to-run noise of 3 % and every run by a
+        # machine's of 3 %: no change point. The same with hello/fwrite 20 % slower from the 16th run on: that step,
+        # and nothing else.
+        import numpy
+
+        from iobench_compare import history
+        from iobench_compare.results import load
+
+        names = list(hs.medians("quick-gcc.json"))
+        rng = numpy.random.default_rng(11)
+        noise = numpy.exp(rng.normal(0, 0.03, (30, len(names))) + rng.normal(0, 0.03, (30, 1)))
+        for step, expected in ((1.0, []), (1.2, [("hello/fwrite", "time", "r15..r16")])):
+            with tempfile.TemporaryDirectory() as tmp:
+                where = history.database(os.path.join(tmp, "history.sqlite"))
+                new_runs = []
+                for i in range(30):
+                    factors = {n: noise[i, k] * (step if n == "hello/fwrite" and i >= 15 else 1.0)
+                               for k, n in enumerate(names)}
+                    path = hs.variant(tmp, "quick-gcc.json", i, time_factors=factors)
+                    new_runs.append(history.prepare(load(path), hs.file_bytes(path), f"r{i + 1}"))
+                history.add(where, new_runs)
+                found = history_report.find(history.read(where))
+                self.assertEqual([(c.benchmark, c.figure, c.commits) for c in found.judged], expected)
+                self.assertEqual(found.machine + found.at_machine, [])
 
     def test_work_grows_linearly(self):
         import numpy
