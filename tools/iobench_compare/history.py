@@ -3,12 +3,13 @@
 `iobench-compare --history DB --add FILE...` adds result files to a history; each file
 becomes a run, identified by the SHA-256 of its bytes (adding it again adds nothing),
 labelled by the user's project commit (--label; default `git describe --always --dirty` in the
-git repository of the current directory, unless that is iobench's own checkout: then --label is required)
-and described by its context: iobench's version and commit, compiler, build type, machine
-(host, CPU model, kernel, OS), suite and scale, how instructions were counted
+git repository of the current directory, unless that is iobench's own checkout: then --label
+is required) and described by its context: iobench's version and commit, compiler, build type,
+machine (host, CPU model, kernel, OS), suite and scale, how instructions were counted
 (--instructions), the run's date and the file's name. Per benchmark a run keeps its
 status, median time per run (seconds), the 95 % interval of that median, instructions per
-item where counted, and the repetitions that ran: each summarised by compare.summarize
+item where counted, the repetitions that ran, a per-call row's p50, p99 and p99.9 and the
+throughput (schema version 2): each summarised by compare.summarize
 from the file as results.load reads it, so files of older iobench versions go through the
 same fallback as the tables.
 
@@ -20,9 +21,13 @@ advisory lock), so two writers adding at once lose nothing and add no run twice;
 UNIQUE SHA-256 is the last guard.
 
 A database is used only when it is empty (a new history) or holds this schema (table
-iobench_schema, version SCHEMA_VERSION): a file that is not an SQLite database, a database
-with other tables, another schema version or damaged tables is refused with one line and
-left as it is, never rebuilt. Reading (listing, the report) opens SQLite read-only.
+iobench_schema, version SCHEMA_VERSION) or version 1, which is upgraded in place in one
+transaction (upgrade()): a file that is not an SQLite database, a database with other tables,
+a later schema version or damaged tables is refused with one line and left as it is, never
+rebuilt. Reading (listing, the report) opens SQLite read-only. An SQLite history is checked
+before SQLite opens it as -o's output is, and more strictly (_check_sqlite_file): no link, no
+file another user owns or may write, no such journal beside it, no directory others could
+replace it in; what SQLite then holds open must be the file checked (_check_identity).
 """
 
 from __future__ import annotations
