@@ -93,7 +93,9 @@ def panels(series: Series, benchmark: str) -> list[str]:
 def _ticks(low: float, high: float, log: bool) -> list[float]:
     """About 4 round values between low and high (powers of ten on a log scale)."""
     if log:
-        return [10.0 ** k for k in range(math.ceil(math.log10(low)), math.floor(math.log10(high)) + 1)]
+        decades = [10.0 ** k for k in range(math.ceil(math.log10(low)), math.floor(math.log10(high)) + 1)]
+        if len(decades) >= 2:
+            return decades
     raw = (high - low) / 4 or 1.0
     step = 10 ** math.floor(math.log10(raw))
     step *= next(m for m in (1, 2, 2.5, 5, 10) if m * step >= raw)
