@@ -4,7 +4,7 @@ Exit status: 0 done; 1 the output could not be written (a full disk, a closed
 standard output; an earlier -o file is left whole), or the history could not be
 written (another writer held it too long); 2 bad input (one line
 `iobench-compare: error: ...` on stderr); 3 this Python lacks a dependency
-(numpy, scipy, matplotlib, tabulate; with --history also SQLAlchemy, ruptures and,
+(numpy, scipy, matplotlib, tabulate; with --history also SQLAlchemy and,
 for PostgreSQL, psycopg2), with what to install; 4 with --fail-on-regression, a
 benchmark regressed (gate.py; 2 there also for a row not measured or
 undecided, and for bad rows).
@@ -49,7 +49,7 @@ examples:
   iobench-compare quick.json --format bencher -o bencher.json
   iobench-compare base.json new.json --fail-on-regression 5    # a CI gate: exit 4 on a regression
   iobench-compare base.json new.json --fail-on-regression 3 --require mylog --gate-on instructions,syscalls,p99
-  iobench-compare --history results/history.sqlite --add results/run.json    # label: git describe
+  iobench-compare --history results/history.sqlite --add results/run.json    # label: your project's git describe
   iobench-compare --history results/history.sqlite                # its series and regressions
   iobench-compare --history results/history.sqlite --format html -o history.html
   iobench-compare --history postgresql://ci@db/iobench --add --label v1.2 run.json
@@ -146,14 +146,16 @@ def _parser() -> argparse.ArgumentParser:
                         "while its ratio is beyond PCT, or too few repetitions to test): pass (exit 0) or fail "
                         "(exit 4); default exit 2")
     p.add_argument("--history", metavar="DB",
-                   help="a history of runs: a file (SQLite, created by the first --add), sqlite:///PATH or "
+                   help="a history of runs: a file of one's own (SQLite, created by the first --add; never "
+                        "through a link, nor another user's file), sqlite:///PATH or "
                         "postgresql://USER@HOST/NAME; alone it lists its series and the change points where a "
                         "benchmark got slower (or faster), with the commit range; with --format html a page of "
                         "charts")
     p.add_argument("--add", action="store_true",
                    help="with --history: add the FILE.json arguments as runs labelled --label (one label, the "
-                        "project's commit; default: git describe --always --dirty here); a file added before "
-                        "is left as it is")
+                        "project's commit; default: git describe --always --dirty in the git repository of the "
+                        "current directory, required in iobench's own checkout); a file added before is left "
+                        "as it is")
     p.add_argument("-o", "--output", metavar="FILE", help="write the output to FILE instead of standard output")
     p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     return p
@@ -274,15 +276,15 @@ def _check_output_is_not_an_input(output: str | None, files: list[str]) -> None:
 
 
 def _import_history(html: bool):
-    """The history's modules (SQLAlchemy, ruptures; Matplotlib for `html`); exit status 3 if one is missing."""
+    """The history's modules (SQLAlchemy; Matplotlib for `html`); exit status 3 if one is missing."""
     try:
-        from . import history, history_report  # noqa: F401  (sqlalchemy, ruptures)
+        from . import history, history_report  # noqa: F401  (sqlalchemy)
 
         if html:
             from . import plot  # noqa: F401  (matplotlib)
     except ImportError as e:
-        fail(f"{e.name or e} is missing from this Python ({sys.executable}): --history needs SQLAlchemy and "
-             "ruptures: install python3-sqlalchemy and ruptures (tools/install-deps.sh --tools), or "
+        fail(f"{e.name or e} is missing from this Python ({sys.executable}): --history needs SQLAlchemy: "
+             "install python3-sqlalchemy (tools/install-deps.sh --tools), or "
              "`pip install './tools[history]'` into a virtual environment", EXIT_MISSING_DEPENDENCY)
     return history, history_report
 
