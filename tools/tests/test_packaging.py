@@ -180,12 +180,11 @@ class PinsTest(unittest.TestCase):
 
     def test_the_python_running_the_tests_has_the_pinned_versions(self):
         # Where this fails, the Python that runs the tests is not the one CI tests: tools/install-deps.sh installs
-        # Debian 12's python3-numpy, -scipy, -matplotlib, -tabulate, -sqlalchemy, -psycopg2 and ruptures from PyPI;
+        # Debian 12's python3-numpy, -scipy, -matplotlib, -tabulate, -sqlalchemy and -psycopg2;
         # another distribution's packages have other versions (install the pinned ones with
         # `pip install -r tools/constraints.txt` in a virtual environment).
         pins = pinned()
-        self.assertEqual(sorted(pins), sorted(["numpy", "scipy", "matplotlib", "tabulate", "SQLAlchemy", "ruptures",
-                                               "psycopg2"]))
+        self.assertEqual(sorted(pins), sorted(["numpy", "scipy", "matplotlib", "tabulate", "SQLAlchemy", "psycopg2"]))
         found = {name: installed(name) for name in pins}
         self.assertEqual(found, pins)
         self.assertEqual(differences(), [])
@@ -249,7 +248,7 @@ class PackagingTest(unittest.TestCase):
                                       capture_output=True, text=True, check=True).stdout
             self.assertEqual(requires.strip(), str(sorted([
                 ("matplotlib", []), ("numpy", []), ("scipy", []), ("tabulate", []),  # every use
-                ("SQLAlchemy", ["history", "postgresql"]), ("ruptures", ["history", "postgresql"]),  # --history only
+                ("SQLAlchemy", ["history", "postgresql"]),  # --history only
                 ("psycopg2", ["postgresql"])])))
             # Pinned at constraints.txt's versions: the installed package's metadata says the same.
             pins = subprocess.run([python, "-c", "from iobench_compare import pins; print(sorted(pins.pinned().items()))"],
