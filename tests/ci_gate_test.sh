@@ -4,10 +4,27 @@
 # on real git repositories, real builds and real runs. Each scenario exits
 # non-zero with a message when the script does not do what it says; 77
 # (skipped) with the reason when this machine cannot run it.
-#   refused          bad input: one line on stderr, exit 2, no worktree, nothing left
+# The scenarios named example_* run examples/ci/iobench-gate.sh, the others
+# ci/regression-gate.sh (the example's against an installed iobench, or one
+# that only answers --list: example_fake_prefix):
+#   refused          bad input (a suite that does not exist included): one line on
+#                    stderr, exit 2, before anything is built, nothing left
 #   build_failed     a commit that does not configure: exit 1, its log kept, worktrees removed
-#   signal           SIGTERM in the middle of a build: exit 143, worktrees removed
+#   signal           SIGTERM to the script's process group in the middle of a build
+#                    (a configure that sleeps): exit 143, the build ended, worktrees removed
+#   sigterm          SIGTERM to the script alone: the same, at once (not after the build)
+#   sigkill          SIGKILL of the script alone: its build ended and its worktree and
+#                    temporary directory removed within seconds (the guard)
+#   leftovers        SIGKILL of the script and its guard: the next run removes what the
+#                    killed one left (its marker names it)
+#   out_trust        --out another user (uid 12345, through setpriv, as root) could change
+#                    or redirect: its link in a sticky directory, its directory, a directory
+#                    of mode 777 or 1777, a group with another member: refused (exit 2,
+#                    nothing written there); a new directory in a sticky one and a link of
+#                    one's own: used
 #   example_refused  examples/ci/iobench-gate.sh's bad input (before a revision is read)
+#   example_signal, example_sigterm, example_sigkill, example_leftovers, example_out_trust
+#                    the same as above through examples/ci/iobench-gate.sh
 #   example          examples/ci/iobench-gate.sh on two commits of a user's project
 #                    (examples/out-of-tree), the second one's spdlog_st doing more
 #                    work per integer: exit 4 naming it, and no other benchmark;
@@ -57,11 +74,99 @@ refused() {
   grep -Eq -- "$expected" err || fail "$*: stderr does not say '$expected'"
 }
 
+# alive PID: the process runs (a zombie does not).
+alive() {
+  local st
+  st=$(ps -o stat= -p "$1" 2>/dev/null) && [[ $st != Z* ]]
+}
+
+# What a scenario started is ended when it fails: the script and the configure it waits for.
+started=()
+end_started() {
+  local p
+  for p in "${started[@]}"; do kill -KILL "$p" 2>/dev/null; done
+  [ ! -f "$work/configure.pid" ] || kill -KILL "$(cat "$work/configure.pid")" 2>/dev/null
+  return 0
+}
+trap end_started EXIT
+
+# A configure that writes its process id to $work/configure.pid and sleeps (CMake code).
+slow_configure="execute_process(COMMAND sh -c \"echo \$\$ >$work/configure.pid; exec sleep 120\")"
+
+# An installed iobench in prefix/ that only answers --list (exit 0; exit 2 and iobench's line for
+# the suite nonexistent_zz), for the example's tests that never reach a run.
+fake_prefix() {
+  local dir=${1:-prefix}
+  mkdir -p "$dir/bin" "$dir/lib/cmake/iobench"
+  cat >"$dir/bin/iobench" <<'FAKE'
+#!/bin/sh
+case " $* " in
+  *" --suite nonexistent_zz "*) echo 'iobench: error: unknown suite "nonexistent_zz" (built in: quick; or a path to a .json file)' >&2; exit 2 ;;
+  *" --list "*) exit 0 ;;
+esac
+echo "iobench: this test's iobench only lists" >&2
+exit 1
+FAKE
+  chmod +x "$dir/bin/iobench"
+}
+
+# setup SCRIPT CMAKE_CODE: a repository repo/ whose CMakeLists.txt holds CMAKE_CODE, and in g the
+# command that gates two of its commits: SCRIPT gate (ci/regression-gate.sh, a copy in repo/ci) or
+# example (examples/ci/iobench-gate.sh with fake_prefix's iobench, run in repo/).
+setup() {
+  if [ "$1" = gate ]; then
+    gate_repo "$2"
+    g=("$work/repo/ci/regression-gate.sh")
+    tmpname=iobench-regression-gate
+  else
+    mkdir -p repo
+    printf 'cmake_minimum_required(VERSION 3.25)\nproject(p NONE)\n%s\n' "$2" >repo/CMakeLists.txt
+    git_repo repo "first"
+    fake_prefix
+    g=(env -C "$work/repo" "$source/examples/ci/iobench-gate.sh" --prefix "$work/prefix" --target t
+       --compare "$source/tools/iobench-compare")
+    tmpname=iobench-gate
+  fi
+}
+
+# Starts "${g[@]}" --out o HEAD HEAD in a process group of its own (as a terminal or a CI runner
+# starts it) and waits for its configure to sleep: sets pid (the script's) and spid (the sleep's).
+start_slow() {
+  rm -f "$work/configure.pid"
+  set -m
+  "${g[@]}" --out "$work/o" HEAD HEAD >out 2>err &
+  pid=$!
+  set +m
+  started+=("$pid")
+  for _ in $(seq 300); do
+    [ -s "$work/configure.pid" ] && break
+    sleep 0.1
+  done
+  [ -s "$work/configure.pid" ] || fail "the configure did not start in 30 s"
+  spid=$(cat "$work/configure.pid")
+  [ "$(git -C repo worktree list | wc -l)" -eq 2 ] || fail "no worktree while the configure runs"
+}
+
+# within SECONDS WHAT COMMAND...: COMMAND succeeds within SECONDS, else the scenario fails saying WHAT.
+within() {
+  local seconds=$1 what=$2 i
+  shift 2
+  for ((i = 0; i < seconds * 10; i++)); do
+    "$@" && return 0
+    sleep 0.1
+  done
+  fail "$what (after $seconds s)"
+}
+gone() { ! alive "$1"; }
+tmp_empty() { [ -z "$(ls -A "$TMPDIR")" ]; }
+one_worktree() { [ "$(git -C repo worktree list | wc -l)" -eq 1 ]; }
+
 # A repository holding this checkout's ci/regression-gate.sh (and tools/, which
 # it runs), so that the script works on that repository's commits.
 gate_repo() {
-  mkdir -p repo/ci
-  cp "$source/ci/regression-gate.sh" repo/ci/
+  mkdir -p repo/ci repo/suites
+  cp "$source/ci/regression-gate.sh" "$source/ci/gate-lib.sh" repo/ci/
+  cp "$source/suites/quick.json" repo/suites/
   ln -s "$source/tools" repo/tools
   printf 'cmake_minimum_required(VERSION 3.25)\nproject(p NONE)\n%s\n' "$1" >repo/CMakeLists.txt
   git_repo repo "first"
@@ -87,6 +192,7 @@ refused)
   refused "${e}--scale '0': give a number > 0" $g --scale 0 HEAD HEAD
   refused "${e}--scale '1e-400x': give a number > 0" $g --scale 1e-400x HEAD HEAD
   refused "${e}--suite '../quick': give the name of a built-in suite" $g --suite ../quick HEAD HEAD
+  refused "${e}--suite 'nonexistent_zz': no built-in suite of that name at BASE_REV" $g --suite nonexistent_zz HEAD HEAD
   refused "${e}--out needs a value" $g HEAD HEAD --out
   mkdir -p full && echo kept >full/base.json
   refused "${e}--out '.*full' is not empty" $g --out full HEAD HEAD
@@ -103,25 +209,98 @@ build_failed)
   [ ! -e o/base.json ] && [ ! -e o/gate.txt ] || fail "results of a build that failed: $(ls o)"
   nothing_left repo
   ;;
-signal)
-  command -v pgrep >/dev/null 2>&1 || { echo "skipped: no pgrep (procps)" >&2; exit 77; }
-  gate_repo 'execute_process(COMMAND sleep 120)'
-  # In a process group of its own, signalled as a terminal or a CI runner
-  # signals it: the script and the configure under it.
-  set -m
-  repo/ci/regression-gate.sh --out o HEAD HEAD >out 2>err &
-  pid=$!
-  set +m
-  for _ in $(seq 300); do
-    pgrep -g $pid -x sleep >/dev/null && break
-    sleep 0.1
-  done
-  pgrep -g $pid -x sleep >/dev/null || fail "the configure did not start in 30 s"
-  [ "$(git -C repo worktree list | wc -l)" -eq 2 ] || fail "no worktree while the configure runs"
-  kill -TERM -- -$pid
-  wait $pid
+signal|example_signal|sigterm|example_sigterm)
+  kind=gate; [[ $scenario != example_* ]] || kind=example
+  setup $kind "$slow_configure"
+  start_slow
+  if [[ $scenario == *signal ]]; then
+    kill -TERM -- -"$pid"  # the script's process group, as a terminal or a CI runner signals it
+  else
+    kill -TERM "$pid"  # the script alone
+  fi
+  # At once: within 10 s, not after the 120 s of the configure.
+  within 10 "the script still runs after SIGTERM" gone "$pid"
+  wait "$pid"
   status=$?
   [ $status -eq 143 ] || fail "SIGTERM: exit $status, not 143"
+  gone "$spid" || fail "the configure (pid $spid) still runs after the script ended"
+  nothing_left repo
+  ;;
+sigkill|example_sigkill)
+  kind=gate; [[ $scenario != example_* ]] || kind=example
+  setup $kind "$slow_configure"
+  start_slow
+  kill -KILL "$pid"
+  wait "$pid" 2>/dev/null
+  within 15 "the configure (pid $spid) still runs after SIGKILL of the script" gone "$spid"
+  within 15 "the worktree is left after SIGKILL of the script" one_worktree
+  within 15 "the temporary directory is left after SIGKILL of the script: $(ls -A "$TMPDIR")" tmp_empty
+  grep -q "ended without cleaning up" err || fail "the guard did not say what it removed"
+  ;;
+leftovers|example_leftovers)
+  kind=gate; [[ $scenario != example_* ]] || kind=example
+  setup $kind "$slow_configure"
+  start_slow
+  markers=("$TMPDIR/$tmpname".*/.iobench-gate-run)
+  [ -f "${markers[0]}" ] || fail "no marker in $TMPDIR: $(ls -A "$TMPDIR")"
+  guard=$(sed -n 's/^guard //p' "${markers[0]}")
+  [ -n "$guard" ] || fail "the marker names no guard: $(cat "${markers[0]}")"
+  # Everything killed at once, the guard first: nothing of the script's can clean up.
+  kill -KILL "$guard" "$pid"
+  kill -KILL -- -"$(ps -o pgid= -p "$spid" | tr -d ' ')"
+  wait "$pid" 2>/dev/null
+  within 10 "the configure still runs" gone "$spid"
+  [ "$(git -C repo worktree list | wc -l)" -eq 2 ] || fail "no worktree left to remove: the scenario proves nothing"
+  tmp_empty && fail "no temporary directory left to remove: the scenario proves nothing"
+  # The next run (of a commit that does not configure) removes them, and says so.
+  printf 'cmake_minimum_required(VERSION 3.25)\nproject(p NONE)\nmessage(FATAL_ERROR "no")\n' >repo/CMakeLists.txt
+  commit repo "second"
+  rm -rf o
+  "${g[@]}" --out "$work/o2" HEAD HEAD >out 2>err
+  status=$?
+  [ $status -eq 1 ] || fail "the next run: exit $status, not 1"
+  grep -q "removed what an earlier run (pid $pid), killed, left" err || fail "the next run did not say what it removed"
+  nothing_left repo
+  ;;
+out_trust|example_out_trust)
+  if [ "$(id -u)" -ne 0 ] || ! command -v setpriv >/dev/null 2>&1; then
+    echo "skipped: needs root and setpriv to act as a second user" >&2
+    exit 77
+  fi
+  kind=gate; [[ $scenario != example_* ]] || kind=example
+  setup $kind 'message(FATAL_ERROR "this commit does not configure")'
+  other=(setpriv --reuid=12345 --regid=12345 --clear-groups)
+  e="error: --out '"
+  mkdir -m 1777 sticky && chmod 1777 sticky
+  mkdir -m 777 open && chmod 777 open
+  mkdir theirs mine && chown 12345:12345 theirs
+  "${other[@]}" ln -s "$work/theirs" sticky/outlink
+  "${other[@]}" mkdir sticky/theirs_empty
+  mkdir -m 1777 mine/shared_out && chmod 1777 mine/shared_out
+  mkdir grouped && chgrp 12345 grouped && chmod 775 grouped
+  refused "${e}$work/sticky/outlink': the link $work/sticky/outlink belongs to uid 12345: not followed" \
+    "${g[@]}" --out "$work/sticky/outlink" HEAD HEAD
+  refused "${e}$work/sticky/theirs_empty': the directory $work/sticky/theirs_empty belongs to uid 12345" \
+    "${g[@]}" --out "$work/sticky/theirs_empty" HEAD HEAD
+  refused "${e}$work/theirs/x': the directory $work/theirs belongs to uid 12345" \
+    "${g[@]}" --out "$work/theirs/x" HEAD HEAD
+  refused "${e}$work/open/x': every user may write to the directory $work/open \(mode 777\)" \
+    "${g[@]}" --out "$work/open/x" HEAD HEAD
+  refused "${e}$work/mine/shared_out': every user may write to the directory $work/mine/shared_out \(mode 1777\)" \
+    "${g[@]}" --out "$work/mine/shared_out" HEAD HEAD
+  refused "${e}$work/grouped/x': the group \(gid 12345\) of the directory $work/grouped may write to it" \
+    "${g[@]}" --out "$work/grouped/x" HEAD HEAD
+  [ -z "$(ls -A theirs)" ] && [ -z "$(ls -A open)" ] && [ -z "$(ls -A grouped)" ] \
+    || fail "written into a directory refused: $(ls -A theirs open grouped)"
+  # A new directory in a sticky one, and a link of one's own there: used (the build then fails: exit 1).
+  ln -s "$work/mine" sticky/mylink
+  for o in sticky/new sticky/mylink/new; do
+    "${g[@]}" --out "$work/$o" HEAD HEAD >out 2>err
+    status=$?
+    [ $status -eq 1 ] || fail "--out $o: exit $status, not 1 (a build that fails)"
+    [ -s "$work/$o/build-base.log" ] || fail "--out $o: no build-base.log"
+    [ "$(stat -c %u "$work/$o")" = 0 ] || fail "--out $o is not the caller's"
+  done
   nothing_left repo
   ;;
 example_refused)
@@ -140,6 +319,10 @@ example_refused)
   refused "${e}--source-dir '../x': give a directory inside the repository" "$g" --prefix ../prefix --target t \
     --source-dir ../x HEAD HEAD
   refused "${e}unknown option '--bogus'" "$g" --bogus HEAD HEAD
+  refused "${e}--suite '../x': give the name of a built-in suite" "$g" --prefix ../prefix --target t --suite ../x HEAD HEAD
+  (cd .. && fake_prefix fake)
+  refused "${e}iobench --list --suite nonexistent_zz: unknown suite \"nonexistent_zz\"" "$g" --prefix ../fake \
+    --target t --compare "$source/tools/iobench-compare" --suite nonexistent_zz HEAD HEAD
   cd .. && nothing_left repo
   ;;
 example)

@@ -5,7 +5,8 @@
 # checkout, it
 #   1. builds the plugin target PLUGIN (iobench_add_plugin) of each commit,
 #      in a git worktree of its own (made in a temporary directory, removed on
-#      any exit), against the iobench installed in IOBENCH_PREFIX
+#      any exit; after SIGKILL a guard process, or else the next run, removes
+#      it), against the iobench installed in IOBENCH_PREFIX
 #      (find_package(iobench): -DCMAKE_PREFIX_PATH=IOBENCH_PREFIX);
 #   2. runs IOBENCH_PREFIX/bin/iobench --plugin <that plugin> --suite quick
 #      --instructions on each: instructions per item, the same to about 5
@@ -25,30 +26,41 @@
 #   --compare PATH     iobench-compare (default: the one on PATH, else the one of
 #                      the iobench checkout this script is in: tools/iobench-compare)
 #   --out DIR          where the results and the comparison go (created if
-#                      missing; refused unless empty: nothing is replaced);
-#                      default iobench-gate/<base>-<head> (-2, -3, ... when taken)
+#                      missing; refused unless empty: nothing is replaced;
+#                      refused when another user owns or may write it or a
+#                      directory above it, a sticky directory such as /tmp
+#                      excepted above it); default iobench-gate/<base>-<head>
+#                      (-2, -3, ... when taken)
 #   --threshold PCT    the gate's threshold in percent (default 3)
 #   --suite NAME       a built-in suite of iobench (default quick)
 #   IOBENCH_ARGS       more arguments for both runs, e.g.
 #                      --benchmark_filter='/(spdlog_st|spdlog_mt|fwrite|limit)$'
+# Every argument is checked before anything is built (the suite and
+# IOBENCH_ARGS by `iobench --list`).
 #
-# Writes, in DIR: base.json and head.json (the runs' results), comparison.md
-# (iobench-compare's tables), gate.txt (the gate's verdict: one line per
-# regression or improvement, then the last line) and the logs of each build
-# and run. Where perf cannot count instructions (a virtual machine often has no
-# counter), iobench runs itself under valgrind: install it.
+# Writes, in DIR (each file created, never replaced): base.json and head.json
+# (the runs' results), comparison.md (iobench-compare's tables), gate.txt (the
+# gate's verdict: one line per regression or improvement, then the last line)
+# and the logs of each build and run. Where perf cannot count instructions (a virtual
+# machine often has no counter), iobench runs itself under valgrind: install it.
 #
 # Exit status: 0 no regression; 4 a regression beyond PCT (gate.txt names each
-# benchmark); 2 bad input (usage, an unknown revision, an --out that holds
-# files, no iobench in --prefix), or a gate that could judge nothing; 1 a build
-# failed; a run that failed exits with iobench's status (1 a benchmark failed,
-# 2 iobench refused its input: the plugin, no valgrind); 3 iobench-compare's
-# Python dependencies are missing; 128+N interrupted by signal N.
+# benchmark); 2 bad input (usage, an unknown revision or suite, an --out that
+# holds files or that another user could change, no iobench in --prefix), or a
+# gate that could judge nothing; 1 a build failed; a run that failed exits with
+# iobench's status (1 a benchmark failed, 2 iobench refused its input: the
+# plugin, no valgrind); 3 iobench-compare's Python dependencies are missing;
+# 128+N interrupted by signal N (the build or run going is ended with the script).
 set -euo pipefail
 
 me=$(basename "$0")
 usage="usage: $me --prefix IOBENCH_PREFIX --target PLUGIN [--source-dir DIR] [--build-type T] [--compare PATH] [--out DIR] [--threshold PCT] [--suite NAME] BASE_REV HEAD_REV [-- IOBENCH_ARGS...]"
 die() { echo "$me: error: $*" >&2; exit 2; }
+
+here=$(cd "$(dirname "$0")" && pwd -P)
+[ -f "$here/../../ci/gate-lib.sh" ] || die "no ci/gate-lib.sh beside this script: run it from iobench's checkout"
+# shellcheck source=../../ci/gate-lib.sh
+. "$here/../../ci/gate-lib.sh"
 
 prefix=""
 target=""
@@ -99,7 +111,6 @@ prefix=$(cd -- "$prefix" && pwd -P)
 iobench=$prefix/bin/iobench
 if [ -z "$compare" ]; then
   compare=$(command -v iobench-compare || true)
-  here=$(cd "$(dirname "$0")" && pwd -P)
   [ -n "$compare" ] || [ ! -x "$here/../../tools/iobench-compare" ] || compare=$here/../../tools/iobench-compare
   [ -n "$compare" ] || die "no iobench-compare: install it (pip install ./tools in iobench's checkout) or give --compare"
 fi
@@ -109,6 +120,12 @@ set +e
 status=$?
 set -e
 [ $status -eq 0 ] || exit $status  # 3: its Python dependencies are missing (it says which)
+
+# The suite and IOBENCH_ARGS as the installed iobench reads them, before anything is built.
+status=0
+listing=$("$iobench" --list --suite "$suite" "${iobench_args[@]}" 2>&1 </dev/null) || status=$?
+why=$(printf '%s\n' "$listing" | grep -m1 'error' || printf '%s\n' "$listing" | tail -n 1)
+[ $status -eq 0 ] || die "iobench --list --suite $suite${iobench_args[*]:+ ${iobench_args[*]}}: ${why#iobench: error: }"
 
 repo=$(git rev-parse --show-toplevel 2>/dev/null) || die "run it from your project's git checkout"
 lists=${source_dir#./}
@@ -134,25 +151,15 @@ if [ -z "$out" ]; then
   while [ -e "$candidate" ]; do n=$((n + 1)); candidate=$out-$n; done
   out=$candidate
 fi
-mkdir -p -- "$out" || die "--out '$out': cannot be made"
-out=$(cd -- "$out" && pwd -P)
-[ -z "$(ls -A -- "$out")" ] || die "--out '$out' is not empty: give another directory (nothing is replaced)"
+gate_out_dir --out "$out"
+out=$GATE_OUT
+set -o noclobber  # every file below is created, never replaced
 
-# The worktrees, removed on any exit.
-work=$(mktemp -d "${TMPDIR:-/tmp}/iobench-gate.XXXXXX")
-cleanup() {
-  local wt
-  for wt in "$work/base" "$work/head"; do
-    [ ! -d "$wt" ] || git -C "$repo" worktree remove --force "$wt" >/dev/null 2>&1 || true
-  done
-  rm -rf "$work"
-  git -C "$repo" worktree prune >/dev/null 2>&1 || true
-}
-trap cleanup EXIT
-for sig in HUP INT QUIT PIPE TERM; do
-  # shellcheck disable=SC2064  # the number is the signal's, fixed here
-  trap "exit $((128 + $(kill -l "$sig")))" "$sig"
-done
+# The worktrees in a temporary directory of the run's own (gate_start: removed on any exit, the
+# leftovers of a killed run by the guard or by the next run), every build and run in a process
+# group of its own, ended with the script.
+gate_start iobench-gate "$repo"
+work=$GATE_WORK
 
 configure=(-DCMAKE_BUILD_TYPE="$build_type" -DCMAKE_PREFIX_PATH="$prefix")
 ! command -v ninja >/dev/null 2>&1 || configure+=(-G Ninja)
@@ -161,10 +168,25 @@ configure=(-DCMAKE_BUILD_TYPE="$build_type" -DCMAKE_PREFIX_PATH="$prefix")
 logged() {
   local log=$1
   shift
-  if ! "$@" >>"$log" 2>&1; then
+  if ! gate_run "$log" "$@"; then
     tail -n 30 "$log" >&2
     echo "$me: failed: $* (log: $log)" >&2
     exit 1
+  fi
+}
+
+# run SIDE SHA NAME ARGS...: the installed iobench with SIDE's plugin and ARGS, its results in
+# DIR/NAME.json and its output in DIR/run-NAME.txt; a failed run ends the script with iobench's status.
+run() {
+  local side=$1 sha=$2 name=$3 status=0
+  shift 3
+  echo "$me: $side ${sha:0:12}: iobench --plugin $target.so $*"
+  gate_run "$out/run-$name.txt" env -C "$work/$side" "$iobench" --plugin "$plugin" "$@" \
+    --benchmark_out="$out/$name.json" || status=$?
+  if [ $status -ne 0 ]; then
+    tail -n 30 "$out/run-$name.txt" >&2
+    echo "$me: $side ${sha:0:12}: iobench exited with $status (output: $out/run-$name.txt)" >&2
+    exit $status
   fi
 }
 
@@ -186,27 +208,18 @@ for side in base head; do
     exit 1
   fi
   plugin=$plugins
-  echo "$me: $side ${sha:0:12}: iobench --plugin $target.so --suite $suite --instructions ${iobench_args[*]}"
-  set +e
-  (cd "$wt" && exec "$iobench" --plugin "$plugin" --suite "$suite" --instructions \
-     --benchmark_out="$out/$side.json" "${iobench_args[@]}") >"$out/run-$side.txt" 2>&1
-  status=$?
-  set -e
-  if [ $status -ne 0 ]; then
-    tail -n 30 "$out/run-$side.txt" >&2
-    echo "$me: $side ${sha:0:12}: iobench exited with $status (output: $out/run-$side.txt)" >&2
-    exit $status
-  fi
+  run $side "$sha" "$side" --suite "$suite" --instructions "${iobench_args[@]}"
   git -C "$repo" worktree remove --force "$wt"
 done
 
-# The gate: the tables (Markdown, written whole or not at all) and its verdict.
-set +e
-"$compare" "$out/base.json" "$out/head.json" --format md -o "$out/comparison.md" \
-  --fail-on-regression "$threshold" 2>"$out/gate.txt.partial"
-status=$?
-set -e
-mv "$out/gate.txt.partial" "$out/gate.txt"
+# The gate: the tables (Markdown, written whole or not at all) and its verdict (written whole or not
+# at all: a hard link of the complete file, which fails rather than replace).
+status=0
+gate_run "$work/gate.txt" "$compare" "$out/base.json" "$out/head.json" --format md -o "$out/comparison.md" \
+  --fail-on-regression "$threshold" || status=$?
+cat "$work/gate.txt" >"$out/.gate.txt.partial"
+ln -- "$out/.gate.txt.partial" "$out/gate.txt"
+rm -f -- "$out/.gate.txt.partial"
 cat "$out/gate.txt"
 echo "$me: base ${base:0:12}: $out/base.json"
 echo "$me: head ${head:0:12}: $out/head.json"
