@@ -7,8 +7,9 @@
 # The scenarios named example_* run examples/ci/iobench-gate.sh, the others
 # ci/regression-gate.sh (the example's against an installed iobench, or one
 # that only answers --list: example_fake_prefix):
-#   refused          bad input (a suite that does not exist included): one line on
-#                    stderr, exit 2, before anything is built, nothing left
+#   refused          bad input (a suite that does not exist, a suite file that is
+#                    not JSON included): one line on stderr, exit 2, before anything
+#                    is built, nothing left
 #   build_failed     a commit that does not configure: exit 1, its log kept, worktrees removed
 #   signal           SIGTERM to the script's process group in the middle of a build
 #                    (a configure that sleeps): exit 143, the build ended, worktrees removed
@@ -31,6 +32,9 @@
 #                    bad revisions refused
 #                    (needs an iobench that counts instructions: not a sanitized build
 #                    without a hardware counter)
+#   example_suite_file  --suite FILE: a file that is not JSON refused before anything is
+#                    built; one naming an unknown method refused once the base's plugin
+#                    is built, before anything runs
 set -uo pipefail
 scenario=$1
 source=$(cd "$2" && pwd -P)
@@ -161,6 +165,124 @@ gone() { ! alive "$1"; }
 tmp_empty() { [ -z "$(ls -A "$TMPDIR")" ]; }
 one_worktree() { [ "$(git -C repo worktree list | wc -l)" -eq 1 ]; }
 
+# installed_iobench BUILD_DIR IOBENCH: BUILD_DIR installed into prefix/, or the scenario skipped
+# (77) when its IOBENCH cannot count instructions (a sanitized build without a hardware counter).
+installed_iobench() {
+  local status
+  "$2" --instructions "--benchmark_filter=^hello/limit$" --scale 0.0001 --dir "$TMPDIR" >probe 2>&1
+  status=$?
+  if [ $status -eq 2 ]; then
+    echo "skipped: this iobench cannot count instructions: $(grep error probe | head -1)" >&2
+    exit 77
+  fi
+  [ $status -eq 0 ] || { cat probe >&2; fail "iobench --instructions exited with $status"; }
+  cmake --install "$1" --prefix prefix >install.log 2>&1 || { cat install.log >&2; fail "cmake --install"; }
+}
+
+# toy_project: a user's project in repo/ (committed): a plugin toylog_plugin of one family, toylog,
+# whose one method has only the per-call shape (open, a call per line or integer, close): a buffer
+# of its own, written with write(2) when full. Its code holds two markers for the changes the
+# scenarios make: "// EXTRA_WORK" (each call) and "// AFTER_FLUSH" (each write of the buffer).
+toy_project() {
+  mkdir -p repo
+  cat >repo/CMakeLists.txt <<'CMAKE'
+cmake_minimum_required(VERSION 3.25)
+project(toylog LANGUAGES CXX)
+find_package(iobench 1 REQUIRED)
+iobench_add_plugin(toylog_plugin toylog.cpp)
+CMAKE
+  cat >repo/toylog.cpp <<'CPP'
+// toylog: a logger of one's own with only the per-call shape.
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <charconv>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <iobench/error.hpp>
+#include <iobench/method.hpp>
+
+namespace iobench {
+namespace {
+
+struct Log {
+    int fd = -1;
+    std::string path;
+    std::vector<char> buffer;
+    std::size_t used = 0;
+};
+
+void write_all(Log& log, const char* p, std::size_t left) {
+    while (left > 0) {
+        const ssize_t n = ::write(log.fd, p, left);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            throw_errno("write", log.path);
+        }
+        p += n;
+        left -= static_cast<std::size_t>(n);
+    }
+}
+
+void flush(Log& log) {
+    write_all(log, log.buffer.data(), log.used);
+    log.used = 0;
+    // AFTER_FLUSH
+}
+
+void append(Log& log, const char* data, std::size_t size) {
+    // EXTRA_WORK
+    if (log.buffer.size() - log.used < size) flush(log);
+    if (size > log.buffer.size()) return write_all(log, data, size);
+    std::memcpy(log.buffer.data() + log.used, data, size);
+    log.used += size;
+}
+
+CallSink open_log(const Sink& sink) {
+    auto log = std::make_unique<Log>();
+    log->path = sink.path;
+    log->buffer.resize(sink.buffer_size ? sink.buffer_size : 65536);
+    log->fd = ::open(sink.path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (log->fd < 0) throw_errno("open", sink.path);
+    return log.release();
+}
+
+void close_log(CallSink sink) {
+    std::unique_ptr<Log> log(static_cast<Log*>(sink));
+    try {
+        flush(*log);
+    } catch (...) {
+        ::close(log->fd);
+        throw;
+    }
+    if (::close(log->fd) != 0) throw_errno("close", log->path);
+}
+
+void put_line(CallSink sink, std::string_view line) { append(*static_cast<Log*>(sink), line.data(), line.size()); }
+
+void put_int(CallSink sink, std::uint64_t value) {
+    char text[24];
+    char* end = std::to_chars(text, text + sizeof text - 1, value).ptr;
+    *end++ = '\n';
+    append(*static_cast<Log*>(sink), text, static_cast<std::size_t>(end - text));
+}
+
+constexpr Calls calls{.open = open_log, .close = close_log, .put_int = put_int, .put_line = put_line};
+
+const MethodRegistrar registrar{{.family = "toylog"}, {
+    {.name = "toylog", .description = "a buffer of its own, write(2) when full: per call only", .calls = &calls},
+}};
+
+}  // namespace
+}  // namespace iobench
+CPP
+  git_repo repo "toylog: the methods"
+}
+
 # A repository holding this checkout's ci/regression-gate.sh (and tools/, which
 # it runs), so that the script works on that repository's commits.
 gate_repo() {
@@ -193,6 +315,9 @@ refused)
   refused "${e}--scale '1e-400x': give a number > 0" $g --scale 1e-400x HEAD HEAD
   refused "${e}--suite '../quick': give the name of a built-in suite" $g --suite ../quick HEAD HEAD
   refused "${e}--suite 'nonexistent_zz': no built-in suite of that name at BASE_REV" $g --suite nonexistent_zz HEAD HEAD
+  refused "${e}--suite '$work/nosuch.json': no such readable file" $g --suite nosuch.json HEAD HEAD
+  echo '{"name": ' >bad.json
+  refused "${e}--suite '$work/bad.json': not a JSON file" $g --suite bad.json HEAD HEAD
   refused "${e}--out needs a value" $g HEAD HEAD --out
   mkdir -p full && echo kept >full/base.json
   refused "${e}--out '.*full' is not empty" $g --out full HEAD HEAD
@@ -326,18 +451,8 @@ example_refused)
   cd .. && nothing_left repo
   ;;
 example)
-  build=$4
-  iobench=$5
+  installed_iobench "$4" "$5"
   build_type=$6
-  # Can this build count instructions? (Not a sanitized build without perf.)
-  "$iobench" --instructions "--benchmark_filter=^hello/limit$" --scale 0.0001 --dir "$TMPDIR" >probe 2>&1
-  status=$?
-  if [ $status -eq 2 ]; then
-    echo "skipped: this iobench cannot count instructions: $(grep error probe | head -1)" >&2
-    exit 77
-  fi
-  [ $status -eq 0 ] || { cat probe >&2; fail "iobench --instructions exited with $status"; }
-  cmake --install "$build" --prefix prefix >install.log 2>&1 || { cat install.log >&2; fail "cmake --install"; }
   # The user's project: examples/out-of-tree at its root; then a commit whose
   # spdlog_st formats each integer as before and then runs a loop of 100
   # empty iterations (a few hundred instructions an integer more).
@@ -373,11 +488,43 @@ example)
   [ "$(grep -c '^regression: ' gate/gate.txt)" -eq 1 ] || fail "more than spdlog_st regressed: $(cat gate/gate.txt)"
   grep -q "^gate: FAILED, 1 regression(s) beyond 3 %" gate/gate.txt || fail "gate.txt: $(cat gate/gate.txt)"
   grep -q "spdlog_mt" gate/comparison.md || fail "comparison.md has no spdlog_mt row"
+  grep -q "^verdict: exit 4: system calls passed; instructions a regression" gate/gate.txt \
+    || fail "gate.txt's verdict: $(tail -n 1 gate/gate.txt)"
   for f in base.json head.json; do
     python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert d["context"]["instructions_source"]' \
       gate/$f || fail "gate/$f has no instructions"
   done
+  for f in base-native.json head-native.json; do
+    python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert "instructions_source" not in d["context"]' \
+      gate/$f || fail "gate/$f is not a native run"
+  done
   grep -q "gate/head.json" out || fail "the output does not say where head.json is"
+  nothing_left repo
+  ;;
+example_suite_file)
+  # --suite FILE (relative: made absolute before the script changes directory), read by the installed
+  # iobench before anything is built: a file that is not JSON is refused there (exit 2, one line, no
+  # worktree, no --out); one naming a method iobench does not know (it may be the plugin's) is read
+  # again with the base's plugin, and refused then, before anything runs.
+  installed_iobench "$4" "$5"
+  build_type=$6
+  toy_project
+  echo '{"name": "bad", "benchmarks": [' >bad.json
+  echo '{"name": "mine", "benchmarks": [{"workload": "hello", "methods": ["nosuch_method"]}]}' >unknown.json
+  g=$source/examples/ci/iobench-gate.sh
+  a=(--prefix ../prefix --target toylog_plugin --build-type "$build_type" --compare "$source/tools/iobench-compare")
+  cd repo || exit 1
+  refused "^iobench-gate.sh: error: iobench --list --suite $work/bad.json: suite $work/bad.json: not valid JSON" \
+    "$g" "${a[@]}" --suite ../bad.json --out ../o1 HEAD HEAD
+  [ ! -e ../o1 ] || fail "--out made for a suite refused"
+  "$g" "${a[@]}" --suite ../unknown.json --out ../o2 HEAD HEAD >../out 2>../err
+  status=$?
+  cd .. || exit 1
+  [ $status -eq 2 ] || fail "a suite file naming an unknown method: exit $status, not 2"
+  grep -q "^iobench-gate.sh: error: iobench --plugin toylog_plugin.so --list --suite $work/unknown.json: .*unknown method \"nosuch_method\"" err \
+    || fail "stderr does not name the unknown method"
+  [ -s o2/build-base.log ] && [ ! -e o2/build-head.log ] && [ ! -e o2/base-native.json ] \
+    || fail "built the head or ran with a suite refused: $(ls o2)"
   nothing_left repo
   ;;
 *)
