@@ -32,9 +32,18 @@
 #                    bad revisions refused
 #                    (needs an iobench that counts instructions: not a sanitized build
 #                    without a hardware counter)
+#   example_percall  a user's plugin (toylog) whose one method has only the per-call
+#                    shape, gated with the script's defaults; the second commit does
+#                    33 instructions more per call (+20 % per integer): exit 4 naming it
+#   example_fdatasync  the same plugin, the second commit adding fdatasync after each
+#                    write of its buffer: exit 4 naming the system call
 #   example_suite_file  --suite FILE: a file that is not JSON refused before anything is
 #                    built; one naming an unknown method refused once the base's plugin
 #                    is built, before anything runs
+#   compare_time     two native results files of 3 repetitions (a suite file), one
+#                    method's times doubled in the second: iobench-compare --gate-on
+#                    median exits 4, or 2 "undecided" with the step it could detect,
+#                    and prints the ratio
 set -uo pipefail
 scenario=$1
 source=$(cd "$2" && pwd -P)
@@ -283,6 +292,13 @@ CPP
   git_repo repo "toylog: the methods"
 }
 
+# toy_change MARKER CODE MESSAGE: the toy project's marker replaced by CODE, committed as MESSAGE.
+toy_change() {
+  grep -q "// $1\$" repo/toylog.cpp || fail "repo/toylog.cpp has no marker $1"
+  sed -i "s|// $1\$|$2|" repo/toylog.cpp
+  commit repo "$3"
+}
+
 # A repository holding this checkout's ci/regression-gate.sh (and tools/, which
 # it runs), so that the script works on that repository's commits.
 gate_repo() {
@@ -501,6 +517,44 @@ example)
   grep -q "gate/head.json" out || fail "the output does not say where head.json is"
   nothing_left repo
   ;;
+example_percall|example_fdatasync)
+  # A plugin whose method has only the per-call shape, gated with the script's defaults (the quick
+  # suite): its rows are judged. example_percall: each call does more work, 11 iterations of an
+  # empty loop (33 instructions: +20 % of the 164 instructions per integer of its ints_out row, as
+  # measured by the latency suite's per-call row; +45 % of its hello row's 74);
+  # example_fdatasync: an fdatasync after each write of the buffer, no other change.
+  installed_iobench "$4" "$5"
+  build_type=$6
+  toy_project
+  if [ $scenario = example_percall ]; then
+    toy_change EXTRA_WORK 'for (int i = 0; i < 11; ++i) asm volatile("");' "toylog: more work per call"
+  else
+    toy_change AFTER_FLUSH 'if (::fdatasync(log.fd) != 0) throw_errno("fdatasync", log.path);' \
+      "toylog: fdatasync after each write"
+  fi
+  g=$source/examples/ci/iobench-gate.sh
+  env -C repo "$g" --prefix ../prefix --target toylog_plugin --build-type "$build_type" \
+    --compare "$source/tools/iobench-compare" --out ../gate HEAD~1 HEAD >out 2>err
+  status=$?
+  cat gate/gate.txt 2>/dev/null
+  [ -f gate/gate.txt ] || fail "no gate.txt (exit $status): $(tail -n 5 out)"
+  grep -Eq "^regression: [^ ]*toylog" gate/gate.txt || fail "gate.txt names no regression of toylog"
+  if [ $scenario = example_percall ]; then
+    [ $status -ne 0 ] || fail "a per-call method 20 % slower in instructions: exit 0"
+    [ $status -eq 4 ] || fail "a per-call method 20 % slower in instructions: exit $status, not 4"
+    grep -Eq "^regression: [^ ]*toylog.*instructions" gate/gate.txt \
+      || fail "gate.txt does not name the instructions of toylog"
+  else
+    [ $status -eq 4 ] || fail "fdatasync after each write: exit $status, not 4"
+    grep -Eiq "^regression: [^ ]*toylog.*(fdatasync|fsync|sync)" gate/gate.txt \
+      || fail "gate.txt does not name the system call (fdatasync)"
+  fi
+  grep -q "^verdict: exit 4" gate/gate.txt || fail "the verdict line does not say exit 4"
+  for f in base-native.json head-native.json base.json head.json; do
+    [ -s gate/$f ] || fail "no gate/$f"
+  done
+  nothing_left repo
+  ;;
 example_suite_file)
   # --suite FILE (relative: made absolute before the script changes directory), read by the installed
   # iobench before anything is built: a file that is not JSON is refused there (exit 2, one line, no
@@ -526,6 +580,47 @@ example_suite_file)
   [ -s o2/build-base.log ] && [ ! -e o2/build-head.log ] && [ ! -e o2/base-native.json ] \
     || fail "built the head or ran with a suite refused: $(ls o2)"
   nothing_left repo
+  ;;
+compare_time)
+  # Two native results files of 3 repetitions, one method 2x slower in time only (its times doubled
+  # in a copy: same system calls, no instruction counts): iobench-compare gating on the median time
+  # finds the regression (exit 4) or says "undecided" with the smallest step it could detect, and
+  # prints the ratio either way: never "nothing judged" without a ratio.
+  iobench=$5
+  cat >three.json <<'SUITE'
+{"name": "three", "repetitions": 3, "min_time": 0.05, "scale": 0.01,
+ "benchmarks": [{"workload": "ints_out", "methods": ["fprintf", "write", "obuf", "limit"]}]}
+SUITE
+  "$iobench" --suite "$PWD/three.json" --dir "$TMPDIR" --benchmark_out=base.json >run.txt 2>&1 \
+    || { cat run.txt >&2; fail "iobench --suite three.json"; }
+  python3 - base.json head.json <<'PY' || fail "head.json could not be made"
+import json, sys
+data = json.load(open(sys.argv[1]))
+doubled = 0
+for row in data["benchmarks"]:
+    if row.get("run_name", row["name"]).startswith("ints_out/fprintf"):
+        for key in list(row):
+            if key in ("real_time", "cpu_time") or key.startswith("latency_") or key.startswith("p50") \
+                    or key.startswith("p99"):
+                if isinstance(row[key], (int, float)):
+                    row[key] = row[key] * 2
+        for key in ("bytes_per_second", "items_per_second"):
+            if key in row:
+                row[key] = row[key] / 2
+        doubled += 1
+assert doubled >= 3, doubled
+json.dump(data, open(sys.argv[2], "w"), indent=1)
+PY
+  "$source/tools/iobench-compare" base.json head.json --fail-on-regression 3 --gate-on median >out 2>err
+  status=$?
+  cat err
+  case $status in
+    4) grep -Eq "^regression: ints_out/fprintf" err || fail "exit 4 without ints_out/fprintf named" ;;
+    2) grep -Eiq "undecided" err || fail "exit 2 without \"undecided\": $(tail -n 3 err)"
+       grep -Eiq "ints_out/fprintf.*(detect|step)" err || fail "undecided without its detectable step" ;;
+    *) fail "ints_out/fprintf 2x slower in 3 repetitions: exit $status, not 4 or undecided (2)" ;;
+  esac
+  grep -Eq "ints_out/fprintf.*(\+100(\.0)?%|2\.00?x|x ?2\.0)" err out || fail "no ratio printed for ints_out/fprintf"
   ;;
 *)
   fail "unknown scenario $scenario"
