@@ -51,6 +51,7 @@
 #include "core/os/memory_use.hpp"
 #include "core/os/os_counters.hpp"
 #include "core/os/standard_output.hpp"
+#include "core/os/syscall_counts.hpp"
 #include "core/os/trusted_file.hpp"
 #include "core/os/workdir.hpp"
 #include "core/plugins/plugins.hpp"
@@ -645,6 +646,7 @@ int execute(const CommandLine& cl, const Plan& plan, const char* argv0) {
     context["skipped"] = iobench::skipped_context(plan.skipped);
     context["interleaved"] = plan.interleave ? "true" : "false";
     context["counters"] = iobench::available_os_counters();  // the OS counters the rows can carry here
+    context["syscall_counter"] = iobench::syscall_counter_description();
     if (!plan.programs.empty()) context["programs"] = plan.programs;
     if (plan.stopping_rule) context["stopping_rule"] = iobench::describe(*plan.stopping_rule, plan.repetitions);
     if (std::any_of(plan.cases.begin(), plan.cases.end(), [](const iobench::Case& c) { return c.params.threads > 0; })) {

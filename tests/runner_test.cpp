@@ -316,18 +316,26 @@ TEST(Runner, ConsoleRunsReportTheChildsTimeAndWriteCalls) {
 }
 #endif
 
+/// A run's cost: `measured` seconds inside the measurement, `whole` in all.
+RunCost cost_of(double measured, double whole) {
+    RunCost cost;
+    cost.measured = measured;
+    cost.whole = whole;
+    return cost;
+}
+
 TEST(Runner, RunsPerRepetitionReachTheMinimumTimeWithinABoundedWallTime) {
     // A 35 ms run whose reset and verify bring it to 60 ms: Google Benchmark's
     // 15 runs for 0.5 s of measured time (they fit in 2 x 0.5 s).
-    EXPECT_EQ(runs_per_repetition({0.035, 0.060}, 0.5), 15);
+    EXPECT_EQ(runs_per_repetition(cost_of(0.035, 0.060), 0.5), 15);
     // A 0.2 us run behind 1 ms of setup (a child process per run): not the
     // 50,000 runs 0.01 s of measured time would take, 20 (0.02 s of wall time).
-    EXPECT_EQ(runs_per_repetition({2e-7, 1e-3}, 0.01), 20);
+    EXPECT_EQ(runs_per_repetition(cost_of(2e-7, 1e-3), 0.01), 20);
     // A run longer than the minimum time: once.
-    EXPECT_EQ(runs_per_repetition({6.0, 6.2}, 0.5), 1);
+    EXPECT_EQ(runs_per_repetition(cost_of(6.0, 6.2), 0.5), 1);
     // A run too short for the clock: bounded by its whole cost, or 10^6.
-    EXPECT_EQ(runs_per_repetition({0.0, 1e-3}, 0.5), 1000);
-    EXPECT_EQ(runs_per_repetition({0.0, 0.0}, 0.5), 1'000'000);
+    EXPECT_EQ(runs_per_repetition(cost_of(0.0, 1e-3), 0.5), 1000);
+    EXPECT_EQ(runs_per_repetition(cost_of(0.0, 0.0), 0.5), 1'000'000);
 }
 
 TEST(Runner, SizingRunTimesTheMeasuredPartAndTheWhole) {
@@ -338,6 +346,26 @@ TEST(Runner, SizingRunTimesTheMeasuredPartAndTheWhole) {
     EXPECT_GT(cost->measured, 0);
     EXPECT_GE(cost->whole, cost->measured);
     EXPECT_FALSE(size_run(make_case("hello", "broken_one_byte"), session).has_value()) << "verification fails";
+}
+
+TEST(Runner, SizingRunCountsTheRunsSystemCallsByKind) {
+    if (const std::string why = syscall_counts_unavailable(); !why.empty()) GTEST_SKIP() << why;
+    test::TempDir dir;
+    Session session(dir.path(), 1e-4, false);
+    // 1,000 integers (3,890 bytes): obuf's one write of its buffer; no sync,
+    // no lock; on one thread of this process, so the counts are exact.
+    const auto cost = size_run(make_case("ints_out", "obuf"), session);
+    ASSERT_TRUE(cost.has_value());
+    ASSERT_TRUE(cost->syscalls.has_value());
+    EXPECT_EQ((*cost->syscalls)[SyscallKind::write], 1);
+    EXPECT_EQ((*cost->syscalls)[SyscallKind::sync], 0);
+    EXPECT_EQ((*cost->syscalls)[SyscallKind::futex], 0);
+    EXPECT_TRUE(cost->syscalls_exact);
+    // One write(2) per line: 1,000 of them.
+    const auto unbuffered = size_run(make_case("ints_out", "write"), session);
+    ASSERT_TRUE(unbuffered.has_value());
+    ASSERT_TRUE(unbuffered->syscalls.has_value());
+    EXPECT_EQ((*unbuffered->syscalls)[SyscallKind::write], 1000);
 }
 
 }  // namespace

@@ -117,6 +117,18 @@ void report_os_counters(benchmark::State& state, const Method& method, const Tri
     }
 }
 
+/// Sets the system calls of the benchmark's sizing run as counters, per run:
+/// syscalls (every call), syscalls_<kind> for each SyscallKind, and
+/// syscalls_exact (RunCost::syscalls_exact: 1 or 0).
+void report_syscalls(benchmark::State& state, const RunCost& sizing) {
+    if (!sizing.syscalls) return;
+    state.counters["syscalls"] = sizing.syscalls->all;
+    for (std::size_t k = 0; k < syscall_kind_count; ++k)
+        state.counters[fmt::format("syscalls_{}", to_string(static_cast<SyscallKind>(k)))] =
+            sizing.syscalls->by_kind[k];
+    state.counters["syscalls_exact"] = sizing.syscalls_exact ? 1 : 0;
+}
+
 // The stages of a benchmark's call, each ending in an Outcome (run_case and
 // run_once go through the same ones).
 
@@ -188,7 +200,8 @@ Outcome verify_trial(Trial& trial) {
 /// call ended; an outcome other than ok has also ended the benchmark with
 /// its error_message (Google Benchmark then reports no time). `measured`
 /// gets the seconds of the runs' iteration times, summed.
-Outcome run_case(benchmark::State& state, const Case& c, Session& session, double& measured) {
+/// `sizing`: the benchmark's sizing run, whose system calls the row reports.
+Outcome run_case(benchmark::State& state, const Case& c, Session& session, double& measured, const RunCost& sizing) {
     std::unique_ptr<Trial> trial;
     Outcome outcome = make_trial(c, session, trial);
     if (!outcome.ok()) {
@@ -267,6 +280,7 @@ Outcome run_case(benchmark::State& state, const Case& c, Session& session, doubl
     for (const auto& [name, value] : trial->counters) state.counters[name] = value;
     if (!trial->label.empty()) state.SetLabel(trial->label);
     report_os_counters(state, *c.method, *trial, os_total);
+    report_syscalls(state, sizing);
     return outcome;
 }
 
@@ -339,6 +353,9 @@ std::int64_t runs_per_repetition(const RunCost& cost, double min_time) {
 }
 
 std::optional<RunCost> size_run(const Case& c, Session& session, Outcome* failure) {
+    // Open before the trial is made: a program method's process starts then.
+    SyscallCounter syscalls;
+    const bool counting = syscalls.open().empty();
     std::unique_ptr<Trial> trial;
     if (Outcome made = make_trial(c, session, trial); !made.ok()) {
         if (failure) *failure = std::move(made);
@@ -350,7 +367,9 @@ std::optional<RunCost> size_run(const Case& c, Session& session, Outcome* failur
     const auto start = clock_type::now();
     clock_type::time_point stop = start;
     mark_call(true);
+    const std::optional<SyscallCounts> calls_before = counting ? syscalls.read() : std::nullopt;
     if (outcome.ok()) outcome = run_trial(*trial, stop);
+    const std::optional<SyscallCounts> calls_after = counting ? syscalls.read() : std::nullopt;
     mark_call(false);
     mark_repetition("", true);
     if (outcome.ok()) outcome = verify_trial(*trial);
@@ -363,6 +382,10 @@ std::optional<RunCost> size_run(const Case& c, Session& session, Outcome* failur
     RunCost cost;
     cost.measured = trial->measured_seconds().value_or(std::chrono::duration<double>(stop - start).count());
     cost.whole = std::chrono::duration<double>(end - begin).count();
+    if (calls_before && calls_after) {
+        cost.syscalls = counts_between(*calls_before, *calls_after);
+        cost.syscalls_exact = !c.method->process_counters && trial->threads <= 1 && !trial->work_in_child;
+    }
     return cost;
 }
 
@@ -375,6 +398,7 @@ void register_benchmarks(const std::vector<Case>& cases, Session& session, Outco
     }
     std::vector<std::int64_t> runs(cases.size(), 1);
     std::vector<double> expected(cases.size(), 0);
+    auto costs = std::make_shared<std::vector<RunCost>>(cases.size());
     std::vector<Outcome> sizing(cases.size());
     for (std::size_t i = 0; i < cases.size(); ++i) {
         // A sizing run that fails leaves 1 run: the benchmark then fails or
@@ -382,6 +406,7 @@ void register_benchmarks(const std::vector<Case>& cases, Session& session, Outco
         if (const auto cost = size_run(cases[i], session, &sizing[i])) {
             runs[i] = runs_per_repetition(*cost, min_time);
             expected[i] = static_cast<double>(runs[i]) * cost->whole;
+            (*costs)[i] = *cost;
         }
     }
     auto progress = std::make_shared<Progress>(std::move(expected), repetitions);
@@ -406,7 +431,7 @@ void register_benchmarks(const std::vector<Case>& cases, Session& session, Outco
     for (std::size_t i = 0; i < cases.size(); ++i) {
         const Case* c = &cases[i];
         auto* b = benchmark::RegisterBenchmark(
-            c->name.c_str(), [c, i, progress, so_far, stopping, &session, &outcomes](benchmark::State& state) {
+            c->name.c_str(), [c, i, progress, so_far, costs, stopping, &session, &outcomes](benchmark::State& state) {
                 Repetitions& mine = (*so_far)[i];
                 if (mine.stopped) return skip_repetition(state);
                 if (mine.program_failed) {
@@ -416,7 +441,7 @@ void register_benchmarks(const std::vector<Case>& cases, Session& session, Outco
                 progress->starting(i, c->name);
                 double measured = 0;
                 mark_repetition(c->name, c->method->program.file.empty());
-                Outcome outcome = run_case(state, *c, session, measured);
+                Outcome outcome = run_case(state, *c, session, measured, (*costs)[i]);
                 mark_repetition("", true);
                 const bool ok = outcome.ok();
                 if (outcome.status == Status::failed && !c->method->program.file.empty()) {

@@ -13,6 +13,7 @@
 #include "core/engine/stopping_rule.hpp"
 #include "core/engine/suite.hpp"
 #include "core/os/instructions.hpp"
+#include "core/os/syscall_counts.hpp"
 
 namespace iobench {
 
@@ -75,10 +76,21 @@ void register_benchmarks(const std::vector<Case>& cases, Session& session, Outco
 /// the calling thread's).
 bool counts_instructions(const Trial& trial, InstructionSource source);
 
-/// What one run of a benchmark costs, in seconds.
+/// What one run of a benchmark costs, in seconds, and the system calls it made.
 struct RunCost {
     double measured = 0;  ///< inside the measurement: what counts toward the minimum time
     double whole = 0;     ///< reset, run and verify: what the run costs the wall clock
+    /// The system calls of the run (Trial::run() only: not its reset or
+    /// verification), by kind (core/os/syscall_counts.hpp); std::nullopt
+    /// where they cannot be counted (syscall_counts_unavailable).
+    std::optional<SyscallCounts> syscalls;
+    /// True when `syscalls` are exact, the same in every run of the same
+    /// build: the run made them on one thread of this process. False when
+    /// several threads (a per-call row's, a method's own) or another process
+    /// (a program method's) share the work: then futex, memory and other
+    /// calls depend on timing, and only write, read and sync calls are the
+    /// method's own.
+    bool syscalls_exact = false;
 };
 
 /// Runs per repetition of a benchmark whose runs cost `cost`: ceil(min_time /
@@ -86,9 +98,12 @@ struct RunCost {
 /// time), at most floor(2 x min_time / whole), at least 1 and at most 10^6.
 std::int64_t runs_per_repetition(const RunCost& cost, double min_time);
 
-/// One run of `c` (made, reset, run, verified, finished) timed both ways;
-/// std::nullopt when it does not end ok, with how it ended in `*failure`
-/// (when given).
+/// One run of `c` (made, reset, run, verified, finished) timed both ways,
+/// its system calls counted (RunCost::syscalls: the counters are open from
+/// before the trial is made, so a program's process and the threads the run
+/// starts are counted too; the measured repetitions never count, because a
+/// counted system call costs more); std::nullopt when it does not end ok,
+/// with how it ended in `*failure` (when given).
 std::optional<RunCost> size_run(const Case& c, Session& session, Outcome* failure = nullptr);
 
 /// One run of `c` outside Google Benchmark, through the same stages as a

@@ -203,14 +203,23 @@ public:
         // iobench_add_executable) join every workload the suite names,
         // beside the methods it lists, at their default buffer size; unless
         // the entry names methods of that family itself: then those only.
+        // A method with only the per-call shape joins an entry of whole
+        // runs with its one-thread per-call row, so that every suite (quick,
+        // which a regression gate runs, among them) measures it.
         std::vector<std::string> named_families;
         for (const Method* m : ms) named_families.push_back(m->family);
-        for (const Method& m : methods())
-            if (is_added_family(m.family) && (calls ? w->takes_calls(m) : w->takes(m)) &&
-                std::find(named_families.begin(), named_families.end(), m.family) == named_families.end())
+        for (const Method& m : methods()) {
+            if (!is_added_family(m.family) ||
+                std::find(named_families.begin(), named_families.end(), m.family) != named_families.end())
+                continue;
+            if (calls ? w->takes_calls(m) : w->takes(m)) {
                 for (CacheState cache : caches)
                     for (unsigned n : threads)
                         for (bool shared : sinks) add_case(suite, taken_, *w, m, Params{0, cache, n, shared && n > 1});
+            } else if (!calls && w->takes_calls(m)) {
+                for (CacheState cache : caches) add_case(suite, taken_, *w, m, Params{0, cache, 1, false});
+            }
+        }
     }
 
 private:
