@@ -108,7 +108,8 @@ gate_out_dir() {
     case $c in '' | .) continue ;; ..) die "$opt '$given': '..' after a directory that does not exist" ;; esac
     p=${p%/}/$c
     # Fails when the name was taken meanwhile (a sticky directory): nothing of another user's is used.
-    mkdir -- "$p" 2>/dev/null || die "$opt '$given': $p cannot be made"
+    # Mode 755 whatever the umask: no one else may write to it.
+    mkdir -m 755 -- "$p" 2>/dev/null || die "$opt '$given': $p cannot be made"
   done
   why=$(gate_why_changeable "$p" directory own)
   [ -z "$why" ] || die "$opt '$given': $why"
