@@ -217,9 +217,9 @@ verdict() {
 }
 : >"$work/gate.txt"
 syscalls=0
-gate "system calls per item (native runs)" -native syscalls || syscalls=$?
+gate "system calls per item, native runs" -native syscalls || syscalls=$?
 instructions=0
-gate "instructions per item (--instructions runs)" "" instructions || instructions=$?
+gate "instructions per item, --instructions runs" "" instructions || instructions=$?
 # The worse: a regression found decides; else whatever could not be judged or failed.
 status=$instructions
 [ $syscalls -eq 0 ] || [ $instructions -eq 4 ] || status=$syscalls
