@@ -178,14 +178,15 @@ gate_start() {
   GATE_NAME=$1
   GATE_REPO=$2
   GATE_GROUP=""
-  gate_remove_leftovers "$GATE_NAME"
-  GATE_WORK=$(mktemp -d "${TMPDIR:-/tmp}/$GATE_NAME.XXXXXX")
+  GATE_WORK=""
   trap gate_cleanup EXIT
   local sig
   for sig in HUP INT QUIT PIPE TERM; do
     # shellcheck disable=SC2064  # the number is the signal's, fixed here
     trap "exit $((128 + $(kill -l "$sig")))" "$sig"
   done
+  gate_remove_leftovers "$GATE_NAME"
+  GATE_WORK=$(mktemp -d "${TMPDIR:-/tmp}/$GATE_NAME.XXXXXX")
   printf 'pid %s\nstart %s\nrepo %s\n' "$$" "$(gate_start_time $$)" "$GATE_REPO" >"$GATE_WORK/$GATE_MARKER"
   # The guard reads the running group's id from a pipe only this script holds; end of file without
   # "done" means the script was killed.
