@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <iobench/byte_fold.hpp>
@@ -95,6 +96,18 @@ void float_precision_doubles(const Source& source, std::vector<double>& values) 
     std::fclose(f);
 }
 
+/// Drops the last line in its first run of the process only (a rare fault:
+/// the runs after it are right): the sizing run's failure must fail the
+/// benchmark, though every repetition after it verifies.
+void first_run_drops_line_ints(const Sink& sink, std::uint64_t count) {
+    static bool first = true;
+    const bool drop = std::exchange(first, false);
+    std::FILE* f = create(sink.path);
+    for (std::uint64_t i = 0; i < count - (drop && count > 0 ? 1 : 0); ++i)
+        std::fprintf(f, "%llu\n", static_cast<unsigned long long>(i));
+    std::fclose(f);
+}
+
 /// Fails as a full disk would.
 void disk_full_ints(const Sink& sink, std::uint64_t) {
     throw io_error("write", sink.path, std::error_code(ENOSPC, std::generic_category()));
@@ -107,6 +120,8 @@ const MethodRegistrar registrar{{.family = "zz_broken"}, {
      .put_repeat = one_byte_off_repeat},
     {.name = "broken_drops_first", .description = "test: drops the first value",
      .get_ints = drops_first_ints},
+    {.name = "broken_first_run_only", .description = "test: drops the last line in its first run only",
+     .put_ints = first_run_drops_line_ints},
     {.name = "broken_disk_full", .description = "test: write fails with ENOSPC",
      .put_ints = disk_full_ints},
     {.name = "broken_skips_block", .description = "test: leaves a 4 KiB block unread",

@@ -348,6 +348,22 @@ TEST(Runner, SizingRunTimesTheMeasuredPartAndTheWhole) {
     EXPECT_FALSE(size_run(make_case("hello", "broken_one_byte"), session).has_value()) << "verification fails";
 }
 
+TEST(Runner, AFailedSizingRunFailsTheBenchmarkThoughTheRunsAfterItVerify) {
+    // broken_first_run_only drops a line in its first run only: the sizing run.
+    const test::Ran ran = test::run_all({make_case("ints_out", "broken_first_run_only")}, 1e-4, 3);
+    int repetitions = 0;
+    for (const auto& r : ran.runs) {
+        if (r.run_type != benchmark::BenchmarkReporter::Run::RT_Iteration) continue;
+        ++repetitions;
+        EXPECT_TRUE(r.error_occurred);
+        EXPECT_EQ(r.error_message.rfind("verification failed: ", 0), 0u) << r.error_message;
+        EXPECT_NE(r.error_message.find("; in its sizing run (its repetitions did not run)"), std::string::npos)
+            << r.error_message;
+    }
+    EXPECT_EQ(repetitions, 3);
+    EXPECT_EQ(ran.outcomes.failed(), 1);
+}
+
 TEST(Runner, SizingRunCountsTheRunsSystemCallsByKind) {
     if (const std::string why = syscall_counts_unavailable(); !why.empty()) GTEST_SKIP() << why;
     test::TempDir dir;
@@ -357,15 +373,15 @@ TEST(Runner, SizingRunCountsTheRunsSystemCallsByKind) {
     const auto cost = size_run(make_case("ints_out", "obuf"), session);
     ASSERT_TRUE(cost.has_value());
     ASSERT_TRUE(cost->syscalls.has_value());
-    EXPECT_EQ((*cost->syscalls)[SyscallKind::write], 1);
-    EXPECT_EQ((*cost->syscalls)[SyscallKind::sync], 0);
-    EXPECT_EQ((*cost->syscalls)[SyscallKind::futex], 0);
+    EXPECT_EQ((*cost->syscalls)[SyscallKind::write], 1.0);
+    EXPECT_EQ((*cost->syscalls)[SyscallKind::sync], 0.0);
+    EXPECT_EQ((*cost->syscalls)[SyscallKind::futex], 0.0);
     EXPECT_TRUE(cost->syscalls_exact);
     // One write(2) per line: 1,000 of them.
     const auto unbuffered = size_run(make_case("ints_out", "write"), session);
     ASSERT_TRUE(unbuffered.has_value());
     ASSERT_TRUE(unbuffered->syscalls.has_value());
-    EXPECT_EQ((*unbuffered->syscalls)[SyscallKind::write], 1000);
+    EXPECT_EQ((*unbuffered->syscalls)[SyscallKind::write], 1000.0);
 }
 
 }  // namespace

@@ -38,13 +38,13 @@ TEST(SyscallCounts, BetweenTwoReadsLeavesOutTheCountersOwnReads) {
     after.all = 100 + 6 + 9;  // the counter's 6 reads, 4 writes, 2 fsyncs, 3 others
     after.by_kind = {14, 20 + 6, 2, 1, 5, 0};
     const SyscallCounts d = counts_between(before, after);
-    EXPECT_EQ(d.all, 9);
-    EXPECT_EQ(d[SyscallKind::write], 4);
-    EXPECT_EQ(d[SyscallKind::read], 0);
-    EXPECT_EQ(d[SyscallKind::sync], 2);
-    EXPECT_EQ(d[SyscallKind::futex], 0);
-    EXPECT_EQ(d[SyscallKind::memory], 0);
-    EXPECT_EQ(d[SyscallKind::other], 3);
+    EXPECT_EQ(d.all, 9.0);
+    EXPECT_EQ(d[SyscallKind::write], 4.0);
+    EXPECT_EQ(d[SyscallKind::read], 0.0);
+    EXPECT_EQ(d[SyscallKind::sync], 2.0);
+    EXPECT_EQ(d[SyscallKind::futex], 0.0);
+    EXPECT_EQ(d[SyscallKind::memory], 0.0);
+    EXPECT_EQ(d[SyscallKind::other], 3.0);
 }
 
 #ifdef __linux__
@@ -80,13 +80,13 @@ TEST(SyscallCounts, EveryCallOfTheThreadIsCountedByItsKind) {
     ASSERT_TRUE(after);
     ::close(fd);
     const SyscallCounts d = counts_between(*before, *after);
-    EXPECT_EQ(d[SyscallKind::write], 7);
-    EXPECT_EQ(d[SyscallKind::sync], 2);
-    EXPECT_EQ(d[SyscallKind::read], 1);
-    EXPECT_EQ(d[SyscallKind::memory], 2);
-    EXPECT_EQ(d[SyscallKind::futex], 0);
-    EXPECT_EQ(d[SyscallKind::other], 1);
-    EXPECT_EQ(d.all, 13);
+    EXPECT_EQ(d[SyscallKind::write], 7.0);
+    EXPECT_EQ(d[SyscallKind::sync], 2.0);
+    EXPECT_EQ(d[SyscallKind::read], 1.0);
+    EXPECT_EQ(d[SyscallKind::memory], 2.0);
+    EXPECT_EQ(d[SyscallKind::futex], 0.0);
+    EXPECT_EQ(d[SyscallKind::other], 1.0);
+    EXPECT_EQ(d.all, 13.0);
 }
 
 TEST(SyscallCounts, ThreadsAndChildrenStartedWhileOpenCountTheThreadsBeforeDoNot) {
@@ -122,7 +122,7 @@ TEST(SyscallCounts, ThreadsAndChildrenStartedWhileOpenCountTheThreadsBeforeDoNot
     stop = true;
     before_open.join();
     ::close(fd);
-    EXPECT_EQ(counts_between(*before, *after)[SyscallKind::read], 80) << "50 by the thread, 30 by the child";
+    EXPECT_EQ(counts_between(*before, *after)[SyscallKind::read], 80.0) << "50 by the thread, 30 by the child";
 }
 
 TEST(SyscallCounts, TheContextSaysHowTheyAreCounted) {

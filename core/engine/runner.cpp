@@ -295,8 +295,9 @@ void skip_repetition(benchmark::State& state) {
     }
 }
 
-/// A repetition of a program method's benchmark after an earlier one
-/// failed: no trial, no program started; failed with `reason`. The empty
+/// A repetition of a benchmark whose sizing run failed, or of a program
+/// method's after an earlier one failed: no trial, no program started;
+/// failed with `reason`. The empty
 /// loop reports the iteration count Google Benchmark asked for (as
 /// skip_repetition's does).
 void fail_repetition(benchmark::State& state, const std::string& reason) {
@@ -415,15 +416,20 @@ void register_benchmarks(const std::vector<Case>& cases, Session& session, Outco
     struct Repetitions {
         std::vector<double> times;
         bool stopped = false;
-        /// A program method's failure: its later repetitions do not start
-        /// the program again (each would fail the same way, and a program
-        /// that hangs would cost the time limit every time).
-        std::optional<std::string> program_failed;
+        /// Why its repetitions fail without running: its sizing run failed
+        /// (a run whose output was wrong, or whose call threw, is a failed
+        /// benchmark, however the runs after it go), or a program method's
+        /// repetition did (its later repetitions do not start the program
+        /// again: each would fail the same way, and a program that hangs
+        /// would cost the time limit every time).
+        std::optional<std::string> failed;
     };
     auto so_far = std::make_shared<std::vector<Repetitions>>(cases.size());
     for (std::size_t i = 0; i < cases.size(); ++i)
-        if (sizing[i].status == Status::failed && !cases[i].method->program.file.empty()) {
-            (*so_far)[i].program_failed = "not started again after its sizing run failed: " + sizing[i].reason;
+        if (sizing[i].status == Status::failed) {
+            (*so_far)[i].failed = cases[i].method->program.file.empty()
+                                      ? sizing[i].reason + "; in its sizing run (its repetitions did not run)"
+                                      : "not started again after its sizing run failed: " + sizing[i].reason;
             progress->stopped(i);
         }
     const std::optional<StoppingRule> stopping =
@@ -434,9 +440,9 @@ void register_benchmarks(const std::vector<Case>& cases, Session& session, Outco
             c->name.c_str(), [c, i, progress, so_far, costs, stopping, &session, &outcomes](benchmark::State& state) {
                 Repetitions& mine = (*so_far)[i];
                 if (mine.stopped) return skip_repetition(state);
-                if (mine.program_failed) {
-                    outcomes.record(c->name, Outcome::failed(*mine.program_failed));
-                    return fail_repetition(state, *mine.program_failed);
+                if (mine.failed) {
+                    outcomes.record(c->name, Outcome::failed(*mine.failed));
+                    return fail_repetition(state, *mine.failed);
                 }
                 progress->starting(i, c->name);
                 double measured = 0;
@@ -445,7 +451,7 @@ void register_benchmarks(const std::vector<Case>& cases, Session& session, Outco
                 mark_repetition("", true);
                 const bool ok = outcome.ok();
                 if (outcome.status == Status::failed && !c->method->program.file.empty()) {
-                    mine.program_failed = "not started again after an earlier repetition failed: " + outcome.reason;
+                    mine.failed = "not started again after an earlier repetition failed: " + outcome.reason;
                     progress->stopped(i);  // its later repetitions are not counted as to come
                 }
                 outcomes.record(c->name, std::move(outcome));

@@ -41,7 +41,7 @@ SyscallCounts counts_between(const SyscallCounts& before, const SyscallCounts& a
     // The reads of the counters themselves: each read() counts at its entry,
     // so the reads after the first descriptor's in `before` and up to it in
     // `after` fall inside the interval: one read per descriptor in all.
-    constexpr double own_reads = syscall_kind_count;
+    constexpr double own_reads = static_cast<double>(syscall_kind_count);
     d.all = std::max(0.0, after.all - before.all - own_reads);
     double named = 0;
     for (std::size_t k = 0; k < syscall_kind_count; ++k) {

@@ -4,9 +4,10 @@ Exit status: 0 done; 1 the output could not be written (a full disk, a closed
 standard output; an earlier -o file is left whole), or the history could not be
 written (another writer held it too long); 2 bad input (one line
 `iobench-compare: error: ...` on stderr); 3 this Python lacks a dependency
-(numpy, scipy, matplotlib, tabulate; with --history also SQLAlchemy, ruptures and,
+(numpy, scipy, matplotlib, tabulate; with --history also SQLAlchemy and,
 for PostgreSQL, psycopg2), with what to install; 4 with --fail-on-regression, a
-benchmark regressed (gate.py).
+benchmark regressed (gate.py; 2 there also for a row not measured or
+undecided, and for bad rows).
 """
 
 from __future__ import annotations
@@ -47,7 +48,8 @@ examples:
   iobench-compare gcc.json --baseline-method fprintf,fwrite --counters write_calls,sys
   iobench-compare quick.json --format bencher -o bencher.json
   iobench-compare base.json new.json --fail-on-regression 5    # a CI gate: exit 4 on a regression
-  iobench-compare --history results/history.sqlite --add results/run.json    # label: git describe
+  iobench-compare base.json new.json --fail-on-regression 3 --require mylog --gate-on instructions,syscalls,p99
+  iobench-compare --history results/history.sqlite --add results/run.json    # label: your project's git describe
   iobench-compare --history results/history.sqlite                # its series and regressions
   iobench-compare --history results/history.sqlite --format html -o history.html
   iobench-compare --history postgresql://ci@db/iobench --add --label v1.2 run.json
@@ -59,12 +61,15 @@ without any result, no benchmark in common, an unknown --baseline-method or
 --counters, -o naming an input; -o or --plot naming a link, or another user's
 FIFO, device or file, in a directory others can write to), 3 a Python dependency
 is missing, 4 --fail-on-regression found a regression (each is a line on stderr:
-the benchmark, BASE's and NEW's figure, the change and which figure: instructions
-per item where both files count them, else the median time, significant by the
-U test at --alpha and beyond PCT). With --history: 2 also for a database that is
-not a history of this version (not SQLite, other tables, another schema version,
-damaged: refused, left as it is) or cannot be reached, and for options of the
-comparison; 1 when another writer held the history's lock for 60 s."""
+the benchmark, BASE's and NEW's figure, the change and which figure: by --gate-on,
+instructions and system calls per item where both files count them, else the
+median time, significant by the U test at --alpha and beyond PCT); with the gate
+also 2 for a row of BASE not measured in NEW, a --require or a plugin's family
+without rows, an undecided time (--undecided pass|fail: 0 or 4) and bad rows.
+With --history: 2 also for a database that is not a history of this version (not
+SQLite, other tables, another schema version, damaged: refused, left as it is)
+or cannot be reached, and for options of the comparison; 1 when another writer
+held the history's lock for 60 s."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -125,17 +130,32 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--plot", metavar="DIR", help="also write charts (PNG and SVG) into DIR")
     p.add_argument("--fail-on-regression", type=float, metavar="PCT",
                    help="a gate for CI: BASE.json NEW.json; exit status 4 when a benchmark of NEW is more than PCT "
-                        "percent worse: by instructions per item where both count them (--instructions), else by "
-                        "its median time where the difference is significant; the changes go to stderr")
+                        "percent worse by the figures of --gate-on; 2 when a row of BASE has no row in NEW, a "
+                        "--require or a plugin's family has no row, or a row is undecided; the verdict goes to "
+                        "stderr, its last line how many rows it judged by which figure")
+    p.add_argument("--gate-on", metavar="LIST",
+                   help="with --fail-on-regression: the figures to judge, comma-separated, of "
+                        "instructions (per item), syscalls (system calls per item by kind), time (the median), "
+                        "p50, p99, p99.9 (per-call latency); default instructions,syscalls (a row with neither in "
+                        "both files: its median time)")
+    p.add_argument("--require", action="append", default=[], metavar="NAME",
+                   help="with --fail-on-regression: fail unless method or family NAME has rows in both files and "
+                        "one is judged (repeatable, or comma-separated)")
+    p.add_argument("--undecided", choices=("pass", "fail"),
+                   help="with --fail-on-regression: what an undecided row does (a time the U test could not decide "
+                        "while its ratio is beyond PCT, or too few repetitions to test): pass (exit 0) or fail "
+                        "(exit 4); default exit 2")
     p.add_argument("--history", metavar="DB",
-                   help="a history of runs: a file (SQLite, created by the first --add), sqlite:///PATH or "
+                   help="a history of runs: a file of one's own (SQLite, created by the first --add; never "
+                        "through a link, nor another user's file), sqlite:///PATH or "
                         "postgresql://USER@HOST/NAME; alone it lists its series and the change points where a "
                         "benchmark got slower (or faster), with the commit range; with --format html a page of "
                         "charts")
     p.add_argument("--add", action="store_true",
                    help="with --history: add the FILE.json arguments as runs labelled --label (one label, the "
-                        "project's commit; default: git describe --always --dirty here); a file added before "
-                        "is left as it is")
+                        "project's commit; default: git describe --always --dirty in the git repository of the "
+                        "current directory, required in iobench's own checkout); a file added before is left "
+                        "as it is")
     p.add_argument("-o", "--output", metavar="FILE", help="write the output to FILE instead of standard output")
     p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     return p
@@ -256,15 +276,15 @@ def _check_output_is_not_an_input(output: str | None, files: list[str]) -> None:
 
 
 def _import_history(html: bool):
-    """The history's modules (SQLAlchemy, ruptures; Matplotlib for `html`); exit status 3 if one is missing."""
+    """The history's modules (SQLAlchemy; Matplotlib for `html`); exit status 3 if one is missing."""
     try:
-        from . import history, history_report  # noqa: F401  (sqlalchemy, ruptures)
+        from . import history, history_report  # noqa: F401  (sqlalchemy)
 
         if html:
             from . import plot  # noqa: F401  (matplotlib)
     except ImportError as e:
-        fail(f"{e.name or e} is missing from this Python ({sys.executable}): --history needs SQLAlchemy and "
-             "ruptures: install python3-sqlalchemy and ruptures (tools/install-deps.sh --tools), or "
+        fail(f"{e.name or e} is missing from this Python ({sys.executable}): --history needs SQLAlchemy: "
+             "install python3-sqlalchemy (tools/install-deps.sh --tools), or "
              "`pip install './tools[history]'` into a virtual environment", EXIT_MISSING_DEPENDENCY)
     return history, history_report
 
@@ -280,8 +300,33 @@ def _comparison_options(args) -> list[str]:
     """The options of a comparison given on this command line, which a history does not take."""
     given = [("--baseline-file", args.baseline_file is not None), ("--baseline-method", bool(args.baseline_method)),
              ("--counters", args.counters is not None), ("--alpha", args.alpha is not None),
-             ("--plot", args.plot is not None), ("--fail-on-regression", args.fail_on_regression is not None)]
+             ("--plot", args.plot is not None), ("--fail-on-regression", args.fail_on_regression is not None),
+             ("--gate-on", args.gate_on is not None), ("--require", bool(args.require)),
+             ("--undecided", args.undecided is not None)]
     return [option for option, present in given if present]
+
+
+def _gate_options(args, gating: bool) -> tuple[tuple[str, ...], list[str]]:
+    """--gate-on and --require, checked (they, and --undecided, go with --fail-on-regression only)."""
+    from .gate import DEFAULT_FIGURES, FIGURES
+
+    if not gating:
+        for option, given in (("--gate-on", args.gate_on is not None), ("--require", bool(args.require)),
+                              ("--undecided", args.undecided is not None)):
+            if given:
+                fail(f"{option}: an option of the gate: give --fail-on-regression PCT")
+        return DEFAULT_FIGURES, []
+    figures = DEFAULT_FIGURES
+    if args.gate_on is not None:
+        figures = tuple(dict.fromkeys(f.strip() for f in args.gate_on.split(",") if f.strip()))
+        unknown = [f for f in figures if f not in FIGURES]
+        if unknown or not figures:
+            fail(f"--gate-on {args.gate_on}: " + (f"no figure {', '.join(unknown)}" if unknown else "no figure given")
+                 + f" (figures: {', '.join(FIGURES)})")
+    required = list(dict.fromkeys(n.strip() for value in args.require for n in value.split(",") if n.strip()))
+    if args.require and not required:
+        fail("--require: no method or family given")
+    return figures, required
 
 
 def _history(args) -> int:
@@ -389,7 +434,8 @@ def main(argv: list[str] | None = None) -> int:
         if methods or args.baseline_file != 1:
             fail("--fail-on-regression compares NEW with BASE, the first file: not with --baseline-method or "
                  "--baseline-file")
-        gate_threshold = pct / 100
+        gate_threshold = abs(pct) / 100  # (-0 is 0)
+    gate_figures, required = _gate_options(args, gate_threshold is not None)
     _check_output_is_not_an_input(args.output, args.files)
     if args.format in EXPORTS and len(args.files) != 1:
         fail(f"--format {args.format} exports one result file (got {len(args.files)})")
@@ -426,12 +472,16 @@ def main(argv: list[str] | None = None) -> int:
             fail(f"--plot {args.plot}: {e.strerror or e}")
     _write(args.output, text)
     if gate_threshold is not None:
-        from .gate import gate, report
+        from .gate import gate, report, status
 
-        result = gate(comparison, gate_threshold)
-        _say(report(result))
-        if result.regressions:
-            return EXIT_REGRESSION
-        if not result.tested:
-            return 2  # a gate that judged nothing must not pass
+        undecided = args.undecided or "error"
+        result = gate(comparison, gate_threshold, gate_figures, required, args.alpha)
+        from .pins import differences
+
+        moved = differences()
+        if moved:
+            result.notes.append(f"this Python has {', '.join(moved)}: the p-values and medians may differ from "
+                                "those of the versions tested (tools/constraints.txt)")
+        _say(report(result, undecided))
+        return status(result, undecided)
     return 0

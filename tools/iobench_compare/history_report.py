@@ -3,39 +3,77 @@
 Console and Markdown (tables by tabulate, as the comparison's), CSV (one line per run and
 benchmark: the history's numbers, unrounded) and an HTML page in the comparison report's frame:
 the regressions and improvements with the commit range each falls in, then per series its runs
-and one chart per benchmark (median time with its 95 % interval as a band, instructions per item
-where counted, each change point a dashed vertical line). Like the report it is self-contained
+and one chart per benchmark (history_svg: median time with its 95 % interval as a band, a per-call
+row's percentiles, the throughput, instructions per item where counted, each change point a dashed
+vertical line). Like the report it is self-contained
 and carries no date of its own: the same history gives the same bytes.
 """
 
 from __future__ import annotations
 
 import csv
+from dataclasses import dataclass
 import html
 import io
 
 from tabulate import tabulate
 
-from . import __version__
-from .changepoints import (COST, INSTRUCTIONS, MIN_SEGMENT, PENALTY_FACTOR, TIME, Change, all_changes, changes,
-                           points)
+from . import __version__, history_svg
+from .changepoints import (COUNT_NOISE, INSTRUCTIONS, MACHINE, MIN_SEGMENT, MIN_TIME_EFFECT, TIME, TIME_NOISE,
+                           Change, at_machine_step, changes, machine_changes, machine_levels, points)
 from .history import History, Series
 from .number_format import format_count, format_time
 
-METHOD = (f"Change points: ruptures' PELT on the log of each benchmark's median time, and separately of its "
-          f"instructions per item, per series; cost {COST} (least absolute deviation from a segment's median), "
-          f"penalty {PENALTY_FACTOR:g} x noise x ln(runs), the noise estimated from the differences between "
-          f"neighbouring runs (their MAD); segments of {MIN_SEGMENT} runs or more. Before and after: the medians "
-          "of the runs on each side; commits: the last run before the step and the first after it.")
+METHOD = ("Change points: binary segmentation of the log of each benchmark's median time, and separately of its "
+          "instructions per item, per series; a split is a change point only where the step between the medians "
+          "of its two parts stands out of the runs' own noise: at least 1.5 + sqrt(2 ln n) standard errors, the "
+          "noise of a run being the larger of the spread between neighbouring runs (their MAD), the runs' 95% "
+          f"intervals of the median and {TIME_NOISE:.0%} for times ({COUNT_NOISE:.2%} for counts); a time's step "
+          f"is also {MIN_TIME_EFFECT:.0%} or more; parts of {MIN_SEGMENT} runs or more, mostly at their level. "
+          "Before and after: the medians of the runs on each side; commits: the last run before the step and "
+          "the first after it.")
 
 CSV_COLUMNS = ["series", "host", "cpu_model", "compiler", "suite", "scale", "instructions_source", "run", "label",
                "run_at", "file", "iobench_version", "iobench_commit", "kernel", "benchmark", "status", "median_s",
-               "ci_low_s", "ci_high_s", "instructions_per_item", "repetitions", "error"]
+               "ci_low_s", "ci_high_s", "instructions_per_item", "repetitions", "error", "p50_s", "p99_s", "p999_s",
+               "bytes_per_second", "items_per_second"]
 
 
 def format_figure(value: float, figure: str) -> str:
-    """A time ("1.52 ms") or instructions per item ("412.3")."""
+    """A time ("1.52 ms"), instructions per item ("412.3") or a machine level ("x1.98")."""
+    if figure == MACHINE:
+        return f"x{value:.2f}"
     return format_time(value) if figure == TIME else format_count(value)
+
+
+@dataclass
+class Found:
+    """The change points of a history: those judged (regressions and improvements), the steps of the machine
+    (every benchmark of a series together) and the time change points at such a step, not judged."""
+
+    judged: list[Change]
+    machine: list[Change]
+    at_machine: list[Change]
+
+
+def find(history: History) -> Found:
+    """Every change point of every series, benchmark and figure (benchmarks in name order, time before
+    instructions), split as Found says."""
+    found = Found([], [], [])
+    for series in history.series:
+        levels = machine_levels(series)
+        steps = machine_changes(series, levels)
+        found.machine += steps
+        for benchmark in series.benchmarks:
+            for figure in (TIME, INSTRUCTIONS):
+                for change in changes(series, benchmark, figure, levels):
+                    (found.at_machine if at_machine_step(change, steps) else found.judged).append(change)
+    return found
+
+
+MACHINE_TITLE = ("steps of the machine: every benchmark's time moved together (a load, another machine, or a change "
+                 "common to all: instructions per item tell which); the time change points of single benchmarks at "
+                 "them are not judged")
 
 
 def format_change(change: float) -> str:
@@ -96,9 +134,11 @@ def to_console(history: History) -> str:
         out += ["", _series_line(history, series)]
         table = tabulate(_run_lines(series), RUN_HEADER, tablefmt="simple", disable_numparse=True)
         out += ["  " + line for line in table.splitlines()]
-    regressions, improvements = split(all_changes(history.series))
+    everything = find(history)
+    regressions, improvements = split(everything.judged)
     for title, found in (("regressions: change points where a benchmark got slower or counts more instructions "
-                          "per item", regressions), ("improvements", improvements)):
+                          "per item", regressions), ("improvements", improvements),
+                         (MACHINE_TITLE, everything.machine + everything.at_machine)):
         out += ["", title]
         if found:
             table = tabulate(_change_lines(history, found), CHANGE_HEADER, tablefmt="simple", disable_numparse=True)
@@ -120,8 +160,10 @@ def to_markdown(history: History) -> str:
         out += ["", f"### {_md(_series_line(history, series))}", ""]
         out.append(tabulate([[_md(c) for c in line] for line in _run_lines(series)], RUN_HEADER, tablefmt="pipe",
                             disable_numparse=True))
-    regressions, improvements = split(all_changes(history.series))
-    for title, found in (("Regressions", regressions), ("Improvements", improvements)):
+    everything = find(history)
+    regressions, improvements = split(everything.judged)
+    for title, found in (("Regressions", regressions), ("Improvements", improvements),
+                         (MACHINE_TITLE[0].upper() + MACHINE_TITLE[1:], everything.machine + everything.at_machine)):
         out += ["", f"### {title}", ""]
         if found:
             out.append(tabulate([[_md(c) for c in line] for line in _change_lines(history, found)], CHANGE_HEADER,
@@ -152,7 +194,9 @@ def to_csv(history: History) -> str:
                                  run.instructions_source or "", k + 1, run.label,
                                  run.run_at, run.file_name, run.iobench_version, run.iobench_commit, run.kernel,
                                  benchmark, result.status, _number(result.median), _number(ci[0]), _number(ci[1]),
-                                 _number(result.instructions), _number(result.repetitions), result.error or ""])
+                                 _number(result.instructions), _number(result.repetitions), result.error or "",
+                                 _number(result.p50), _number(result.p99), _number(result.p999),
+                                 _number(result.bytes_per_second), _number(result.items_per_second)])
     return buffer.getvalue()
 
 
@@ -167,95 +211,9 @@ def anchor(series_number: int, benchmark: str) -> str:
     return f"s{series_number}-" + "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in benchmark)
 
 
-# The colours of the series (Matplotlib's first two) and of a change point.
-TIME_COLOR = "#1f77b4"
-INSTRUCTIONS_COLOR = "#ff7f0e"
-CHANGE_COLOR = "#d62728"
-
-
-def _time_unit(values: list[float]) -> tuple[float, str]:
-    top = max(values, default=0.0)
-    for scale, unit in ((1.0, "s"), (1e-3, "ms"), (1e-6, "us")):
-        if top >= scale:
-            return scale, unit
-    return 1e-9, "ns"
-
-
-def chart(series: Series, number: int, benchmark: str):
-    """The chart of one benchmark in a series (plot.Chart): its median time per run with the 95 % interval as
-    a band and, where counted, its instructions per item below, over the runs in order, labelled by their
-    labels; each change point a dashed red line between the last run before it and the first after, with
-    the change. SVG elements carry ids: <anchor>-time, -interval, -instructions, -change-N."""
-    import matplotlib.pyplot as plt
-
-    from .plot import LABEL_FONT, VALUE_FONT, Chart
-
-    gid = anchor(number, benchmark)
-    figures = [f for f in (INSTRUCTIONS, TIME) if points(series, benchmark, f)]
-    if series.real_times:
-        figures.reverse()  # the time first, unless it is valgrind's
-    fig, axes = plt.subplots(len(figures), 1, figsize=(7.0, 2.4 * len(figures) + 0.9), sharex=True, squeeze=False)
-    n = len(series.runs)
-    changed = 0
-    for ax, figure in zip((a[0] for a in axes), figures):
-        found = points(series, benchmark, figure)
-        xs = [x for x, _ in found]
-        if figure == TIME:
-            scale, unit = _time_unit([v for _, v in found])
-            ys = [v / scale for _, v in found]
-            intervals = [(x, series.benchmarks[benchmark][x].ci) for x in xs]
-            band = [(x, lo / scale, hi / scale) for x, ci in intervals if ci is not None for lo, hi in [ci]]
-            if band:
-                area = ax.fill_between([b[0] for b in band], [b[1] for b in band], [b[2] for b in band],
-                                       color=TIME_COLOR, alpha=0.2, linewidth=0, label="95% interval of the median")
-                area.set_gid(f"{gid}-interval")
-            if series.real_times:
-                line, = ax.plot(xs, ys, color=TIME_COLOR, marker="o", markersize=4, label="median time of a run")
-            else:  # greyed, as the comparison report shows them
-                line, = ax.plot(xs, ys, color="#8c959f", marker="o", markersize=4,
-                                label="time under valgrind (~50x the real one; not the figure: no change points)")
-            line.set_gid(f"{gid}-time")
-            ax.set_ylabel(f"time ({unit})", fontsize=VALUE_FONT)
-            span = ys + [b[1] for b in band] + [b[2] for b in band]
-        else:
-            scale = 1.0
-            ys = [v for _, v in found]
-            line, = ax.plot(xs, ys, color=INSTRUCTIONS_COLOR, marker="s", markersize=4, label="instructions per item")
-            line.set_gid(f"{gid}-instructions")
-            ax.set_ylabel("instructions / item", fontsize=VALUE_FONT)
-            span = ys
-        low, high = min(span), max(span)
-        pad = (high - low) * 0.1 or abs(high) * 0.05 or 1.0
-        ax.set_ylim(max(0.0, low - pad) if low >= 0 else low - pad, high + pad * 2.5)  # room for the changes
-        found_changes = changes(series, benchmark, figure)
-        starts = [xs[0]] + [c.first_after for c in found_changes]
-        ends = [c.last_before for c in found_changes] + [xs[-1]]
-        levels = [c.before for c in found_changes] + ([found_changes[-1].after] if found_changes else [])
-        for start, end, level in zip(starts, ends, levels):  # each segment's level, between its change points
-            ax.hlines(level / scale, start - 0.3, end + 0.3, colors="#59636e", linestyles=":", linewidth=1.2)
-        for change in found_changes:
-            changed += 1
-            x = (change.last_before + change.first_after) / 2
-            marker = ax.axvline(x, color=CHANGE_COLOR, linestyle="--", linewidth=1.4)
-            marker.set_gid(f"{gid}-change-{changed}")
-            ax.text(x, 0.97, f" {format_change(change.change)}", transform=ax.get_xaxis_transform(),
-                    color=CHANGE_COLOR, fontsize=VALUE_FONT, va="top", ha="left")
-        ax.grid(alpha=0.3)
-        ax.tick_params(labelsize=VALUE_FONT)
-        ax.legend(fontsize=VALUE_FONT - 1, loc="lower left", bbox_to_anchor=(0.0, 1.0), ncol=2, frameon=False,
-                  borderaxespad=0.1)
-    bottom = axes[-1][0]
-    step = max(1, (n + 24) // 25)  # at most about 25 labels
-    bottom.set_xticks(range(0, n, step))
-    bottom.set_xticklabels([series.runs[k].label for k in range(0, n, step)], rotation=45 if n > 6 else 0,
-                           ha="right" if n > 6 else "center")
-    bottom.set_xlim(-0.5, n - 0.5)
-    bottom.set_xlabel("runs in the order of their dates, by label (the project's commit)", fontsize=VALUE_FONT)
-    title = " and ".join({TIME: "median time per run", INSTRUCTIONS: "instructions per item"}[f] for f in figures)
-    title = f"{benchmark}: {title}"
-    axes[0][0].set_title(title, fontsize=LABEL_FONT, pad=22)  # above the legend
-    fig.tight_layout()
-    return Chart(gid, title, fig)
+# The colours of the time and of a change point (the charts': history_svg).
+TIME_COLOR = history_svg.TIME_COLOR
+CHANGE_COLOR = history_svg.CHANGE_COLOR
 
 
 def _change_table(history: History, found: list[Change], regression: bool) -> str:
@@ -264,7 +222,9 @@ def _change_table(history: History, found: list[Change], regression: bool) -> st
     out = ['<div class="scroll"><table class="results changes">',
            "<tr>" + "".join(f"<th>{_e(h)}</th>" for h in CHANGE_HEADER) + "</tr>"]
     for c, line in zip(found, _change_lines(history, found)):
-        link = f'<a href="#{anchor(_series_number(history, c.series), c.benchmark)}">{_e(line[0])}</a>'
+        target = (f"series-{_series_number(history, c.series)}" if c.figure == MACHINE else
+                  anchor(_series_number(history, c.series), c.benchmark))
+        link = f'<a href="#{target}">{_e(line[0])}</a>'
         cls = "slower" if regression else "faster"
         tds = [f"<td>{link}</td>", f'<td class="num">{_e(line[1])}</td>', f"<td>{_e(line[2])}</td>",
                f'<td class="num">{_e(line[3])}</td>', f'<td class="num">{_e(line[4])}</td>',
@@ -285,10 +245,13 @@ def _runs_table(series: Series) -> str:
 
 def to_html(history: History) -> str:
     """The history as one self-contained HTML page (the comparison report's style sheet)."""
-    from .plot import svg
     from .report import CSS
 
-    regressions, improvements = split(all_changes(history.series))
+    everything = find(history)
+    by_chart: dict[tuple[int, str], dict[str, list[Change]]] = {}
+    for change in everything.judged:
+        by_chart.setdefault((id(change.series), change.benchmark), {}).setdefault(change.figure, []).append(change)
+    regressions, improvements = split(everything.judged)
     out = ["<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
            '<meta name="viewport" content="width=device-width, initial-scale=1">',
            f"<title>iobench history: {_e(history.db.shown)}</title>", f"<style>{CSS}</style>", "</head>", "<body>",
@@ -299,7 +262,9 @@ def to_html(history: History) -> str:
            "<p>Change points where a benchmark got slower, or counts more instructions per item.</p>",
            _change_table(history, regressions, True), "</section>",
            '<section id="improvements">', "<h2>Improvements</h2>", _change_table(history, improvements, False),
-           "</section>"]
+           "</section>", '<section id="machine">', "<h2>Steps of the machine</h2>",
+           f"<p>{_e(MACHINE_TITLE[0].upper() + MACHINE_TITLE[1:])}.</p>",
+           _change_table(history, everything.machine + everything.at_machine, True), "</section>"]
     for number, series in enumerate(history.series, 1):
         out += [f'<section id="series-{number}">', f"<h2>{_e(_series_line(history, series))}</h2>",
                 _runs_table(series)]
@@ -308,9 +273,9 @@ def to_html(history: History) -> str:
                 out.append(f'<p class="muted" id="{anchor(number, benchmark)}"><code>{_e(benchmark)}</code>: no run '
                            "with a result</p>")
                 continue
-            drawn = chart(series, number, benchmark)
-            out.append(f'<figure id="{drawn.stem}" aria-label="{_e(drawn.title)}">'
-                       f'{svg(drawn, drawn.stem)}</figure>')
+            gid = anchor(number, benchmark)
+            title, drawn = history_svg.draw(series, gid, benchmark, by_chart.get((id(series), benchmark), {}))
+            out.append(f'<figure id="{gid}" aria-label="{_e(title)}">{drawn}</figure>')
         out.append("</section>")
     out += [f"<footer>Written by iobench-compare {_e(__version__)} from the history {_e(history.db.shown)}. "
             f"{_e(METHOD)} Times: the median over a run's repetitions; the band: the distribution-free 95% "

@@ -79,6 +79,8 @@ class Benchmark:
     #                           how the file's pages were dropped)
     error: str | None = None  # the first error_message of a failed or skipped repetition
     invalid: str | None = None  # why the times cannot be used (NaN, infinite, zero or negative)
+    not_finite: dict[str, int] = field(default_factory=dict)  # counter -> the first repetition (0-based) where it
+    #                                                            was null, NaN or infinite (left out of counters)
 
     @property
     def skipped(self) -> bool:
@@ -307,6 +309,65 @@ def _counters(row: dict) -> dict[str, float]:
     return {k: float(v) for k, v in row.items() if k not in _GB_FIELDS and _is_finite(v)}
 
 
+def _not_finite_counters(row: dict) -> list[str]:
+    """The row's counters that are null (iobench's spelling of a value that is not finite), NaN or infinite."""
+    return [k for k, v in row.items() if k not in _GB_FIELDS and k not in STRUCTURE_FIELDS
+            and (v is None or (_is_number(v) and not math.isfinite(v)))]
+
+
+def _check_rows_of_each_benchmark(path: str, rows: list[dict], run_types: list[str]) -> None:
+    """Refuses a file whose rows cannot be what Google Benchmark wrote, so that nothing built on them (a gate, a
+    history) counts a repetition twice or takes an aggregate for a result: a repetition (run name and
+    repetition_index) or an aggregate (run name and aggregate) twice, more repetitions than the rows'
+    "repetitions", an aggregate row that names no aggregate, and a benchmark with aggregate rows but no
+    repetition in a file that shows the repetitions of another benchmark of several (only
+    --benchmark_report_aggregates_only leaves repetitions out, and it leaves them out of every benchmark with
+    aggregates). Raises InputError naming the benchmark."""
+    seen: dict[tuple, int] = {}
+    iterations: dict[str, int] = {}
+    declared: dict[str, int] = {}
+    aggregates: set[str] = set()
+    for index, (row, run_type) in enumerate(zip(rows, run_types)):
+        key = _run_key(row, run_type)
+        if _is_number(row.get("repetitions")):
+            declared[key] = max(declared.get(key, 0), int(row["repetitions"]))
+        if run_type == "aggregate":
+            aggregate = _aggregate_name(row)
+            if aggregate is None:
+                raise InputError(f'{path}: benchmark {key!r}: row {index + 1} is an aggregate ("run_type": '
+                                 '"aggregate") that names no aggregate (no "aggregate_name"): a relabelled '
+                                 'repetition?')
+            if row.get("error_occurred") is not True:
+                aggregates.add(key)
+            where = ("aggregate", key, aggregate)
+            what = f"its {aggregate} row"
+        else:
+            iterations[key] = iterations.get(key, 0) + 1
+            repetition = row.get("repetition_index")
+            if repetition is None:
+                continue
+            where = ("iteration", key, repetition)
+            what = f"repetition {repetition}"
+        if where in seen:
+            raise InputError(f"{path}: benchmark {key!r}: {what} appears twice (rows {seen[where] + 1} and "
+                             f"{index + 1}): a file merged or edited by hand; a result file has each once")
+        seen[where] = index
+    for key, count in iterations.items():
+        if declared.get(key, 0) and count > declared[key]:
+            raise InputError(f"{path}: benchmark {key!r}: {count} repetition rows for the {declared[key]} "
+                             'repetitions its rows declare ("repetitions")')
+    # Only --benchmark_report_aggregates_only leaves repetitions out, of every benchmark that has aggregates
+    # (those of one repetition have none and keep their row): a file that shows the repetitions of a benchmark
+    # of several shows them all.
+    if any(declared.get(key, 0) >= 2 for key in iterations):
+        orphans = sorted(aggregates - set(iterations))
+        if orphans:
+            listed = ", ".join(repr(k) for k in orphans[:5]) + (f" and {len(orphans) - 5} more" if len(orphans) > 5
+                                                                 else "")
+            raise InputError(f"{path}: benchmark {listed}: aggregate rows but no repetition, while the file's other "
+                             "benchmarks have theirs: rows removed or relabelled?")
+
+
 def parse(path: str, data) -> ResultFile:
     """Builds a ResultFile from decoded JSON; raises InputError if it is not a benchmark result.
 
@@ -326,10 +387,12 @@ def parse(path: str, data) -> ResultFile:
         _check_row(path, index, row)
     if not rows:
         raise InputError(f"{path}: contains no benchmark")
+    run_types = _run_types(rows)
+    _check_rows_of_each_benchmark(path, rows, run_types)
 
     benchmarks: dict[str, Benchmark] = {}
     registered: dict[str, tuple[int, int] | None] = {}
-    for row, run_type in zip(rows, _run_types(rows)):
+    for row, run_type in zip(rows, run_types):
         key = _run_key(row, run_type)
         bench = benchmarks.setdefault(key, Benchmark(key))
         registered.setdefault(key, _registration(row))
@@ -356,6 +419,8 @@ def parse(path: str, data) -> ResultFile:
                 bench.iterations.append(float(row["iterations"]))
             for name, value in _counters(row).items():
                 bench.counters.setdefault(name, []).append(value)
+            for name in _not_finite_counters(row):
+                bench.not_finite.setdefault(name, len(bench.real_times) - 1)
         elif aggregate == "median":
             if not (math.isfinite(real_time) and real_time > 0) and bench.invalid is None:
                 bench.invalid = f"real_time is {_describe(real_time)} in the median row"

@@ -14,11 +14,10 @@ import sys
 from support import fixture, tool_env
 
 try:
-    import ruptures  # noqa: F401
     import sqlalchemy  # noqa: F401
 except ImportError as e:  # fail loudly: a skipped test would hide a missing dependency
-    sys.exit(f"iobench-compare history tests: {e}: run them with a Python 3 that has python3-sqlalchemy and "
-             "ruptures (tools/install-deps.sh --tools)")
+    sys.exit(f"iobench-compare history tests: {e}: run them with a Python 3 that has python3-sqlalchemy "
+             "(tools/install-deps.sh --tools)")
 
 UNITS = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
 

@@ -38,8 +38,13 @@ iobench wrote it and test that such files still load.
   (`calls_not_counted`: wine's GetProcessIoCounters returns zeros).
 
 Derived, not run: all-errors.json (failed.json's hello rows only: every row an
-error) and invalid-times.json (gcc.json with a NaN, an infinite and a zero
-real_time). Afterwards rerun the tests with IOBENCH_UPDATE_GOLDEN=1 and review the
+error), invalid-times.json (gcc.json with a NaN, an infinite and a zero
+real_time) and syscalls-log.json (threads-log.json with the system-call
+counters of each row, syscalls_<kind> and syscalls_exact, as iobench writes
+them: derived from each row's own
+write_calls, read_calls and context switches until a run of an iobench that
+counts them replaces it; see derive_syscall_counts). `--derived-only` makes
+only these. Afterwards rerun the tests with IOBENCH_UPDATE_GOLDEN=1 and review the
 difference before committing it.
 """
 
@@ -108,6 +113,39 @@ def derive_bad_inputs():
     _write_small(data, "invalid-times.json")
 
 
+def derive_syscall_counts():
+    """syscalls-log.json: threads-log.json (the log workload at 1, 2, 4 and 8 threads, per-call rows) with
+    system calls per run by kind, as iobench counts them (core/os/syscall_counts.hpp): the writes and reads
+    are the row's own write_calls and read_calls; a run opens, stats and closes its file (3 other calls) and
+    maps 4 areas; a thread more adds a clone and 2 mappings, and its futex calls (a lock that slept) are taken
+    from the row's context switches, which depend on timing: syscalls_exact is 1 only for the rows of one
+    thread in iobench's process (no counters_scope), 0 for the others."""
+    with open(os.path.join(FIXTURES, "threads-log.json"), encoding="utf-8") as f:
+        data = json.load(f)
+    # (The context's syscall_counter, how they were counted, comes with a real run: the keys a context may have
+    # are tests/data/results_format.json's, which names it once iobench writes it.)
+    for row in data["benchmarks"]:
+        if row.get("error_occurred") or "write_calls" not in row:
+            continue
+        spread = row.get("aggregate_name") in ("stddev", "cv")
+        threads = int(row.get("params", {}).get("threads", 1))
+        counts = {
+            "syscalls_write": row["write_calls"],
+            "syscalls_read": row.get("read_calls", 0.0),
+            "syscalls_sync": 0.0,
+            "syscalls_futex": 0.0 if threads == 1 else float(round(row.get("context_switches", 0.0))),
+            "syscalls_memory": 4.0 + 2 * (threads - 1),
+            "syscalls_other": 3.0 + (threads - 1),
+        }
+        if spread:  # a stddev or cv row: the counts of one thread do not vary
+            counts = {k: (0.0 if "counters_scope" not in row or k != "syscalls_futex" else row.get(
+                "context_switches", 0.0)) for k in counts}
+        row["syscalls"] = sum(counts.values())
+        row.update(counts)
+        row["syscalls_exact"] = 0.0 if "counters_scope" in row else 1.0
+    _write_small(data, "syscalls-log.json")
+
+
 def _write_small(data, name):
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, name)
@@ -118,8 +156,10 @@ def _write_small(data, name):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--gcc", required=True, help="iobench built with GCC")
-    parser.add_argument("--clang", required=True, help="iobench built with Clang")
+    parser.add_argument("--gcc", help="iobench built with GCC")
+    parser.add_argument("--clang", help="iobench built with Clang")
+    parser.add_argument("--derived-only", action="store_true",
+                        help="only the fixtures derived from the committed ones (no run)")
     parser.add_argument("--mingw", help="iobench.exe built with MinGW-w64, run under wine (cold-mingw-wine.json)")
     parser.add_argument("--dir", default="/dev/shm", help="where the runs write (default /dev/shm)")
     parser.add_argument("--disk-dir", default=".",
@@ -127,6 +167,12 @@ def main():
                              "the run works in a temporary directory inside it)")
     parser.add_argument("--only", action="append", metavar="NAME", help="make only this fixture (repeatable)")
     args = parser.parse_args()
+    if args.derived_only:
+        derive_bad_inputs()
+        derive_syscall_counts()
+        return
+    if not args.gcc or not args.clang:
+        parser.error("--gcc and --clang are required (or --derived-only)")
     gcc, clang = os.path.abspath(args.gcc), os.path.abspath(args.clang)
     mingw = ["wine", os.path.abspath(args.mingw)] if args.mingw else None
     with tempfile.TemporaryDirectory() as tmp, tempfile.TemporaryDirectory(dir=args.disk_dir) as disk:
@@ -164,6 +210,7 @@ def main():
             shrink(out, os.path.join(FIXTURES, name), "disk" if directory == disk else directory)
     if not args.only:
         derive_bad_inputs()
+        derive_syscall_counts()
 
 
 if __name__ == "__main__":

@@ -18,7 +18,7 @@ import history_support as hs
 import test_report
 from support import fixture, main, rows_of
 
-from iobench_compare import changepoints
+from iobench_compare import changepoints, history_report
 
 
 class AddTest(unittest.TestCase):
@@ -85,26 +85,6 @@ class AddTest(unittest.TestCase):
             counted = {r["name"]: r["instructions_per_item"] for r in json.load(f)["benchmarks"]}
         for name, count in counted.items():
             self.assertEqual(rows[("instructions-valgrind.json", name)][3], count)
-
-    def test_default_label_is_git_describe(self):
-        repo = os.path.join(self.tmp, "project")
-        os.mkdir(repo)
-        env = hs.tool_env(GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@example.org", GIT_COMMITTER_NAME="t",
-                          GIT_COMMITTER_EMAIL="t@example.org", GIT_CONFIG_NOSYSTEM="1", HOME=self.tmp)
-        for cmd in (["git", "init", "-q"], ["git", "commit", "-q", "--allow-empty", "-m", "x"]):
-            subprocess.run(cmd, cwd=repo, env=env, check=True, capture_output=True)
-        described = subprocess.run(["git", "describe", "--always", "--dirty"], cwd=repo, env=env, check=True,
-                                   capture_output=True, text=True).stdout.strip()
-        status, out, err = hs.run_tool("--history", self.db, "--add", fixture("gcc.json"), cwd=repo, env=env)
-        self.assertEqual((status, err), (0, ""))
-        self.assertIn(f"(label {described})", out)
-        self.assertEqual(hs.sqlite_rows(self.db, "SELECT label FROM iobench_runs"), [(described,)])
-        # Outside a repository: one line, nothing created.
-        status, out, err = hs.run_tool("--history", os.path.join(self.tmp, "new.sqlite"), "--add",
-                                       fixture("gcc.json"), cwd=self.tmp, env=env)
-        self.assertEqual((status, out, err.count("\n")), (2, "", 1))
-        self.assertIn("--label: not given, and `git describe --always --dirty` failed here", err)
-        self.assertFalse(os.path.exists(os.path.join(self.tmp, "new.sqlite")))
 
     def check_refused(self, args, message, db=None):
         """Bad input: exit status 2, one line, nothing written to standard output, the history unchanged."""
@@ -216,12 +196,13 @@ class RefusedTest(unittest.TestCase):
             conn.execute("INSERT INTO accounts (name) VALUES ('x')")
         self.check(db, "holds tables that are not an iobench history (accounts): not used, left as it is")
 
-    def test_another_schema_version(self):
-        db = os.path.join(self.tmp, "v2.sqlite")
+    def test_a_newer_schema_version(self):
+        db = os.path.join(self.tmp, "v3.sqlite")
         hs.run_tool("--history", db, "--add", "--label", "c1", fixture("gcc.json"))
         with sqlite3.connect(db) as conn:
-            conn.execute("UPDATE iobench_schema SET version = 2")
-        self.check(db, "an iobench history of schema version 2, not 1 (this iobench-compare's)")
+            conn.execute("UPDATE iobench_schema SET version = 3")
+        self.check(db, "an iobench history of schema version 3, newer than this iobench-compare's (2): not used, "
+                       "left as it is")
 
     def test_damaged_tables(self):
         db = os.path.join(self.tmp, "damaged.sqlite")
@@ -341,6 +322,97 @@ class ChangePointTest(unittest.TestCase):
         # Counts: exact, so a step of 0.5 % is a change.
         counts = [412.0] * 5 + [414.06] * 4
         self.assertEqual(changepoints.change_points(counts, changepoints.COUNT_NOISE), [5])
+
+
+class ChangePointJudgementTest(unittest.TestCase):
+    """What a change point must stand out of: the runs' intervals, the spread between runs, a minimum step; a
+    step of every benchmark together is the machine's; and the work grows linearly with the runs."""
+
+    def test_the_runs_intervals(self):
+        import numpy
+
+        rng = numpy.random.default_rng(3)
+        values = list(numpy.exp(rng.normal(0, 0.02, 30)) * [1.2 if k >= 15 else 1.0 for k in range(30)])
+        narrow = [(v / 1.05, v * 1.05) for v in values]
+        wide = [(v / 2.5, v * 2.5) for v in values]  # runs whose own repetitions spread 2.5x each way
+        self.assertEqual(changepoints.change_points(values, changepoints.TIME_NOISE, narrow), [15])
+        self.assertEqual(changepoints.change_points(values, changepoints.TIME_NOISE, wide), [])
+
+    def test_the_minimum_step(self):
+        values = [1.0] * 15 + [1.04] * 15  # exact, but 4 %: below MIN_TIME_EFFECT for times
+        self.assertEqual(changepoints.change_points(values, changepoints.TIME_NOISE, None,
+                                                    changepoints.MIN_TIME_EFFECT), [])
+        self.assertEqual(changepoints.change_points(values, changepoints.COUNT_NOISE), [15])  # counts: a change
+
+    def test_a_step_of_the_whole_machine(self):
+        # Every benchmark of quick-gcc.json 80 % slower from the 5th run on (a load), hello/fwrite 80 % x 1.3: the
+        # machine's step is listed apart, and hello/fwrite's step with it, not judged (a load slows benchmarks
+        # unevenly); the others, which moved as the machine did, are no change of their own.
+        with tempfile.TemporaryDirectory() as tmp:
+            db = os.path.join(tmp, "history.sqlite")
+            names = list(hs.medians("quick-gcc.json"))
+            for i in range(10):
+                factors = {n: (1.8 if i >= 4 else 1.0) * (1.3 if n == "hello/fwrite" and i >= 4 else 1.0)
+                           for n in names}
+                path = hs.variant(tmp, "quick-gcc.json", i, time_factors=factors)
+                self.assertEqual(hs.run_tool("--history", db, "--add", "--label", f"c{i + 1}", path)[0], 0)
+            status, out, err = hs.run_tool("--history", db)
+            self.assertEqual((status, err), (0, ""))
+            regressions = out.split("\nregressions:", 1)[1].split("\nimprovements", 1)[0]
+            lines = [line.split() for line in regressions.strip().splitlines()[3:]]
+            self.assertEqual(lines, [], regressions)
+            self.assertIn("improvements\n  none", out)
+            machine = out.split("\nsteps of the machine:", 1)[1]
+            self.assertRegex(machine, r"\(every benchmark\) +1 +machine +x0\.5\d +x1\.00 +\+(79|80)\.\d% +c4\.\.c5")
+            self.assertRegex(machine, r"hello/fwrite +1 +time .* \+1\d\d\.\d% +c4\.\.c5")
+            self.assertEqual(machine.count("c4..c5"), 2, machine)
+
+    def test_thirty_runs_of_one_build_and_a_step(self):
+        # 30 runs made of quick-gcc.json (its own repetitions and intervals: a run's median spreads by 4-15 %, by
+        # 65 % for hello/limit), each benchmark's times scaled by a run-to-run noise of 3 % and every run by a
+        # machine's of 3 %: no change point. The same with hello/fwrite 20 % slower from the 16th run on: that step,
+        # and nothing else.
+        import numpy
+
+        from iobench_compare import history
+        from iobench_compare.results import load
+
+        names = list(hs.medians("quick-gcc.json"))
+        rng = numpy.random.default_rng(11)
+        noise = numpy.exp(rng.normal(0, 0.03, (30, len(names))) + rng.normal(0, 0.03, (30, 1)))
+        for step, expected in ((1.0, []), (1.2, [("hello/fwrite", "time", "r15..r16")])):
+            with tempfile.TemporaryDirectory() as tmp:
+                where = history.database(os.path.join(tmp, "history.sqlite"))
+                new_runs = []
+                for i in range(30):
+                    factors = {n: noise[i, k] * (step if n == "hello/fwrite" and i >= 15 else 1.0)
+                               for k, n in enumerate(names)}
+                    path = hs.variant(tmp, "quick-gcc.json", i, time_factors=factors)
+                    new_runs.append(history.prepare(load(path), hs.file_bytes(path), f"r{i + 1}"))
+                history.add(where, new_runs)
+                found = history_report.find(history.read(where))
+                self.assertEqual([(c.benchmark, c.figure, c.commits) for c in found.judged], expected)
+                self.assertEqual(found.machine + found.at_machine, [])
+
+    def test_work_grows_linearly(self):
+        import numpy
+
+        def work(n):
+            rng = numpy.random.default_rng(5)
+            level = numpy.ones(n)
+            for start in (n // 4, n // 2, 3 * n // 4):
+                level[start:] *= 1.3
+            values = list(level * numpy.exp(rng.normal(0, 0.02, n)))
+            before = changepoints.WORK
+            found = changepoints.change_points(values, changepoints.TIME_NOISE)
+            self.assertEqual(len(found), 3, found)
+            return changepoints.WORK - before
+
+        small, large = work(300), work(3000)
+        # Binary segmentation: each level of splitting examines every value once at most.
+        self.assertLessEqual(small, 300 * 5)
+        self.assertLessEqual(large, 3000 * 5)
+        self.assertLessEqual(large, 10 * small * 1.05)
 
 
 class BrowserTest(unittest.TestCase):

@@ -156,11 +156,21 @@ class PostgreSQLTest(unittest.TestCase):
                                                 "WHERE schemaname = 'public'"), "accounts")
         self.server.psql(self.name, "DROP TABLE accounts")
         hs.run_tool("--history", self.db, "--add", "--label", "c1", fixture("gcc.json"))
-        self.server.psql(self.name, "UPDATE iobench_schema SET version = 2")
+        self.server.psql(self.name, "UPDATE iobench_schema SET version = 3")
         status, out, err = hs.run_tool("--history", self.db, "--add", "--label", "c2", fixture("clang.json"))
         self.assertEqual((status, out), (2, ""), err)
-        self.assertIn("an iobench history of schema version 2, not 1", err)
+        self.assertIn("an iobench history of schema version 3, newer than this iobench-compare's (2)", err)
         self.assertEqual(self.server.psql(self.name, "SELECT count(*) FROM iobench_runs"), "1")
+        # A version-1 history (the tables as version 1 made them) is upgraded in place by an addition.
+        self.server.psql(self.name, "ALTER TABLE iobench_results DROP COLUMN p50_s, DROP COLUMN p99_s, "
+                                    "DROP COLUMN p999_s, DROP COLUMN bytes_per_second, DROP COLUMN items_per_second; "
+                                    "UPDATE iobench_schema SET version = 1")
+        status, out, err = hs.run_tool("--history", self.db, "--add", "--label", "c2", fixture("quick-gcc.json"))
+        self.assertEqual((status, err), (0, ""))
+        self.assertEqual(self.server.psql(self.name, "SELECT version FROM iobench_schema"), "2")
+        self.assertEqual(self.server.psql(self.name, "SELECT count(*) FROM iobench_runs"), "2")
+        self.assertEqual(self.server.psql(self.name, "SELECT count(*) FROM iobench_results WHERE p50_s IS NULL "
+                                                     "AND bytes_per_second IS NOT NULL"), "13")
 
     def test_no_server(self):
         with socket.socket() as s:

@@ -19,6 +19,8 @@ import unittest
 
 from support import LAUNCHER, TOOLS, fixture, main
 
+from iobench_compare.pins import differences, installed, parse as parse_pins, pinned
+
 
 def sh(*args, env=None, cwd=None):
     done = subprocess.run(["sh", LAUNCHER, *args], capture_output=True, text=True, check=False, env=env, cwd=cwd)
@@ -173,6 +175,46 @@ class MainJobReportTest(unittest.TestCase):
         self.assertIn("truncated JSON", out)
 
 
+class PinsTest(unittest.TestCase):
+    """tools/constraints.txt: the versions the tests run with, the one list of them."""
+
+    def test_the_python_running_the_tests_has_the_pinned_versions(self):
+        # Where this fails, the Python that runs the tests is not the one CI tests: tools/install-deps.sh installs
+        # Debian 12's python3-numpy, -scipy, -matplotlib, -tabulate, -sqlalchemy, -psycopg2 and ruptures from PyPI;
+        # another distribution's packages have other versions (install the pinned ones with
+        # `pip install -r tools/constraints.txt` in a virtual environment).
+        pins = pinned()
+        self.assertEqual(sorted(pins), sorted(["numpy", "scipy", "matplotlib", "tabulate", "SQLAlchemy", "ruptures",
+                                               "psycopg2"]))
+        found = {name: installed(name) for name in pins}
+        self.assertEqual(found, pins)
+        self.assertEqual(differences(), [])
+
+    def test_a_version_that_differs_is_said(self):
+        self.assertEqual(differences(versions=lambda name: {"scipy": "1.13.0"}.get(name, pinned()[name])),
+                         [f"scipy 1.13.0 (tested: {pinned()['scipy']})"])
+
+    def test_the_file_is_pins_only(self):
+        self.assertEqual(parse_pins(["# a comment", "", "scipy==1.10.1", 'ruptures==1.1.10; extra == "history"']),
+                         {"scipy": "1.10.1", "ruptures": "1.1.10"})
+        with self.assertRaises(ValueError):
+            parse_pins(["scipy>=1.7"])
+
+    def test_the_launcher_reads_its_package_names_from_the_file(self):
+        # A Python lacking a package named only in constraints.txt is passed over.
+        with tempfile.TemporaryDirectory() as tmp:
+            tools = os.path.join(tmp, "tools")
+            shutil.copytree(TOOLS, tools, ignore=shutil.ignore_patterns("__pycache__", "tests", "build"))
+            with open(os.path.join(tools, "constraints.txt"), "a", encoding="utf-8") as f:
+                f.write("no_such_package_zz==1.0\n")
+            env = base_env(os.environ["PATH"])
+            env["IOBENCH_PYTHON"] = sys.executable
+            done = subprocess.run(["sh", os.path.join(tools, "iobench-compare"), fixture("gcc.json")], env=env,
+                                  capture_output=True, text=True, check=False)
+            self.assertEqual(done.returncode, 3, done.stderr)
+            self.assertIn("iobench-compare: error: no Python 3.9+ with", done.stderr)
+
+
 class PackagingTest(unittest.TestCase):
     """`pip install ./tools` into a virtual environment gives the iobench-compare command."""
 
@@ -207,8 +249,13 @@ class PackagingTest(unittest.TestCase):
                                       capture_output=True, text=True, check=True).stdout
             self.assertEqual(requires.strip(), str(sorted([
                 ("matplotlib", []), ("numpy", []), ("scipy", []), ("tabulate", []),  # every use
-                ("SQLAlchemy", ["history"]), ("ruptures", ["history"]),  # --history only
-                ("SQLAlchemy", ["postgresql"]), ("ruptures", ["postgresql"]), ("psycopg2", ["postgresql"])])))
+                ("SQLAlchemy", ["history", "postgresql"]), ("ruptures", ["history", "postgresql"]),  # --history only
+                ("psycopg2", ["postgresql"])])))
+            # Pinned at constraints.txt's versions: the installed package's metadata says the same.
+            pins = subprocess.run([python, "-c", "from iobench_compare import pins; print(sorted(pins.pinned().items()))"],
+                                  capture_output=True, text=True, check=True, cwd=tmp, env=env).stdout
+            with open(os.path.join(TOOLS, "constraints.txt"), encoding="utf-8") as f:
+                self.assertEqual(pins.strip(), str(sorted(parse_pins(f).items())))
             # With the history's extra: --history from the installed command.
             db = os.path.join(tmp, "history.sqlite")
             done = subprocess.run([command, "--history", db, "--add", "--label", "c1", fixture("gcc.json")],
