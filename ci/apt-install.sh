@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # ci/apt-install.sh WHO PACKAGE...: installs the Debian/Ubuntu packages that
 # are not installed yet (apt-get, through sudo unless root), saying so as WHO.
-# Idempotent: does nothing when every package is installed.
+# Idempotent: does nothing when every package is installed (of the build
+# machine's architecture, or the one a PACKAGE:ARCH names: ci/dpkg-native.sh).
 set -euo pipefail
+. "$(dirname "$0")/dpkg-native.sh"
 who=$1
 shift
 missing=()
 for p in "$@"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  dpkg_installed "$p" || missing+=("$p")
 done
 [ ${#missing[@]} -ne 0 ] || exit 0
 sudo=""

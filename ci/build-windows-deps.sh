@@ -56,9 +56,12 @@ me="build-windows-deps ($kind)"
 # libboost-iostreams-dev depend on), and its source package and version
 # (boost1.74=1.74.0+ds1-21).
 boost_header=/usr/include/boost/iostreams/device/file_descriptor.hpp
-boost_dev=$(dpkg -S "$boost_header" 2>/dev/null | head -1 | cut -d: -f1 || true)
-[ -n "$boost_dev" ] || { echo "$me: no $boost_header (install libboost-dev)" >&2; exit 1; }
-boost_source=$(dpkg-query -W -f='${source:Package}=${source:Version}' "$boost_dev")
+# One answer of dpkg on a machine with a second architecture (ci/dpkg-native.sh).
+. "$root/ci/dpkg-native.sh"
+boost_dev=$(dpkg_owner "$boost_header") || { echo "$me: no $boost_header (install libboost-dev)" >&2; exit 1; }
+# shellcheck disable=SC2016  # dpkg-query's own ${...} fields
+boost_source=$(dpkg_field "$boost_dev" '${source:Package}=${source:Version}') ||
+  { echo "$me: dpkg knows no $boost_dev of architecture $(dpkg_native_arch)" >&2; exit 1; }
 
 # What the prefix depends on: this script, the Boost.Iostreams build, the
 # toolchain file, the compiler and the Boost package whose headers are copied.

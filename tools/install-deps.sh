@@ -16,10 +16,12 @@
 #   tools/install-deps.sh           everything
 #   tools/install-deps.sh --tools   only what tools/iobench-compare needs to run (no browser, no compilers)
 #
-# Idempotent: packages already installed are left as they are. A Chromium (or
+# Idempotent: packages already installed (of the build machine's architecture:
+# ci/dpkg-native.sh) are left as they are. A Chromium (or
 # Google Chrome) already on PATH is used as it is: GitHub's Ubuntu runners have
 # one, and Ubuntu's own chromium package is only a wrapper around the snap.
 set -euo pipefail
+. "$(dirname "$0")/../ci/dpkg-native.sh"
 
 tools_python=(python3 python3-numpy python3-scipy python3-matplotlib python3-tabulate python3-sqlalchemy
   python3-psycopg2 python3-pip)
@@ -55,7 +57,7 @@ fi
 
 missing=()
 for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  dpkg_installed "$p" || missing+=("$p")
 done
 
 sudo=""
