@@ -7,9 +7,8 @@
 # Benchmark's compare.py, which a test runs on iobench's results); and
 # for tools/iobench-compare Python 3 with NumPy, SciPy, Matplotlib and tabulate
 # (Debian's packages: the system pip is externally managed), SQLAlchemy and
-# psycopg2 (its --history, in SQLite or PostgreSQL) and ruptures (the history's
-# change points: from PyPI, a wheel pinned below, its numpy and scipy Debian's),
-# python3-venv for its packaging test, PostgreSQL (a throwaway server for the
+# psycopg2 (its --history, in SQLite or PostgreSQL; the versions CI tests are
+# pinned in tools/constraints.txt), python3-venv for its packaging test, PostgreSQL (a throwaway server for the
 # history's tests, through pg_virtualenv) and Chromium, in which its HTML report
 # is tested; and generates the locales the tests use (en_US.UTF-8, zh_CN.GB18030).
 #
@@ -25,9 +24,6 @@ set -euo pipefail
 
 tools_python=(python3 python3-numpy python3-scipy python3-matplotlib python3-tabulate python3-sqlalchemy
   python3-psycopg2 python3-pip)
-# ruptures (change points of iobench-compare --history) is on PyPI only: this version, as a wheel (no
-# compiler needed), with --no-deps (its numpy and scipy are Debian's, above).
-ruptures=ruptures==1.1.10
 packages=(
   g++ clang cmake ninja-build git pkg-config
   libbenchmark-dev libbenchmark-tools libfmt-dev nlohmann-json3-dev libcli11-dev libxxhash-dev libdragonbox-dev
@@ -83,25 +79,6 @@ else
       "package lists reachable, and are you root or allowed to sudo? The package names are Debian's; elsewhere" \
       "install the same libraries by hand (README: Build)" >&2
     exit 1
-  fi
-fi
-
-# ruptures, into the Python that has Debian's packages (/usr/bin/python3): Debian's pip is externally
-# managed (PEP 668), so --break-system-packages; it goes to /usr/local, beside what apt installs, never
-# over it. Only when that version is not importable already.
-python=/usr/bin/python3
-[ -x "$python" ] || python=python3
-if "$python" -c "import ruptures, sys, importlib.metadata as m; sys.exit(m.version('ruptures') != '${ruptures#*==}')" \
-    2>/dev/null; then
-  echo "install-deps: ${ruptures/==/ } is installed"
-else
-  echo "install-deps: installing ${ruptures/==/ } with pip (a wheel, no dependencies)"
-  if ! $sudo "$python" -m pip install --quiet --disable-pip-version-check --root-user-action=ignore \
-      --break-system-packages --no-deps --only-binary :all: "$ruptures" || ! "$python" -c "import ruptures" 2>/dev/null
-  then
-    # A warning, not a failure: only iobench-compare --history needs it (and its tests fail without it).
-    echo "install-deps: warning: pip could not install $ruptures for $python (is PyPI reachable, and is" \
-      "there a wheel for this Python?); iobench-compare --history needs it, the rest of the tool does not" >&2
   fi
 fi
 
