@@ -9,6 +9,7 @@
 #include <chrono>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <cstdio>
@@ -624,6 +625,13 @@ void slow_line(std::uint64_t i, std::string& out) {
     out += "record " + std::to_string(i) + "\n";
 }
 
+/// Line i, after about 5 us of work: far above what a busy machine's
+/// scheduling adds to a run's mean time per item.
+void slower_line(std::uint64_t i, std::string& out) {
+    spin_ns(5000);
+    out += "record " + std::to_string(i) + "\n";
+}
+
 /// One run of `w` (at scale 1) on `method` from one thread.
 CallRun run_lines(const LinesWorkload& w, const char* method) {
     test::TempDir dir;
@@ -638,20 +646,42 @@ CallRun run_lines(const LinesWorkload& w, const char* method) {
 }
 
 TEST(LinesWorkload, ALineFunctionOf200nsIsNotInTheCallsTimeNorInTheirAllocations) {
-    const CallRun fast = run_lines({.name = "fast", .description = "d", .default_count = 20000, .line = one_line}, "fwrite");
-    const CallRun slow = run_lines({.name = "slow", .description = "d", .default_count = 20000, .line = slow_line}, "fwrite");
-    ASSERT_EQ(fast.verdict, "");
-    ASSERT_EQ(slow.verdict, "");
-    // The call is timed alone: 200 ns more to make each line is not in its p50 ...
-    EXPECT_LT(slow.counters.at("latency_p50_ns") - fast.counters.at("latency_p50_ns"), 100.0);
-    // ... but between the calls, measured and shown apart, and in the wall time.
-    EXPECT_GT(slow.counters.at("latency_between_calls_ns") - fast.counters.at("latency_between_calls_ns"), 150.0);
-    EXPECT_GT(slow.counters.at("latency_wall_ns_per_item") - fast.counters.at("latency_wall_ns_per_item"), 150.0);
+    // Three runs of each, alternately, each figure the least of its three: a
+    // run the scheduler interrupted (a busy machine) does not count.
+    const LinesWorkload workloads[] = {
+        {.name = "fast", .description = "d", .default_count = 20000, .line = one_line},
+        {.name = "slow", .description = "d", .default_count = 20000, .line = slow_line},
+        {.name = "slower", .description = "d", .default_count = 20000, .line = slower_line},
+    };
+    std::map<std::string, double> least[3];
+    CallRun last[3];
+    for (int k = 0; k < 3; ++k)
+        for (int w = 0; w < 3; ++w) {
+            last[w] = run_lines(workloads[w], "fwrite");
+            ASSERT_EQ(last[w].verdict, "");
+            for (const char* name : {"latency_p50_ns", "latency_between_calls_ns", "latency_wall_ns_per_item"})
+                least[w][name] = k == 0 ? last[w].counters.at(name) : std::min(least[w][name], last[w].counters.at(name));
+        }
+    const auto& fast = least[0];
+    const auto& slow = least[1];
+    const auto& slower = least[2];
+    // The call is timed alone: 200 ns more to make each line is not in its
+    // p50 (a median: what the scheduler adds to a few calls is not in it) ...
+    EXPECT_LT(slow.at("latency_p50_ns") - fast.at("latency_p50_ns"), 100.0);
+    EXPECT_LT(slower.at("latency_p50_ns") - fast.at("latency_p50_ns"), 100.0);
+    // ... but between the calls, measured and shown apart, and in the wall
+    // time: 5 us more a line (means over a run, so far above a busy
+    // machine's noise) shows there as at least half of it.
+    EXPECT_GT(slower.at("latency_between_calls_ns") - fast.at("latency_between_calls_ns"), 2500.0);
+    EXPECT_GT(slower.at("latency_wall_ns_per_item") - fast.at("latency_wall_ns_per_item"), 2500.0);
+    EXPECT_LT(slower.at("latency_between_calls_ns"), slower.at("latency_wall_ns_per_item"));
+    const std::map<std::string, double>& fast_counters = last[0].counters;
+    const std::map<std::string, double>& slow_counters = last[1].counters;
     // Each line's string (one_line allocates a temporary or two) is the
     // workload's, not the method's: fwrite allocates nothing per call.
     if (heap_counted()) {
-        EXPECT_LT(fast.counters.at("heap_allocations_per_item"), 0.01);
-        EXPECT_LT(slow.counters.at("heap_allocations_per_item"), 0.01);
+        EXPECT_LT(fast_counters.at("heap_allocations_per_item"), 0.01);
+        EXPECT_LT(slow_counters.at("heap_allocations_per_item"), 0.01);
     }
 }
 
