@@ -72,6 +72,13 @@ void add_options(CLI::App& app, Options& opt) {
         ->type_name("METHOD[,METHOD...]")
         ->expected(1)
         ->take_all();  // the option repeated adds fallbacks, as a comma-separated list does
+    app.add_option("--latency-clock", opt.latency_clock,
+                   "the clock that times each call of the per-call rows (/threads:<n>): rdtsc, rdtscp, lfence_rdtsc, "
+                   "monotonic, monotonic_raw (Linux), qpc (Windows), steady_clock, or none (the calls untimed: "
+                   "no percentiles, the wall time of an untimed call loop); default: each is measured at start "
+                   "and the cheapest to read with a resolution of at most 100 ns is used (the context's "
+                   "latency_clock says which, with its figures)")
+        ->type_name("NAME");
     app.add_flag("--no-interleave", opt.no_interleave,
                  "run the repetitions of each benchmark back to back (default: interleaved in random order, "
                  "--benchmark_enable_random_interleaving=true)");

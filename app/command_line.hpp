@@ -28,6 +28,8 @@ struct Options {
     std::string plugin;  ///< loaded before parsing (load_plugins); here for --help and its checks
     /// --baseline-method METHOD[,METHOD...], given once or more: each value as given.
     std::vector<std::string> baseline_method;
+    /// --latency-clock NAME: the clock the per-call rows read (core/engine/latency.hpp's ClockKind names).
+    std::optional<std::string> latency_clock;
 };
 
 /// The command line, parsed: iobench's own options and Google Benchmark's flags.

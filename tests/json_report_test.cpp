@@ -352,5 +352,21 @@ TEST(ResultsFile, SaysWhatTheResultsFormatSpecSays) {
     EXPECT_EQ(std::vector<std::string>(all.begin() + static_cast<std::ptrdiff_t>(gb.size()), all.end()), fields);
 }
 
+TEST(ResultsFile, APerCallRowsThreadsAreItsThreadCount) {
+    // Google Benchmark's rows say how many threads ran them; iobench starts a
+    // per-call row's threads itself, so `threads` is the row's count, not 1.
+    BenchmarkRun run;
+    run.threads = 1;
+    RowStructure s = ints_out_structure("fprintf", "stdio");
+    s.name += "/threads:8/sink:shared";
+    s.threads = 8;
+    s.shared_sink = true;
+    run.run_name.function_name = s.name;
+    EXPECT_EQ(json_report::results_row(run, &s)["threads"], 8);
+    EXPECT_EQ(json_report::results_row(run, nullptr)["threads"], 1);
+    s.threads = 0;  // a whole-run row: Google Benchmark's
+    EXPECT_EQ(json_report::results_row(run, &s)["threads"], 1);
+}
+
 }  // namespace
 }  // namespace iobench

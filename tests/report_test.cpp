@@ -348,6 +348,92 @@ std::string cell_of(const std::string& text, const std::string& label, const std
     return line.substr(start + 2, end - start - 2);
 }
 
+TEST(Report, PerCallFiguresAtTheClocksResolutionAreMarkedAndExplained) {
+    // A row timed with a clock of 10 ns steps: its p50, p90 and p99 (10 to 40
+    // ns, within 4 steps) are upper bounds; its p99.9 (50 ns) is a measurement.
+    // A row of a fine clock (1 ns) is marked nowhere.
+    auto coarse = single_run("hello/obuf", 0.5, 0);
+    auto fine = single_run("hello/fwrite", 1.5, 1);
+    const auto set = [](benchmark::BenchmarkReporter::Run& r, std::vector<double> ns, double resolution) {
+        const char* names[] = {"latency_p50_ns", "latency_p90_ns", "latency_p99_ns", "latency_p999_ns",
+                               "latency_max_ns"};
+        for (std::size_t i = 0; i < ns.size(); ++i) r.counters[names[i]] = ns[i];
+        r.counters["latency_resolution_ns"] = resolution;
+    };
+    set(coarse, {10, 10, 40, 50, 4e6}, 10);
+    set(fine, {40, 45, 60, 900, 2e4}, 1);
+    const CaseIndex index = index_of({{"hello", "obuf"}, {"hello", "fwrite"}});
+    const std::string text = summary_of({coarse, fine}, "", index);
+    const auto line = [&](const std::string& label) {
+        const auto at = text.find("\n  " + label + " ");
+        return at == std::string::npos ? std::string() : text.substr(at, text.find('\n', at + 1) - at);
+    };
+    for (const char* header : {"p50 call", "p90 call", "p99 call", "p99.9 call", "max call"})
+        EXPECT_NE(text.find(header), std::string::npos) << header << "\n" << text;
+    EXPECT_NE(line("obuf").find("≤10.0 ns  "), std::string::npos) << text;
+    EXPECT_NE(line("obuf").find("≤40.0 ns  "), std::string::npos) << text;
+    EXPECT_NE(line("obuf").find(" 50.0 ns"), std::string::npos) << text;
+    EXPECT_EQ(line("obuf").find("≤50.0 ns"), std::string::npos) << text;
+    EXPECT_EQ(line("fwrite").find("≤"), std::string::npos) << text;
+    EXPECT_NE(text.find("≤: at the clock's resolution (10.0 ns): an upper bound, not a measurement"), std::string::npos)
+        << text;
+    // A fine clock alone: no mark, no note.
+    const std::string fine_only = summary_of({fine}, "", index);
+    EXPECT_EQ(fine_only.find("≤"), std::string::npos) << fine_only;
+}
+
+TEST(Report, PerCallRowsOfSeveralThreadCountsGetATablePerSinkWithAColumnPerCount) {
+    // log from 1, 2 and 4 threads, fprintf on a shared sink and a sink each,
+    // obuf a sink each: the shared table has fprintf alone, the per-thread one both;
+    // threads:1 is in each.
+    CaseIndex index;
+    std::vector<benchmark::BenchmarkReporter::Run> runs;
+    int family = 0;
+    const auto add = [&](const std::string& method, unsigned threads, bool shared, double items_per_second,
+                         double p999_ns) {
+        RowStructure s;
+        s.workload = "log";
+        s.method = method;
+        s.threads = threads;
+        s.shared_sink = threads > 1 && shared;
+        s.name = s.workload + "/" + s.label();
+        index.add(s);
+        auto r = single_run(s.name, 0.01, family++);
+        r.counters["items_per_second"] = items_per_second;
+        r.counters["latency_p50_ns"] = 100;
+        r.counters["latency_p999_ns"] = p999_ns;
+        r.counters["latency_resolution_ns"] = 10;
+        runs.push_back(r);
+    };
+    add("fprintf", 1, false, 2.42e6, 4300);
+    add("fprintf", 2, true, 1.30e6, 34000);
+    add("fprintf", 4, true, 1.37e6, 148000);
+    add("fprintf", 2, false, 3.1e6, 5000);
+    add("fprintf", 4, false, 3.35e6, 6200);
+    add("obuf", 1, false, 6e6, 30);
+    add("obuf", 4, false, 7.66e6, 700);
+    const std::string text = summary_of(runs, "", index);
+    const auto table = [&](const std::string& title) {
+        const auto at = text.find("\n" + title);
+        return at == std::string::npos ? std::string() : text.substr(at, text.find("\n\n", at + 1) - at);
+    };
+    const std::string shared = table("log, sink:shared: items per second ±95% CI, p99.9 call");
+    const std::string own = table("log, sink:per_thread: items per second ±95% CI, p99.9 call");
+    ASSERT_FALSE(shared.empty()) << text;
+    ASSERT_FALSE(own.empty()) << text;
+    const auto one = shared.find("  1 thread"), two = shared.find("  2 threads"), four = shared.find("  4 threads");
+    EXPECT_TRUE(shared.find("\n  method ") < one && one < two && two < four) << shared;
+    EXPECT_NE(shared.find("fprintf"), std::string::npos) << shared;
+    EXPECT_EQ(shared.find("obuf"), std::string::npos) << shared;
+    EXPECT_NE(shared.find("2.42 M/s, 4.3 us"), std::string::npos) << shared;
+    EXPECT_NE(shared.find("1.37 M/s, 148.0 us"), std::string::npos) << shared;
+    EXPECT_NE(own.find("3.35 M/s, 6.2 us"), std::string::npos) << own;
+    EXPECT_NE(own.find("6.00 M/s, ≤30.0 ns"), std::string::npos) << own;  // at the clock's resolution
+    EXPECT_NE(own.find("-"), std::string::npos) << own;                    // obuf/threads:2 did not run
+    // One thread count: no such table.
+    EXPECT_EQ(summary_of({runs[0]}, "", index).find("items per second"), std::string::npos);
+}
+
 TEST(Report, ABaselineMethodGivesEachTableARatioColumnWhereItRan) {
     // --baseline-method fprintf: rows of ints_out divided by fprintf's time
     // (sweeps pair by buffer size); hello has no fprintf row: no column there,

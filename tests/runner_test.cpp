@@ -12,6 +12,7 @@
 #include <vector>
 
 #include <iobench/error.hpp>
+#include <iobench/method.hpp>
 #include "core/engine/case_trial.hpp"
 #include "core/os/environment.hpp"
 #include "core/os/instructions.hpp"
@@ -382,6 +383,16 @@ TEST(Runner, SizingRunCountsTheRunsSystemCallsByKind) {
     ASSERT_TRUE(unbuffered.has_value());
     ASSERT_TRUE(unbuffered->syscalls.has_value());
     EXPECT_EQ((*unbuffered->syscalls)[SyscallKind::write], 1000.0);
+}
+
+TEST(AddedBuildFlags, EachDefinitionAndTheOptimisationLevelOnceAsTheCompilerTakesThem) {
+    const std::string kept = added_build_flags();
+    // CMAKE_CXX_FLAGS, the build type's, the package's: the last -O is the one used.
+    set_added_build_flags("  -Wall -O3 -DNDEBUG  -O2 -DNDEBUG -include a.h -include b.h -DX=1 ");
+    EXPECT_EQ(added_build_flags(), "-Wall -O2 -DNDEBUG -include a.h -include b.h -DX=1");
+    set_added_build_flags("-O3 -DNDEBUG");
+    EXPECT_EQ(added_build_flags(), "-O3 -DNDEBUG");
+    set_added_build_flags(kept.c_str());
 }
 
 }  // namespace

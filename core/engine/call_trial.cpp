@@ -62,6 +62,13 @@ void for_each_line(const std::string& path, Each each) {
     if (go && !carry.empty()) each(std::string_view(carry));
 }
 
+/// CallClock's clock; the best one selected first when none was (a
+/// trial made outside iobench's main: tests, a user's own harness).
+ClockKind clock_in_use() {
+    if (!call_clock_selected()) select_call_clock();
+    return CallClock::kind();
+}
+
 }  // namespace
 
 std::string call_case_problem(const Method& method, const Params& params) {
@@ -82,11 +89,8 @@ CallTrialBase::CallTrialBase(Session& session, std::string_view workload, const 
       threads_(params.threads),
       shared_(params.shared_sink || params.threads == 1),
       lines_(std::move(lines)),
-      histograms_(params.threads),
-      errors_(params.threads),
-      started_(params.threads),
-      ended_(params.threads),
-      thread_heap_(params.threads) {
+      clock_(clock_in_use()),
+      state_(params.threads) {
     const Digest& expected = session.expected(lines_.expected.key, lines_.expected.bytes);
     bytes = expected.size;
     items = lines_.expected.items;
@@ -97,7 +101,12 @@ CallTrialBase::CallTrialBase(Session& session, std::string_view workload, const 
     else
         for (unsigned k = 0; k < threads_; ++k) paths_.push_back(session.output(fmt::format("{}-t{}", base, k)).string());
     for (unsigned k = 0; k <= threads_; ++k) begin_.push_back(items * k / threads_);
-    counters["latency_overhead_ns"] = timing_overhead_ns();
+    if (clock_ != ClockKind::none) {
+        const TimingCost cost = timing_cost(clock_);
+        counters["latency_overhead_ns"] = cost.wall_ns;
+        counters["latency_empty_call_ns"] = cost.reading_ns;
+        counters["latency_resolution_ns"] = CallClock::figures().resolution_ns;
+    }
 }
 
 CallTrialBase::~CallTrialBase() = default;
@@ -119,35 +128,39 @@ unsigned CallTrialBase::owner(std::uint64_t i) const {
 
 void CallTrialBase::thread_part(unsigned k, CallSink shared_sink, std::barrier<>& start) {
     // This thread's allocations: its sink's open and close, and its calls.
-    HeapCountScope heap(thread_heap_[k]);
+    CallThreadState& state = state_[k];
+    HeapCountScope heap(state.heap);
     CallSink sink = shared_sink;
     try {
         if (!shared_) sink = open_(Sink{path_of(k), buffer_size_});
     } catch (...) {
-        errors_[k] = std::current_exception();
+        state.error = std::current_exception();
         start.arrive_and_drop();  // the others do not wait for this thread
         return;
     }
     start.arrive_and_wait();
-    started_[k] = CallClock::steady_ns();
+    state.started = steady_ns();
     try {
-        call_items(sink, begin_[k], begin_[k + 1], histograms_[k]);
+        call_items(clock_, sink, begin_[k], begin_[k + 1], state);
     } catch (...) {
-        errors_[k] = std::current_exception();
+        state.error = std::current_exception();
     }
     if (!shared_) {
         try {
             close_(sink);
         } catch (...) {
-            if (!errors_[k]) errors_[k] = std::current_exception();
+            if (!state.error) state.error = std::current_exception();
         }
     }
-    ended_[k] = CallClock::steady_ns();
+    state.ended = steady_ns();
 }
 
 CallTrialBase::Executed CallTrialBase::execute() {
-    std::fill(errors_.begin(), errors_.end(), nullptr);
-    std::fill(thread_heap_.begin(), thread_heap_.end(), HeapCounts{});
+    for (CallThreadState& t : state_) {
+        t.error = nullptr;
+        t.heap = t.argument_heap = HeapCounts{};
+        t.started = t.ended = 0;
+    }
     // What this thread allocates for iobench itself (the threads, the
     // barrier) is not the method's: counted here, and dropped, so that the
     // other-threads count below sees only the method's own threads.
@@ -176,22 +189,27 @@ CallTrialBase::Executed CallTrialBase::execute() {
         }
         for (std::thread& t : workers) t.join();
     }
-    done.end = *std::max_element(ended_.begin(), ended_.end());
+    for (const CallThreadState& t : state_) done.end = std::max(done.end, t.ended);
     if (shared_) {
         HeapCountScope heap(done.heap);
         try {
             close_(sink);
         } catch (...) {
-            if (!errors_[0]) errors_[0] = std::current_exception();
+            if (!state_[0].error) state_[0].error = std::current_exception();
         }
-        done.end = CallClock::steady_ns();
+        done.end = steady_ns();
     }
     rate_.stop();
     done.heap += others.take();
-    for (const HeapCounts& h : thread_heap_) done.heap += h;
-    for (const std::exception_ptr& e : errors_)
-        if (e) std::rethrow_exception(e);
-    done.first = *std::min_element(started_.begin(), started_.end());
+    for (const CallThreadState& t : state_) {
+        // The method's allocations: what making the arguments allocated is the workload's.
+        done.heap.allocations += t.heap.allocations - std::min(t.heap.allocations, t.argument_heap.allocations);
+        done.heap.bytes += t.heap.bytes - std::min(t.heap.bytes, t.argument_heap.bytes);
+    }
+    for (const CallThreadState& t : state_)
+        if (t.error) std::rethrow_exception(t.error);
+    done.first = state_[0].started;
+    for (const CallThreadState& t : state_) done.first = std::min(done.first, t.started);
     return done;
 }
 
@@ -206,9 +224,20 @@ void CallTrialBase::run() {
         counters["heap_allocations_per_item"] = static_cast<double>(heap_.allocations) / calls;
         counters["heap_bytes_per_item"] = static_cast<double>(heap_.bytes) / calls;
     }
+    // A thread's wall time per item: what one call costs it, the timing and
+    // making the argument included (beside latency_overhead_ns).
+    counters["latency_wall_ns_per_item"] = *seconds_ * 1e9 * threads_ / static_cast<double>(items);
+    if (clock_ == ClockKind::none) return;  // untimed: no readings
     LatencyHistogram merged;
-    for (const LatencyHistogram& h : histograms_) merged.merge(h);
-    const LatencySummary s = summarize(merged, rate_.ns_per_tick());
+    std::uint64_t between = 0;
+    for (const CallThreadState& t : state_) {
+        merged.merge(t.histogram);
+        between += t.between_ticks;
+    }
+    const double ns_per_tick = rate_.ns_per_tick();
+    const LatencySummary s = summarize(merged, ns_per_tick);
+    counters["latency_between_calls_ns"] =
+        static_cast<double>(between) * ns_per_tick / (static_cast<double>(items) * static_cast<double>(runs_));
     counters["latency_p50_ns"] = s.p50;
     counters["latency_p90_ns"] = s.p90;
     counters["latency_p99_ns"] = s.p99;
@@ -222,7 +251,14 @@ void CallTrialBase::probe_memory() {
     // The probe's calls are timed into histograms of their own, dropped
     // (made before the peaks are reset: they are iobench's, not the method's).
     std::vector<LatencyHistogram> kept(threads_);
-    std::swap(kept, histograms_);
+    std::vector<std::uint64_t> kept_between(threads_);
+    const auto swap_kept = [&] {
+        for (unsigned k = 0; k < threads_; ++k) {
+            std::swap(kept[k], state_[k].histogram);
+            std::swap(kept_between[k], state_[k].between_ticks);
+        }
+    };
+    swap_kept();
     const TickRate rate = rate_;
     const std::optional<std::uint64_t> resident_before = reset_peak_resident();
     std::optional<std::uint64_t> heap_peak;
@@ -231,12 +267,12 @@ void CallTrialBase::probe_memory() {
         execute();
         heap_peak = heap.take();
     } catch (...) {
-        std::swap(kept, histograms_);
+        swap_kept();
         rate_ = rate;
         throw;
     }
     const std::optional<std::uint64_t> resident_peak = resident_before ? peak_resident() : std::nullopt;
-    std::swap(kept, histograms_);
+    swap_kept();
     rate_ = rate;
     if (heap_peak_tracked()) counters["peak_heap_bytes"] = static_cast<double>(*heap_peak);
     if (resident_peak) counters["peak_resident_bytes"] = static_cast<double>(*resident_peak);

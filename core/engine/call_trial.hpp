@@ -1,6 +1,6 @@
 // The trial of a per-call row (`/threads:N` in its name; docs/design.md rule
 // 9): a method's sink opened, one call per item from N threads, each call
-// timed with CallClock into a histogram, the sinks closed; then every line
+// timed with CallClock's clock into a histogram, the sinks closed; then every line
 // checked (none torn, each thread's in its order, each item exactly once).
 #pragma once
 
@@ -13,6 +13,7 @@
 #include <string>
 #include <string_view>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 #include "core/engine/latency.hpp"
@@ -36,8 +37,20 @@ struct CallLines {
     bool same_lines = false;
 };
 
+/// One thread's state in a per-call row, on cache lines of its own
+/// (alignas(64)): what its calls write is not on a line another thread
+/// writes.
+struct alignas(64) CallThreadState {
+    LatencyHistogram histogram;      ///< its calls' readings, over every run so far
+    std::uint64_t between_ticks = 0;  ///< clock ticks between one call's end reading and the next's start, every run
+    HeapCounts heap;                 ///< this run: its open, calls and close
+    HeapCounts argument_heap;        ///< this run: what making its calls' arguments allocated (taken out of `heap`)
+    std::uint64_t started = 0, ended = 0;  ///< steady_clock ns, this run
+    std::exception_ptr error;        ///< this run
+};
+
 /// The trial of a per-call row, for any per-call workload: the workload's
-/// part is `call_items(sink, begin, end, histogram)`, which makes the calls
+/// part is `call_items(sink, begin, end, state)`, which makes the calls
 /// for items begin .. end-1 on `sink`, timing each (CallTrial below).
 class CallTrialBase : public Trial {
 public:
@@ -54,15 +67,16 @@ public:
     std::optional<double> measured_seconds() const override { return seconds_; }
 
 protected:
-    /// Makes the calls for items [begin, end) on `sink`, each timed with
-    /// CallClock into `histogram`. Throws what a call throws.
-    virtual void call_items(CallSink sink, std::uint64_t begin, std::uint64_t end, LatencyHistogram& histogram) = 0;
+    /// Makes the calls for items [begin, end) on `sink`, each timed with the
+    /// clock `clock` into `state.histogram` (none: untimed). Throws what a call throws.
+    virtual void call_items(ClockKind clock, CallSink sink, std::uint64_t begin, std::uint64_t end,
+                            CallThreadState& state) = 0;
 
 private:
     /// The file thread `k` writes (sink:per_thread), or the one all share.
     const std::string& path_of(unsigned k) const { return paths_[shared_ ? 0 : k]; }
     /// Thread k's part of a run: its items, timed; its sink opened and
-    /// closed unless shared. Exceptions go to errors_[k].
+    /// closed unless shared. Exceptions go to its state's error.
     void thread_part(unsigned k, CallSink shared_sink, std::barrier<>& start);
     /// The lines of `path` checked; "" when right. `only`: the thread whose
     /// file it is (sink:per_thread), or -1 for a shared file.
@@ -90,22 +104,21 @@ private:
     unsigned threads_;
     bool shared_;
     CallLines lines_;
+    ClockKind clock_;  ///< CallClock's, when the trial was made
     std::vector<std::string> paths_;  ///< one (shared, or 1 thread) or one per thread
     std::vector<std::uint64_t> begin_;  ///< first item of each thread, then items
-    std::vector<LatencyHistogram> histograms_;  ///< per thread, over every run so far
+    std::vector<CallThreadState> state_;  ///< per thread
     TickRate rate_;
-    std::vector<std::exception_ptr> errors_;
-    std::vector<std::uint64_t> started_, ended_;  ///< steady_clock ns per thread, this run
     std::optional<double> seconds_;
-    std::vector<HeapCounts> thread_heap_;  ///< per thread, this run: its open, calls and close
     HeapCounts heap_;                      ///< every thread, every run so far
     std::uint64_t runs_ = 0;               ///< timed runs so far
     bool probed_ = false;                  ///< probe_memory() made
 };
 
 /// A CallTrialBase whose calls are `Item`'s: `item.arg(i)` prepares the
-/// argument of item i (outside the timed call) and `item.call(sink, arg)`
-/// makes the call (the method's function, through its pointer).
+/// argument of item i (outside the timed call, and when Item has
+/// `arg_may_allocate()`, outside the row's heap count) and `item.call(sink,
+/// arg)` makes the call (the method's function, through its pointer).
 template <class Item>
 class CallTrial final : public CallTrialBase {
 public:
@@ -114,17 +127,48 @@ public:
         : CallTrialBase(session, workload, method, params, std::move(lines)), item_(std::move(item)) {}
 
 protected:
-    void call_items(CallSink sink, std::uint64_t begin, std::uint64_t end, LatencyHistogram& histogram) override {
-        for (std::uint64_t i = begin; i < end; ++i) {
-            const auto arg = item_.arg(i);
-            const std::uint64_t t0 = CallClock::now();
-            item_.call(sink, arg);
-            const std::uint64_t t1 = CallClock::now();
-            histogram.record(t1 - t0);
-        }
+    void call_items(ClockKind clock, CallSink sink, std::uint64_t begin, std::uint64_t end,
+                    CallThreadState& state) override {
+        with_clock(clock, [&](auto c) { timed_calls<decltype(c)>(sink, begin, end, state); });
     }
 
 private:
+    /// The argument of item `i`; its allocations counted into `state.argument_heap`.
+    auto argument(std::uint64_t i, CallThreadState& state) const {
+        if constexpr (requires { Item::arg_may_allocate(); }) {
+            const HeapCounts before = this_thread_heap_counts();
+            auto arg = item_.arg(i);
+            const HeapCounts after = this_thread_heap_counts();
+            state.argument_heap.allocations += after.allocations - before.allocations;
+            state.argument_heap.bytes += after.bytes - before.bytes;
+            return arg;
+        } else {
+            return item_.arg(i);
+        }
+    }
+    /// The calls of items [begin, end), each between two readings of
+    /// `Clock`; nothing else between them (the argument is made before the
+    /// first reading, the reading recorded after the second).
+    template <class Clock>
+    void timed_calls(CallSink sink, std::uint64_t begin, std::uint64_t end, CallThreadState& state) {
+        if constexpr (std::is_same_v<Clock, clocks::None>) {
+            for (std::uint64_t i = begin; i < end; ++i) item_.call(sink, argument(i, state));
+        } else {
+            std::uint64_t between = 0;
+            std::uint64_t last = Clock::now();
+            for (std::uint64_t i = begin; i < end; ++i) {
+                const auto arg = argument(i, state);
+                const std::uint64_t t0 = Clock::now();
+                item_.call(sink, arg);
+                const std::uint64_t t1 = Clock::now();
+                state.histogram.record(t1 - t0);
+                between += t0 - last;
+                last = t1;
+            }
+            state.between_ticks += between;
+        }
+    }
+
     Item item_;
 };
 

@@ -108,6 +108,8 @@ protected:
         struct Item {
             PutLineCall put;
             void (*line)(std::uint64_t, std::string&);
+            /// A user's line function may allocate: not the method's allocations.
+            static constexpr bool arg_may_allocate() { return true; }
             /// Line i in this thread's buffer (valid until its next arg): no
             /// allocation per line inside the run once the buffer has grown.
             std::string_view arg(std::uint64_t i) const {

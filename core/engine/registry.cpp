@@ -175,15 +175,32 @@ const std::string& added_build_flags() { return build_flags_text(); }
 
 void set_added_build_flags(const char* flags) {
     // One blank between flags: CMake's variables may be empty or end in one.
-    std::string text;
+    std::vector<std::string_view> words;
     for (std::string_view rest = flags ? flags : ""; !rest.empty();) {
         const std::size_t start = rest.find_first_not_of(" \t\n");
         if (start == std::string_view::npos) break;
         rest.remove_prefix(start);
         const std::size_t end = std::min(rest.find_first_of(" \t\n"), rest.size());
-        if (!text.empty()) text += ' ';
-        text.append(rest.substr(0, end));
+        words.push_back(rest.substr(0, end));
         rest.remove_prefix(end);
+    }
+    // A definition or an optimisation level once, where the compiler last
+    // sees it: a -D repeated (the build type's -DNDEBUG and the package's)
+    // is the same one, and of several levels (-O3 of the build type, -O2 of
+    // iobench's package) GCC and Clang use the last. Other words stay as
+    // they are (a repeated -include or -Xclang takes the word after it).
+    const auto optimisation = [](std::string_view w) { return w.size() >= 2 && w.substr(0, 2) == "-O"; };
+    const auto definition = [](std::string_view w) { return w.size() > 2 && w.substr(0, 2) == "-D"; };
+    std::string text;
+    for (std::size_t i = 0; i < words.size(); ++i) {
+        const auto later = std::find_if(words.begin() + static_cast<std::ptrdiff_t>(i) + 1, words.end(),
+                                        [&](std::string_view w) {
+                                            return (definition(w) && w == words[i]) ||
+                                                   (optimisation(w) && optimisation(words[i]));
+                                        });
+        if (later != words.end()) continue;
+        if (!text.empty()) text += ' ';
+        text.append(words[i]);
     }
     build_flags_text() = std::move(text);
 }

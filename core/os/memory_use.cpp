@@ -114,6 +114,8 @@ bool heap_counted() {
 #endif
 }
 
+HeapCounts this_thread_heap_counts() noexcept { return {thread_heap.allocations, thread_heap.bytes}; }
+
 HeapCountScope::HeapCountScope(HeapCounts& into)
     : into_(into), start_{thread_heap.allocations, thread_heap.bytes}, was_counting_(thread_heap.counting) {
     thread_heap.counting = true;

@@ -64,6 +64,11 @@ private:
     bool was_counting_;
 };
 
+/// What the calling thread has counted so far (inside HeapCountScopes):
+/// the difference of two readings is what it allocated between them (a
+/// per-call row takes its arguments' allocations out this way).
+HeapCounts this_thread_heap_counts() noexcept;
+
 /// Counts the allocations of every thread that is not inside a
 /// HeapCountScope (a method's own threads: a background writer), from
 /// construction to take(). One at a time.

@@ -92,7 +92,10 @@ ordered_json results_row(const Run& run, const RowStructure* s) {
     row["run_type"] = aggregate ? "aggregate" : "iteration";
     row["repetitions"] = run.repetitions;
     if (!aggregate) row["repetition_index"] = run.repetition_index;
-    row["threads"] = run.threads;
+    // A per-call row's threads are its own (iobench starts them, not Google
+    // Benchmark's ->Threads()): `threads` says how many, as Google
+    // Benchmark's rows do for theirs.
+    row["threads"] = s != nullptr && s->threads > 0 ? static_cast<std::int64_t>(s->threads) : run.threads;
     const bool percentage = aggregate && run.aggregate_unit == benchmark::StatisticUnit::kPercentage;
     if (aggregate) {
         row["aggregate_name"] = run.aggregate_name;

@@ -19,6 +19,7 @@
 #include <ostream>
 #include <string_view>
 
+#include "core/engine/latency.hpp"
 #include "core/os/os_counters.hpp"
 #include "core/report/number_format.hpp"
 
@@ -258,6 +259,8 @@ struct SummaryNotes {
     bool any_instructions = false;  // an instr/item column (--instructions)
     bool any_latency = false;       // the per-call columns (p50 call, ...)
     bool any_memory = false;        // allocs/item or peak heap
+    /// The clock's resolution (ns) of each row with a per-call figure at it (≤).
+    std::vector<double> at_resolution;
     std::string instructions_source;  // "perf", "valgrind"
     std::vector<std::string> interfered;  // "name (n%)": spread with stolen time
     std::vector<std::string> contended;   // "name (n%)": spread with CPU pressure, no stolen time
@@ -486,6 +489,16 @@ std::optional<double> value_of(const Column& c, const RowFigures& f) {
     return std::nullopt;
 }
 
+/// Whether column `c`'s figure in row `f` is one call's time within 4 steps
+/// of the clock's resolution (the row's latency_resolution_ns): an upper
+/// bound, not a measurement, written after "≤".
+bool at_resolution(const Column& c, const RowFigures& f) {
+    if (c.field != Field::latency) return false;
+    const auto ns = counter_of(*f.row, c.counter);
+    const auto resolution = counter_of(*f.row, "latency_resolution_ns");
+    return ns && resolution && at_clock_resolution(*ns, *resolution);
+}
+
 /// Whether rule `flag` marks the cells it applies to in row `f`.
 bool flagged(Flag flag, const RowFigures& f) {
     return (flag == Flag::cv_flag && f.unstable) || (flag == Flag::interval_flag && f.wide);
@@ -514,7 +527,7 @@ std::string cell_text(const Column& c, const RowFigures& f) {
     if (c.field == Field::label) return f.row->structure.label();
     const std::optional<double> value = value_of(c, f);
     if (!value) return "-";
-    return format_value(c.format, *value) + (flagged(c.flag, f) ? "!" : "");
+    return (at_resolution(c, f) ? "≤" : "") + format_value(c.format, *value) + (flagged(c.flag, f) ? "!" : "");
 }
 
 /// One line of a table: a text per column, or for a row that did not run its
@@ -543,7 +556,10 @@ LineText row_text(const RowFigures& f, const TableText& t, SummaryNotes& notes) 
         return line;
     }
     note_row(f, t.title, notes);
-    for (const Column* c : t.columns) line.cells.push_back(cell_text(*c, f));
+    for (const Column* c : t.columns) {
+        line.cells.push_back(cell_text(*c, f));
+        if (at_resolution(*c, f)) add_once(notes.at_resolution, *counter_of(r, "latency_resolution_ns"));
+    }
     return line;
 }
 
@@ -590,6 +606,76 @@ void render_table(std::ostream& out, const TableText& t) {
     for (const LineText& row : t.rows) render_line(out, t, row);
 }
 
+/// The characters `text` shows (UTF-8: "≤" is one), for padding by hand.
+std::size_t shown_width(std::string_view text) {
+    return static_cast<std::size_t>(
+        std::count_if(text.begin(), text.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+}
+
+/// The threads tables of table `t`, as docs/results/threads.md lays them
+/// out, where its per-call rows ran with two thread counts or more: one per
+/// sink (a threads:1 row in each), a line per method and a column per
+/// thread count, each cell the row's items per second, its interval, and
+/// its p99.9 call (after "≤" at the clock's resolution).
+void render_threads_tables(std::ostream& out, const SummaryTable& t) {
+    std::vector<unsigned> counts;
+    for (const SummaryRow& r : t.rows)
+        if (r.outcome.ok() && r.structure.threads > 0) add_once(counts, r.structure.threads);
+    if (counts.size() < 2) return;
+    std::sort(counts.begin(), counts.end());
+    const auto method_of = [](const RowStructure& s) {
+        return s.buffer_size == 0 ? s.method : fmt::format("{}/buf:{}", s.method, s.buffer_size);
+    };
+    const auto cell = [](const SummaryRow& r) {
+        const auto rate = counter_of(r, "items_per_second");
+        std::string text = rate ? format_count(*rate) + "/s" : std::string("-");
+        if (r.ci_low && r.ci_high && r.ms > 0)
+            text += fmt::format(" ±{:.1f}%", 100 * std::max(r.ms - *r.ci_low, *r.ci_high - r.ms) / r.ms);
+        if (const auto p999 = counter_of(r, "latency_p999_ns")) {
+            const auto resolution = counter_of(r, "latency_resolution_ns");
+            text += fmt::format(", {}{}", resolution && at_clock_resolution(*p999, *resolution) ? "≤" : "",
+                                format_time(*p999 / 1e9));
+        }
+        return text;
+    };
+    for (const bool shared : {true, false}) {
+        std::vector<std::string> methods;  // in the table's order: fastest first
+        for (const SummaryRow& r : t.rows)
+            if (r.outcome.ok() && r.structure.threads > 1 && r.structure.shared_sink == shared)
+                add_once(methods, method_of(r.structure));
+        if (methods.empty()) continue;
+        std::vector<std::vector<std::string>> lines;
+        std::vector<std::string> head{"method"};
+        for (unsigned n : counts) head.push_back(fmt::format("{} thread{}", n, n == 1 ? "" : "s"));
+        lines.push_back(head);
+        for (const std::string& m : methods) {
+            std::vector<std::string> line{m};
+            for (unsigned n : counts) {
+                const SummaryRow* found = nullptr;
+                for (const SummaryRow& r : t.rows)
+                    if (r.outcome.ok() && method_of(r.structure) == m && r.structure.threads == n &&
+                        (n == 1 || r.structure.shared_sink == shared))
+                        found = &r;
+                line.push_back(found ? cell(*found) : "-");
+            }
+            lines.push_back(std::move(line));
+        }
+        std::vector<std::size_t> widths(head.size(), 0);
+        for (const auto& line : lines)
+            for (std::size_t i = 0; i < line.size(); ++i) widths[i] = std::max(widths[i], shown_width(line[i]));
+        out << fmt::format("\n{}, sink:{}: items per second ±95% CI, p99.9 call; a column per thread count\n",
+                           t.title, shared ? "shared" : "per_thread");
+        for (const auto& line : lines) {
+            std::string text;
+            for (std::size_t i = 0; i < line.size(); ++i) {
+                const std::string pad(widths[i] - shown_width(line[i]), ' ');
+                text += i == 0 ? "  " + line[i] + pad : "  " + pad + line[i];
+            }
+            out << text << '\n';
+        }
+    }
+}
+
 void render_notes(std::ostream& out, const SummaryNotes& notes) {
     out << fmt::format("\ntime: median of the repetitions; {} CI: half-width of the median's distribution-free "
                        "interval;\ncv: standard deviation / mean of the repetitions' times;\n",
@@ -612,8 +698,15 @@ void render_notes(std::ostream& out, const SummaryNotes& notes) {
                "smallest first; x smallest: size / the smallest program's; time: one run of the program, start-up "
                "included; its calls and CPU time are a child process's, not counted (-).\n";
     if (notes.any_latency)
-        out << "p50 call, p99.9 call, max call: one call of a per-call row (/threads:<n>), each call timed; the "
-               "timing's own cost (latency_overhead_ns in the JSON) is in them, not subtracted.\n";
+        out << "p50 call ... max call: one call of a per-call row (/threads:<n>), each call timed; the timing's "
+               "own cost (latency_overhead_ns in the JSON: wall time per call) is in them, not subtracted.\n";
+    if (!notes.at_resolution.empty()) {
+        std::vector<std::string> steps;
+        for (double ns : notes.at_resolution) steps.push_back(format_time(ns / 1e9));
+        out << fmt::format("≤: at the clock's resolution ({}): an upper bound, not a measurement (a figure within "
+                           "{:.0f} steps of the clock; latency_clock in the JSON says which clock).\n",
+                           fmt::join(steps, ", "), resolution_steps);
+    }
     if (notes.any_memory)
         out << "allocs/item: heap allocations per item, every thread, the sinks' open and close included; peak "
                "heap: the most heap in use at once above the run's start (an untimed run of its own); "
@@ -710,7 +803,10 @@ void SummaryConsoleReporter::Finalize() {
             set_baselines(t, baseline_methods_);
             if (!t.has_baseline) notes.without_baseline.push_back(t.title);
         }
-    for (const SummaryTable& t : tables) render_table(out, table_text(t, notes));
+    for (const SummaryTable& t : tables) {
+        render_table(out, table_text(t, notes));
+        render_threads_tables(out, t);
+    }
     render_notes(out, notes);
     if (const int failed = outcomes_.failed(); failed > 0)
         out << fmt::format("\n{} benchmark(s) FAILED; their rows carry the reason.\n", failed);

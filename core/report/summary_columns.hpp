@@ -27,7 +27,7 @@ enum class Field {
     counter,     ///< Column::counter of the run that stands for the row, as it is
     cpu_share,   ///< Column::counter (CPU seconds per run) / wall seconds per run, where long enough to mean it
     cv,          ///< coefficient of variation of the repetitions' times
-    latency,     ///< Column::counter (nanoseconds per call) in seconds
+    latency,     ///< Column::counter (nanoseconds per call) in seconds; "≤" before it at the clock's resolution
 };
 
 /// How a cell's value is written: core/report/number_format.hpp's kinds
@@ -82,6 +82,10 @@ inline constexpr auto columns = std::to_array<Column>({
     {"instructions_per_item", "instr/item", Align::right, 10, false, "instructions per item", Field::counter,
      "instructions_per_item", Format::count, Flag::none, "", Shown::instructions},
     {"p50", "p50 call", Align::right, 9, false, "seconds per call", Field::latency, "latency_p50_ns", Format::time,
+     Flag::none, "", Shown::per_call},
+    {"p90", "p90 call", Align::right, 9, false, "seconds per call", Field::latency, "latency_p90_ns", Format::time,
+     Flag::none, "", Shown::per_call},
+    {"p99", "p99 call", Align::right, 9, false, "seconds per call", Field::latency, "latency_p99_ns", Format::time,
      Flag::none, "", Shown::per_call},
     {"p999", "p99.9 call", Align::right, 10, false, "seconds per call", Field::latency, "latency_p999_ns", Format::time,
      Flag::none, "", Shown::per_call},

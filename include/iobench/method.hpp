@@ -425,6 +425,8 @@ IOBENCH_API const std::vector<FamilyBuild>& added_family_builds();
 /// iobench_add_executable (a generated source calls it at start-up):
 /// CMAKE_CXX_FLAGS, those of the build type, and iobench's optimisation
 /// flags where its package adds them; empty where it was not made that way.
+/// Each -D definition and the optimisation level once, as the compiler
+/// takes them (the last -O...): "-O2 -DNDEBUG", not "-O3 -DNDEBUG -O2 -DNDEBUG".
 IOBENCH_API const std::string& added_build_flags();
 /// Sets added_build_flags(); for iobench_add_executable's generated source.
 IOBENCH_API void set_added_build_flags(const char* flags);

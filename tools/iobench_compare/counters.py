@@ -56,9 +56,14 @@ class Column:
     kind: str  # a kind of number_format.FORMATS (count, bytes, percent, ratio, ...), storage, seconds or number
     description: str
     counter: str
+    latency: bool = False  # one call's time of a per-call row: the counter in ns, the value in seconds
 
     def value(self, cell) -> float | None:
-        """The cell's value for this column (per run), or None when the row does not carry it."""
+        """The cell's value for this column (per run; seconds for a latency column), or None when the row
+        does not carry it."""
+        if self.latency:
+            ns = cell.counters.get(self.counter)
+            return None if ns is None else ns / 1e9
         if self.key == "sys":
             system = cell.counters.get("system_time")
             if system is None or not cell.time or cpu_split_too_short(cell):
@@ -70,7 +75,31 @@ class Column:
 def _summary_column(key: str, description: str) -> Column:
     """A column of iobench's summary: its header, number format and counter are columns.py's."""
     spec = columns.BY_KEY[key]
-    return Column(key, spec.header, spec.format, description, spec.counter)
+    return Column(key, spec.header, spec.format, description, spec.counter, spec.field == "latency")
+
+
+# A per-call figure within this many steps of the clock's resolution is an upper bound, not a measurement
+# (iobench's at_clock_resolution, core/engine/latency.hpp).
+RESOLUTION_STEPS = 4
+AT_RESOLUTION = "≤"
+
+
+def at_resolution(col: Column, cell) -> float | None:
+    """The clock's resolution in ns when the cell's figure in latency column `col` is at most RESOLUTION_STEPS
+    steps of it (the row's latency_resolution_ns), else None."""
+    if not col.latency:
+        return None
+    ns, resolution = cell.counters.get(col.counter), cell.counters.get("latency_resolution_ns")
+    if ns is None or not resolution or resolution <= 0 or ns > RESOLUTION_STEPS * resolution:
+        return None
+    return resolution
+
+
+def resolution_legend(resolutions_ns) -> str:
+    """The sentence under tables with a figure at the clock's resolution."""
+    steps = ", ".join(format_time(ns / 1e9) for ns in sorted(set(resolutions_ns)))
+    return (f"{AT_RESOLUTION}: at the clock's resolution ({steps}): an upper bound, not a measurement (a per-call "
+            f"figure within {RESOLUTION_STEPS} steps of the clock that timed it; the file's latency_clock says which).")
 
 
 KNOWN = [
@@ -80,6 +109,11 @@ KNOWN = [
     _summary_column("sys", "system CPU time / wall time of a run"),
     _summary_column("x_limit", "time / the workload's memory-bound limit (the limit row)"),
     _summary_column("binary_size", "size of the row's program file (the binary_size workload)"),
+    _summary_column("p50", "one call's median time (per-call rows, /threads:<n>)"),
+    _summary_column("p90", "one call's 90th percentile"),
+    _summary_column("p99", "one call's 99th percentile"),
+    _summary_column("p999", "one call's 99.9th percentile"),
+    _summary_column("max_call", "the slowest call"),
     _summary_column("instructions_per_item",
                     "user-space instructions per item of the measured calls (iobench --instructions): the same in "
                     "every run, so compared as they are, without a significance test"),
@@ -94,7 +128,8 @@ BY_KEY = {c.key: c for c in KNOWN}
 
 # What the tables show unless --counters says otherwise (each only where a row carries it and
 # it is not 0 in every row of the table: see compare._columns).
-DEFAULT = ["write_calls", "read_calls", "bytes_per_call", "sys", "x_limit", "binary_size", "instructions_per_item"]
+DEFAULT = ["write_calls", "read_calls", "bytes_per_call", "sys", "x_limit", "binary_size", "instructions_per_item",
+           "p50", "p90", "p99", "p999", "max_call"]
 
 
 def column(key: str) -> Column:
@@ -108,6 +143,13 @@ def _storage(value: float) -> str:
         if value >= scale:
             return f"{value / scale:.1f} {unit}"
     return f"{value:.0f} B"
+
+
+def cell_text(col: Column, cell) -> str:
+    """The text of the column's cell for `cell`: its value as format_value writes it, after "≤" where it is at
+    the clock's resolution."""
+    text = format_value(col, col.value(cell))
+    return AT_RESOLUTION + text if at_resolution(col, cell) is not None else text
 
 
 def format_value(col: Column, value: float | None) -> str:

@@ -168,7 +168,7 @@ def cells(comparison: Comparison, workload: Workload, row: Row, index: int) -> l
                  "ref" if row.is_limit else format_ratio(cell.x_fastest) if cell.x_fastest is not None else "-"]
         if workload.cold_warm:
             texts.append(format_ratio(cell.cold_warm) if cell.cold_warm is not None else "-")
-        texts += [counter_columns.format_value(c, c.value(cell)) for c in workload.columns]
+        texts += [counter_columns.cell_text(c, cell) for c in workload.columns]
         last = [format_ratio(cell.ratio) if cell.ratio is not None and cell.verdict != "baseline" else
                 ("" if cell.verdict == "baseline" else "-"), format_verdict(cell)]
     elif cell.status == "missing":
@@ -245,8 +245,18 @@ def interference_sentences(comparison: Comparison) -> list[str]:
     return out
 
 
+def at_resolution_legend(comparison: Comparison) -> str | None:
+    """The sentence on per-call figures at the clock's resolution, where a table shows one."""
+    found = [ns for w in comparison.workloads for col in w.columns for r in w.rows for c in r.cells
+             if c.ok and (ns := counter_columns.at_resolution(col, c)) is not None]
+    return counter_columns.resolution_legend(found) if found else None
+
+
 def legends(comparison: Comparison) -> list[str]:
     out = []
+    resolution = at_resolution_legend(comparison)
+    if resolution:
+        out.append(resolution)
     if _any_cv_flag(comparison):
         out.append(CV_LEGEND)
         out += interference_sentences(comparison)

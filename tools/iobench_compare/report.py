@@ -13,6 +13,7 @@ import html
 
 from . import __version__
 from . import columns, rules
+from . import counters as counter_columns
 from .compare import CV_WARNING, Comparison, Workload, reads_a_file
 from .plot import charts, svg
 from .render import (CI_HEADER, LIMIT_LEGEND, SUMMARY_TITLE, STATUS_WORDS, baseline_sentence, body, headers,
@@ -226,6 +227,10 @@ def _workload(comparison: Comparison, workload: Workload, index: int) -> str:
     out.append(_workload_table(comparison, workload))
     if any(r.is_limit for r in workload.rows):
         out.append(f'<p class="muted">{_e(LIMIT_LEGEND)}</p>')
+    found = [ns for col in workload.columns for r in workload.rows for c in r.cells
+             if c.ok and (ns := counter_columns.at_resolution(col, c)) is not None]
+    if found:
+        out.append(f'<p class="muted">{_e(counter_columns.resolution_legend(found))}</p>')
     out.append(_warnings(comparison, workload))
     for k, chart in enumerate(charts(comparison, workload)):
         out.append(f'<figure aria-label="{_e(chart.title)}">{svg(chart, f"iobench-{index}-{k}")}</figure>')

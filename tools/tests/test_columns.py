@@ -7,6 +7,7 @@ import dataclasses
 import json
 import os
 import re
+import tempfile
 import unittest
 
 from support import TOOLS, fixture, main, run_ok
@@ -75,7 +76,8 @@ class HeadersTest(unittest.TestCase):
         # Every column the tool shows appears under the summary's header (the counters in the fixtures
         # that carry them), and every header of its tables is the summary's or its own.
         outputs = [run_ok(self, fixture(name))
-                   for name in ("quick-gcc.json", "file-read-cache.json", "instructions-valgrind.json")]
+                   for name in ("quick-gcc.json", "file-read-cache.json", "instructions-valgrind.json",
+                                "threads-log.json")]
         shown = {h for text in outputs for line in header_lines(text) for h in line}
         wanted = {c.header for c in columns.SUMMARY_COLUMNS if c.compare and c.key != "binary_size"}
         self.assertEqual(wanted - shown, set())
@@ -94,6 +96,41 @@ class HeadersTest(unittest.TestCase):
 
     def test_the_interval_header_says_the_confidence_level(self):
         self.assertEqual(render.CI_HEADER, f"{compare.CI_LEVEL:.0%} CI")
+
+
+class AtResolutionTest(unittest.TestCase):
+    """A per-call figure within 4 steps of the clock's resolution is marked "≤" and explained, never shown
+    as a measurement; with a fine clock nothing is marked."""
+
+    def tables_with_resolution(self, resolution_ns):
+        with open(fixture("threads-log.json"), encoding="utf-8") as f:
+            data = json.load(f)
+        for row in data["benchmarks"]:
+            if "latency_p50_ns" in row:
+                row["latency_resolution_ns"] = resolution_ns
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "threads-log.json")
+            with open(path, "w", encoding="utf-8") as f:
+                json.dump(data, f)
+            return run_ok(self, path), run_ok(self, path, "--format", "html")
+
+    def test_a_coarse_clock_marks_the_figures_at_its_resolution(self):
+        # obuf/threads:1's p50 is 91.9 ns, its p90 109 ns: within 4 steps of a 25 ns clock (100 ns) only the p50.
+        text, page = self.tables_with_resolution(25.0)
+        line = next(line for line in text.splitlines() if line.strip().startswith("obuf/threads:1 "))
+        self.assertIn("≤91.9 ns", line)
+        self.assertNotIn("≤109 ns", line)
+        self.assertIn("109 ns", line)
+        legend = "at the clock's resolution (25.0 ns): an upper bound, not a measurement"
+        self.assertIn(legend, text)
+        self.assertIn("≤91.9 ns", page)
+        self.assertIn(legend.replace("'", "&#x27;"), page)
+
+    def test_a_fine_clock_marks_nothing(self):
+        text, page = self.tables_with_resolution(1.0)
+        self.assertNotIn("≤", text)
+        self.assertNotIn("at the clock's resolution", text)
+        self.assertNotIn("≤", page)
 
 
 class LegendTest(unittest.TestCase):
