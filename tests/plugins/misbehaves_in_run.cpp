@@ -1,9 +1,10 @@
 // A plugin method that misbehaves in its second call (the first is the
-// sizing run), as IOBENCH_TEST_IN_RUN says: exit (calls exit(3)) or hang
-// (never returns); exit_first and hang_first in its first call. Either must
-// cost its own row only: the rows that finished before it kept in the
-// results, one line naming it, the work directory removed, exit status 1
-// (tests/plugin_in_run.cmake).
+// sizing run), as IOBENCH_TEST_IN_RUN says: exit (calls exit(3)), _exit
+// (_exit(0)), quick_exit (quick_exit(0)) or hang (never returns);
+// exit_first, _exit_first, quick_exit_first and hang_first in its first
+// call. Each must cost its own row only: the rows that finished before it
+// kept in the results, one line naming it, the work directory removed, exit
+// status 1 (tests/plugin_in_run.cmake).
 // zz_hangs_in_call has the per-call shape only: with IOBENCH_TEST_IN_RUN=
 // hang_line its 1,000th line (counted over every thread and run) never
 // returns, which is in the first run of its calls, the sizing run's: it
@@ -21,6 +22,10 @@
 #include <string>
 #include <thread>
 
+#ifndef _WIN32
+#include <unistd.h>
+#endif
+
 #include <iobench/error.hpp>
 #include <iobench/method.hpp>
 
@@ -36,6 +41,10 @@ void misbehaving_repeat(const Sink& sink, std::string_view line, std::uint64_t c
     if (first) how.resize(how.size() - 6);
     if (++calls == (first ? 1 : 2)) {
         if (how == "exit") std::exit(3);
+#ifndef _WIN32
+        if (how == "_exit") ::_exit(0);
+        if (how == "quick_exit") std::quick_exit(0);
+#endif
         if (how == "hang")
             for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
     }
