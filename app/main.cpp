@@ -681,7 +681,7 @@ int execute(const CommandLine& cl, const Plan& plan, const char* argv0) {
     for (const auto& [key, value] : cl.harness.context) context[key] = value;
     for (const iobench::LoadedPlugin& p : iobench::loaded_plugins())
         note("iobench: plugin {}{}: {} (sha256 {})\n", p.path, p.owner.empty() ? "" : " (owner " + p.owner + ")",
-             fmt::join(p.families, ", "), p.sha256.substr(0, 16));
+             iobench::registered_text(p), p.sha256.substr(0, 16));
     note("iobench: {} benchmark(s), scale {}, files in {} ({})\n", plan.cases.size(), plan.scale, dir.string(),
          iobench::filesystem_type(dir));
     iobench::Outcomes outcomes;  // how each benchmark ended: the summary, the exit status

@@ -1,6 +1,7 @@
 #include "core/plugins/plugins.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <array>
 #include <atomic>
@@ -203,6 +204,14 @@ F entry_point(Library library, const char* name) {
 std::string build_identity_text() { return identity_text(build_identity()); }
 
 const std::vector<LoadedPlugin>& loaded_plugins() { return plugin_list(); }
+
+std::string registered_text(const LoadedPlugin& plugin) {
+    std::string text = fmt::format("{}", fmt::join(plugin.families, ", "));
+    if (!plugin.workloads.empty())
+        text += fmt::format("{}workload{} {}", text.empty() ? "" : "; ", plugin.workloads.size() > 1 ? "s" : "",
+                            fmt::join(plugin.workloads, ", "));
+    return text;
+}
 
 std::vector<std::string> plugin_arguments(const std::vector<std::string>& args) {
     std::vector<std::string> paths;
