@@ -45,6 +45,7 @@
 #include "core/engine/runner.hpp"
 #include "core/engine/session.hpp"
 #include "core/engine/suite.hpp"
+#include "core/os/abrupt_exit.hpp"
 #include "core/os/cleanup.hpp"
 #include "core/os/environment.hpp"
 #include "core/os/instructions.hpp"
@@ -481,8 +482,9 @@ int finish(const CommandLine& cl, const Plan& plan, const iobench::Outcomes& out
     return status;
 }
 
-/// While it lives: a method's code that calls exit() in the middle of a
-/// run (an atexit handler of this process, not of a forked child), or an
+/// While it lives: a method's code that calls exit(), quick_exit(), or on
+/// Linux _exit() or _Exit(), in the middle of a run (handlers of this
+/// process, not of a forked child), or an
 /// in-process measured call that runs past the time limit (a watchdog
 /// thread; a program method has its own; none while instructions are
 /// counted), ends the run through `end` with
@@ -502,12 +504,14 @@ public:
             end_function() = std::move(end);
             owner_pid() = static_cast<long>(IOBENCH_GETPID());
         }
-        static const bool registered = std::atexit(on_exit) == 0;
+        static const bool registered = std::atexit(on_exit) == 0 && std::at_quick_exit(on_quick_exit) == 0;
         (void)registered;
+        previous_exit_ = iobench::set_abrupt_exit_handler(on_abrupt_exit);
         if (watch) watchdog_ = std::thread([this, time_limit] { this->watch(time_limit); });
     }
 
     ~RunGuard() {
+        iobench::set_abrupt_exit_handler(previous_exit_);
         {
             const std::lock_guard<std::mutex> lock(mutex());
             end_function() = nullptr;
@@ -535,10 +539,22 @@ private:
     }
 
     /// atexit: exit() while a benchmark runs, in this process.
-    static void on_exit() {
+    static void on_exit() { ended_by("exit()"); }
+
+    /// at_quick_exit: quick_exit(), which runs no atexit handler.
+    static void on_quick_exit() { ended_by("quick_exit()"); }
+
+    /// _exit() or _Exit() (`how`), which run no handler of the C library's
+    /// (core/os/abrupt_exit.hpp); outside a benchmark's run they end the
+    /// process as they would have.
+    static void on_abrupt_exit(const char* how, int) { ended_by(how); }
+
+    /// `how` (a function's name, "exit()") ends the process: while a
+    /// benchmark runs, in this process, the run ends as end_run says.
+    static void ended_by(const char* how) {
         if (static_cast<long>(IOBENCH_GETPID()) != owner_pid() || !iobench::run_in_progress()) return;
         iobench::stop_runs();
-        end_run("called exit() during its run");
+        end_run(fmt::format("called {} during its run", how));
     }
 
     /// Ends the run once (a second caller waits for the first to end the
@@ -565,7 +581,7 @@ private:
             note("iobench: error: {}\n", e.what());
         }
         iobench::record_exit_status(status);
-        std::_Exit(status);
+        iobench::end_process(status);
     }
 
     /// An in-process call past `time_limit` seconds ends the run: checked
@@ -585,6 +601,7 @@ private:
     }
 
     std::thread watchdog_;
+    iobench::AbruptExitHandler previous_exit_ = nullptr;
     bool stop_ = false;  // guarded by mutex()
     std::condition_variable stopped_;
 };
@@ -679,7 +696,7 @@ int execute(const CommandLine& cl, const Plan& plan, const char* argv0) {
     for (const auto& [key, value] : cl.harness.context) context[key] = value;
     for (const iobench::LoadedPlugin& p : iobench::loaded_plugins())
         note("iobench: plugin {}{}: {} (sha256 {})\n", p.path, p.owner.empty() ? "" : " (owner " + p.owner + ")",
-             fmt::join(p.families, ", "), p.sha256.substr(0, 16));
+             iobench::registered_text(p), p.sha256.substr(0, 16));
     note("iobench: {} benchmark(s), scale {}, files in {} ({})\n", plan.cases.size(), plan.scale, dir.string(),
          iobench::filesystem_type(dir));
     iobench::Outcomes outcomes;  // how each benchmark ended: the summary, the exit status

@@ -305,16 +305,32 @@ void check_scale(double scale, const std::string& origin, const std::vector<Case
         if (!largest || c.workload->default_count() > largest->workload->default_count()) largest = &c;
     }
     if (!smallest) return;
+    // The most a workload's count may become: its own bound, else 2^53.
+    const auto most_of = [](const Case& c) {
+        const std::uint64_t own = c.workload->spec().max_count;
+        return own != 0 ? static_cast<double>(own) : max_scaled_count;
+    };
+    for (const Case& c : cases) {
+        if (explicit_file_size && c.workload->spec().sized_input) continue;
+        if (most_of(c) / static_cast<double>(c.workload->default_count()) <
+            most_of(*largest) / static_cast<double>(largest->workload->default_count()))
+            largest = &c;  // the tightest bound on the scale
+    }
     const double low = static_cast<double>(smallest->workload->default_count());
     const double high = static_cast<double>(largest->workload->default_count());
-    const std::string range = fmt::format("the selected benchmarks take a scale from {:g} to {:g}", 0.5 / low,
-                                          max_scaled_count / high);
+    const double most = most_of(*largest);
+    const std::string range =
+        fmt::format("the selected benchmarks take a scale from {:g} to {:g}", 0.5 / low, most / high);
     if (low * scale < 0.5)
         throw usage_error(fmt::format("{} {}: {}'s {:.0f} items would round to 0 ({})", origin, scale,
                                       smallest->workload->name(), low, range));
-    if (high * scale > max_scaled_count)
-        throw usage_error(fmt::format("{} {}: {}'s {:.0f} items would become {:g}, more than 2^53 ({})", origin, scale,
-                                      largest->workload->name(), high, high * scale, range));
+    if (high * scale > most)
+        throw usage_error(fmt::format("{} {}: {}'s {:.0f} items would become {:g}, more than {} ({})", origin, scale,
+                                      largest->workload->name(), high, high * scale,
+                                      largest->workload->spec().max_count != 0
+                                          ? fmt::format("the {} it may have", largest->workload->spec().max_count)
+                                          : std::string("2^53"),
+                                      range));
 }
 
 }  // namespace iobench

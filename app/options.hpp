@@ -122,7 +122,9 @@ HarnessFlags check_harness_flags(const std::vector<std::string>& args);
 
 /// Checks `scale` against the counts of `cases` (Workload::default_count, a
 /// sized input's too unless `explicit_file_size`: --file-size sets it): it must be finite and
-/// > 0, no count may round to 0 items and none may exceed max_scaled_count.
+/// > 0, no count may round to 0 items and none may exceed max_scaled_count,
+/// or its workload's own bound (WorkloadSpec::max_count: 100M lines for a
+/// workload of lines from outside).
 /// `origin` names where the scale came from ("--scale", "suite quick: scale").
 /// Throws usage_error with the workload and the accepted range.
 void check_scale(double scale, const std::string& origin, const std::vector<Case>& cases, bool explicit_file_size);

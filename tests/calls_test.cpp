@@ -747,7 +747,7 @@ TEST(CallSuites, ThreadsAndSinkAreReadAndRefused) {
               "suite t: method \"fputs\" has no per-call shape for workload \"hello\" (its calls lack what "
               "\"threads\" needs)");
     EXPECT_EQ(refused(R"({"benchmarks": [{"workload": "hello", "methods": ["fwrite"], "threads": [2], "sink": ["both"]}]})"),
-              "suite t: \"sink\" values must be \"shared\" or \"per_thread\", not \"both\"");
+              "suite t: \"benchmarks[0].sink\" values must be \"shared\" or \"per_thread\", not \"both\"");
 }
 
 }  // namespace

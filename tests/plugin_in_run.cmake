@@ -1,6 +1,7 @@
-# cmake -DIOBENCH=exe [-DEMULATOR=...] -DPLUGIN=plugin -DCASE=exit|hang[_first] -DWORK=dir -P plugin_in_run.cmake
-# A plugin method that calls exit(3), or never returns, in the middle of a
-# run (tests/plugins/misbehaves_in_run.cpp) costs its own row: exit status 1,
+# cmake -DIOBENCH=exe [-DEMULATOR=...] -DPLUGIN=plugin -DCASE=exit|_exit|quick_exit|hang[_first] -DWORK=dir -P plugin_in_run.cmake
+# A plugin method that calls exit(3), _exit(0) or quick_exit(0), or never
+# returns, in the middle of a run (tests/plugins/misbehaves_in_run.cpp)
+# costs its own row: exit status 1,
 # one line naming the benchmark, the rows that finished before it in the
 # results file (hello/fwrite, run first: --no-interleave), the work
 # directory removed. hang runs with --time-limit 2.
@@ -17,6 +18,10 @@ set(limit "")
 if(CASE MATCHES "^hang")
   set(limit --time-limit 2)
   set(why "its call did not return within the time limit of 2 s \\(--time-limit\\)")
+elseif(CASE MATCHES "^_exit")
+  set(why "called _exit\\(\\) during its run")
+elseif(CASE MATCHES "^quick_exit")
+  set(why "called quick_exit\\(\\) during its run")
 else()
   set(why "called exit\\(\\) during its run")
 endif()

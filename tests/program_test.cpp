@@ -192,6 +192,19 @@ TEST(ProgramMethods, ATimeFarShorterThanItsWorkFailsTheRow) {
     EXPECT_NE(reason.find("of CPU time in the "), std::string::npos) << reason;
 }
 
+TEST(ProgramMethods, ATimeShorterThanItsOwnSystemCallsFailsTheRow) {
+    SKIP_WITHOUT_SH();
+#ifndef __linux__
+    GTEST_SKIP() << "a program's system calls are counted on Linux only (/proc/PID/io)";
+#endif
+    // 10,000 lines, one write(2) each, by a child (awk) of little CPU time:
+    // 1 ns claimed, which 10,000 system calls cannot fit in.
+    const std::string reason = failure_of("hello", "program_fast_clock_light");
+    EXPECT_NE(reason.find("reported 0.001 us for the warm-up run, but made "), std::string::npos) << reason;
+    EXPECT_NE(reason.find(" read and write system calls in it, which take at least 20 ns each ("), std::string::npos)
+        << reason;
+}
+
 TEST(ProgramMethods, WrongValuesFailTheRow) {
     SKIP_WITHOUT_SH();
     const std::string reason = failure_of("ints_in", "program_wrong_values");

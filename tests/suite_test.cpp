@@ -427,6 +427,11 @@ TEST(Suite, AbsurdValuesAreRefusedNamingFileAndKey) {
     EXPECT_EQ(error_of(R"({"benchmarks": [{"workload": "hello", "methods": []}]})"),
               "suite t.json: \"benchmarks[0].methods\" names no method (give \"*\" for all of them)");
     EXPECT_EQ(error_of(R"({"name": "x"})"), "suite t.json: \"benchmarks\" is missing");
+    // "sink" too names its key path.
+    EXPECT_EQ(error_of(R"({"benchmarks": [{"workload": "hello", "methods": ["fwrite"], "threads": [2], "sink": ["x"]}]})"),
+              "suite t.json: \"benchmarks[0].sink\" values must be \"shared\" or \"per_thread\", not \"x\"");
+    EXPECT_EQ(error_of(R"({"benchmarks": [{"workload": "hello", "methods": ["fwrite"], "threads": [2], "sink": []}]})"),
+              "suite t.json: \"benchmarks[0].sink\" must list \"shared\", \"per_thread\" or both");
 }
 
 TEST(Suite, DuplicateKeysAndBytesAfterANulAreRefused) {

@@ -7,6 +7,8 @@
 // included in the time) and verifies its output like the hello workload's;
 // the counter `binary_size` is the program file's size in bytes, measured
 // (stat) when the trial is made, and `static_linked` is 1 for static programs.
+// A program runs only when no other user could change it (TrustedFile), as
+// every file iobench executes.
 #include <fmt/format.h>
 
 #include <filesystem>
@@ -17,6 +19,7 @@
 #include <iobench/error.hpp>
 #include "core/engine/output_trial.hpp"
 #include "core/engine/session.hpp"
+#include "core/os/trusted_file.hpp"
 #include "data/text.hpp"
 #include "generated/binsize_programs.hpp"
 
@@ -58,12 +61,17 @@ std::filesystem::path executable_dir() {
 #endif
 }
 
-/// The program of `method`: binsize/ next to the running executable (the
-/// build tree's root holds iobench and binsize/), else ../libexec/iobench/binsize/
-/// from it (where `cmake --install` puts them beside bin/iobench), else the
-/// directory CMake built it in. Throws `unavailable_error` when it was not built, with CMake's
-/// reason.
-std::filesystem::path find_program(std::string_view method) {
+/// The program of `method`, opened and checked as code from elsewhere
+/// (TrustedFile): the first that exists of binsize/ next to the running
+/// executable (the build tree's root holds iobench and binsize/),
+/// ../libexec/iobench/binsize/ from it (where `cmake --install` puts them
+/// beside bin/iobench) and the directory CMake built it in (a path compiled
+/// in: used only when it passes the check, as the others). Throws
+/// usage_error (one line naming the file and who could change it) when
+/// another user than the caller and root could change the file found or a
+/// directory above it, `unavailable_error` when it was not built, with
+/// CMake's reason.
+TrustedFile find_program(std::string_view method) {
 #ifdef _WIN32
     const std::string name = fmt::format("hello-{}.exe", method);
 #else
@@ -75,7 +83,7 @@ std::filesystem::path find_program(std::string_view method) {
           std::filesystem::path(binsize::dir)}) {
         if (dir.empty()) continue;
         const std::filesystem::path p = dir / name;
-        if (std::filesystem::is_regular_file(p, ec)) return p;
+        if (std::filesystem::exists(p, ec)) return TrustedFile(p, fmt::format("binary_size program {}", name));
     }
     const binsize::Program* program = program_of(method);
     const std::string why = program && !program->not_built.empty()
@@ -84,10 +92,12 @@ std::filesystem::path find_program(std::string_view method) {
     throw unavailable_error(fmt::format("the binary_size program {} was not built{}", name, why));
 }
 
-/// Runs `program path count` and waits for it. Throws `io_error` when it
-/// cannot be started or does not exit with status 0.
-void run_program(const std::filesystem::path& program, const std::string& path, std::uint64_t count) {
-    const std::string exe = program.string();
+/// Runs `program path count` and waits for it: on Linux the file opened and
+/// checked (through its descriptor, /proc/self/fd/N), whatever its path
+/// names meanwhile. Throws `io_error` when it cannot be started or does not
+/// exit with status 0.
+void run_program(const TrustedFile& program, const std::string& path, std::uint64_t count) {
+    const std::string exe = program.path().string();
     const std::string n = std::to_string(count);
 #ifdef _WIN32
     // _spawnv joins its arguments with spaces: quote them.
@@ -100,7 +110,8 @@ void run_program(const std::filesystem::path& program, const std::string& path, 
     std::string a0 = exe, a1 = path, a2 = n;
     char* argv[] = {a0.data(), a1.data(), a2.data(), nullptr};
     pid_t pid = 0;
-    if (const int rc = ::posix_spawn(&pid, exe.c_str(), nullptr, nullptr, argv, environ); rc != 0)
+    const std::string started = program.open_file_path().string();
+    if (const int rc = ::posix_spawn(&pid, started.c_str(), nullptr, nullptr, argv, environ); rc != 0)
         throw io_error("posix_spawn", exe, std::error_code(rc, std::generic_category()));
     int status = 0;
     while (::waitpid(pid, &status, 0) < 0) {
@@ -120,8 +131,8 @@ public:
           count_(count) {
         buffer_size = 0;  // the program's own default
         std::error_code ec;
-        const auto size = std::filesystem::file_size(program_, ec);
-        if (ec) throw io_error("stat", program_.string(), ec);
+        const auto size = std::filesystem::file_size(program_.path(), ec);
+        if (ec) throw io_error("stat", program_.path().string(), ec);
         counters["binary_size"] = static_cast<double>(size);
         // The program's calls and CPU time are a child's: unknown here, not 0.
         work_in_child = true;
@@ -130,7 +141,7 @@ public:
     void run() override { run_program(program_, sink_.path, count_); }
 
 private:
-    std::filesystem::path program_;
+    TrustedFile program_;
     std::uint64_t count_;
 };
 

@@ -6,7 +6,9 @@
 #include <cstdio>
 #include <filesystem>
 #include <system_error>
+#include <utility>
 
+#include "core/engine/runner.hpp"
 #include "core/os/cleanup.hpp"
 #include "core/os/page_cache.hpp"
 
@@ -115,8 +117,14 @@ void CallTrialBase::reset() {
     for (const std::string& p : paths_) remove_and_settle(p, bytes / paths_.size());
     if (!probed_) {
         // Before the first run: the memory it holds, in a run of its own.
+        // What a call (or an open) throws there is the method's failure,
+        // not the preparation's: thrown by the run, as a timed call's is.
         probed_ = true;
-        probe_memory();
+        try {
+            probe_memory();
+        } catch (...) {
+            probe_error_ = std::current_exception();
+        }
         for (const std::string& p : paths_) remove_and_settle(p, bytes / paths_.size());
     }
 }
@@ -215,6 +223,7 @@ CallTrialBase::Executed CallTrialBase::execute() {
 
 void CallTrialBase::run() {
     seconds_.reset();
+    if (probe_error_) std::rethrow_exception(std::exchange(probe_error_, nullptr));
     const Executed done = execute();
     seconds_ = static_cast<double>(done.end - done.first) * 1e-9;
     ++runs_;
@@ -262,11 +271,16 @@ void CallTrialBase::probe_memory() {
     const TickRate rate = rate_;
     const std::optional<std::uint64_t> resident_before = reset_peak_resident();
     std::optional<std::uint64_t> heap_peak;
+    // The method's code runs here, before any timed run: held to the time
+    // limit as a measured call is (a call that never returns ends the run).
+    mark_method_call(true);
     try {
         PeakHeap heap;
         execute();
         heap_peak = heap.take();
+        mark_method_call(false);
     } catch (...) {
+        mark_method_call(false);
         swap_kept();
         rate_ = rate;
         throw;

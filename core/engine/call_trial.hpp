@@ -113,6 +113,7 @@ private:
     HeapCounts heap_;                      ///< every thread, every run so far
     std::uint64_t runs_ = 0;               ///< timed runs so far
     bool probed_ = false;                  ///< probe_memory() made
+    std::exception_ptr probe_error_;       ///< what its calls threw: the next run() throws it
 };
 
 /// A CallTrialBase whose calls are `Item`'s: `item.arg(i)` prepares the

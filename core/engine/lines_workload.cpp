@@ -76,7 +76,8 @@ public:
                     .default_count = w.default_count,
                     .reference = ReferenceKind::output,
                     .call_item = CallItem::put_line,
-                    .calls_only = true}),
+                    .calls_only = true,
+                    .max_count = max_lines_workload_count}),
           w_(w) {}
 
     ExpectedOutput expected_output(Session& s) const override {

@@ -318,6 +318,8 @@ void stop_runs() {
     runs_stopped = true;
 }
 
+void mark_method_call(bool begun) { mark_call(begun); }
+
 bool stop_runs_if_call_overdue(double limit) {
     const std::lock_guard<std::mutex> lock(in_progress_mutex);
     if (runs_stopped || !in_progress || !in_progress->in_process || !in_progress->call_since) return false;

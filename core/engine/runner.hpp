@@ -129,6 +129,13 @@ std::optional<RunInProgress> run_in_progress();
 /// that nothing reports while the rows so far are written.
 void stop_runs();
 
+/// Marks a run of a method's code outside its measured calls as begun
+/// (`begun`) or ended: a per-call trial's memory probe, a whole run of its
+/// calls made in its reset, before the first timed run (CallTrialBase). The
+/// watchdog then holds it to the time limit as it holds a measured call
+/// (stop_runs_if_call_overdue). Nothing outside a repetition or a sizing run.
+void mark_method_call(bool begun);
+
 /// stop_runs() when an in-process measured call has run for more than
 /// `limit` seconds, checked and done at once (a call that returns meanwhile
 /// is not stopped); true when it stopped them. Allocates nothing (a

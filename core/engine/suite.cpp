@@ -273,10 +273,10 @@ private:
         for (const json& item : typed(value, key, json::value_t::array, "an array")) {
             const std::string c = typed(item, key, json::value_t::string, "an array of strings");
             if (c != "shared" && c != "per_thread")
-                throw fail(fmt::format("\"sink\" values must be \"shared\" or \"per_thread\", not \"{}\"", c));
+                throw fail(fmt::format("\"{}\" values must be \"shared\" or \"per_thread\", not \"{}\"", key, c));
             out.push_back(c == "shared");
         }
-        if (out.empty()) throw fail("\"sink\" must list \"shared\", \"per_thread\" or both");
+        if (out.empty()) throw fail(fmt::format("\"{}\" must list \"shared\", \"per_thread\" or both", key));
         return out;
     }
 

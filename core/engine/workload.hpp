@@ -219,6 +219,10 @@ struct WorkloadSpec {
     /// True when it has no whole-run operation (log): every row is a
     /// per-call row, and `operation` is not used.
     bool calls_only = false;
+    /// The most items it may have at any scale (a workload of lines from
+    /// outside: max_lines_workload_count); 0: no bound of its own (the
+    /// scale's check bounds every count by 2^53).
+    std::uint64_t max_count = 0;
 };
 
 /// The bytes an output workload's run must write: what its methods are

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <array>
+#include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <memory>
 #include <system_error>
@@ -22,6 +24,9 @@
 #include <pwd.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <sys/xattr.h>
+#endif
 #endif
 
 namespace fs = std::filesystem;
@@ -74,6 +79,56 @@ bool group_has_others(gid_t gid) {
     return others;
 }
 
+/// Why the POSIX ACL of `path` (its `system.posix_acl_access` attribute,
+/// read without following a link) lets another user than the caller and
+/// root write to it, or "": an ACL_USER entry of another user, or an
+/// ACL_GROUP entry of a group with a member other than the caller
+/// (group_has_others), whose permissions with the ACL's mask include write.
+/// (The owning group's entry is the mode's group bits, checked with the
+/// mode.) An ACL that cannot be read or parsed counts as one that lets others
+/// write. "" where no ACL is there, or the file system has none; "" on
+/// systems other than Linux.
+std::string why_acl_lets_others_write(const fs::path& path, const char* kind) {
+#ifdef __linux__
+    std::array<unsigned char, 4096> acl{};
+    const ssize_t size = ::lgetxattr(path.c_str(), "system.posix_acl_access", acl.data(), acl.size());
+    if (size < 0) {
+        if (errno == ENODATA || errno == ENOTSUP) return "";
+        return fmt::format("the ACL of the {} {} cannot be read: {}", kind, path.string(), std::strerror(errno));
+    }
+    // struct posix_acl_xattr_header {le32 version} then entries
+    // {le16 tag, le16 permissions, le32 id} (linux/posix_acl_xattr.h).
+    constexpr std::uint32_t acl_version = 2;
+    constexpr unsigned acl_user = 0x02, acl_group = 0x08, acl_mask = 0x10;
+    constexpr unsigned acl_write = 0x02;
+    const auto le16 = [&](std::size_t at) { return static_cast<unsigned>(acl[at] | acl[at + 1] << 8); };
+    const auto le32 = [&](std::size_t at) {
+        return static_cast<std::uint32_t>(acl[at]) | static_cast<std::uint32_t>(acl[at + 1]) << 8 |
+               static_cast<std::uint32_t>(acl[at + 2]) << 16 | static_cast<std::uint32_t>(acl[at + 3]) << 24;
+    };
+    const auto bytes = static_cast<std::size_t>(size);
+    if (bytes < 4 || (bytes - 4) % 8 != 0 || le32(0) != acl_version)
+        return fmt::format("the ACL of the {} {} is of a form iobench does not know", kind, path.string());
+    unsigned mask = 07;
+    for (std::size_t at = 4; at < bytes; at += 8)
+        if (le16(at) == acl_mask) mask = le16(at + 2);
+    for (std::size_t at = 4; at < bytes; at += 8) {
+        const unsigned tag = le16(at);
+        if ((tag != acl_user && tag != acl_group) || !(le16(at + 2) & mask & acl_write)) continue;
+        const std::uint32_t id = le32(at + 4);
+        if (tag == acl_user && id != geteuid() && id != 0)
+            return fmt::format("the ACL of the {} {} lets {} write to it", kind, path.string(),
+                               user_text(static_cast<uid_t>(id)));
+        if (tag == acl_group && group_has_others(static_cast<gid_t>(id)))
+            return fmt::format("the ACL of the {} {} lets the group (gid {}) write to it", kind, path.string(), id);
+    }
+#else
+    (void)path;
+    (void)kind;
+#endif
+    return "";
+}
+
 /// Why another user could change `st` (the file or directory `path`), or "".
 std::string why_changeable(const fs::path& path, const struct stat& st, const char* kind) {
     if (st.st_uid != geteuid() && st.st_uid != 0)
@@ -84,6 +139,7 @@ std::string why_changeable(const fs::path& path, const struct stat& st, const ch
     if ((st.st_mode & S_IWGRP) && !sticky_directory && group_has_others(st.st_gid))
         return fmt::format("the group (gid {}) of the {} {} may write to it (mode {:o})", st.st_gid, kind,
                            path.string(), st.st_mode & 07777);
+    if (!sticky_directory) return why_acl_lets_others_write(path, kind);
     return "";
 }
 

@@ -12,14 +12,17 @@ namespace iobench {
 /// Why another user than the caller and root could change the file at
 /// `path` or what it names: the file or a directory above it belongs to
 /// another user, or another user may write to it (every user: mode o+w; a
-/// group with a member other than the caller: g+w). An every-user directory
+/// group with a member other than the caller: g+w; on Linux, a POSIX ACL
+/// entry that lets another user, or such a group, write: the
+/// `system.posix_acl_access` attribute, its mask applied). An every-user directory
 /// with the sticky bit (/tmp's 1777) is allowed: others cannot replace what
 /// the caller or root owns in it. `path` is resolved first (its links
 /// followed: the check is of the file that runs), and the directory holding
 /// each symbolic link on the way is checked too. Returns "" when no one
 /// else can change it, else the reason, naming the path and its owner
 /// ("the directory /tmp/libexec belongs to user u2 (uid 1001)"). On Windows
-/// "" (its ACLs are not read; docs/reliability.md says so).
+/// "" (its DACLs are not read; docs/reliability.md says so); on POSIX
+/// systems other than Linux the ACLs are not read.
 std::string writable_by_others(const std::filesystem::path& path);
 
 /// The name of the user owning `path` ("root", or "uid 1001" without a

@@ -1,6 +1,7 @@
 #include "core/plugins/plugins.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <array>
 #include <atomic>
@@ -15,6 +16,7 @@
 #include <iobench/method.hpp>
 #include <iobench/workload.hpp>
 #include "core/engine/workload.hpp"
+#include "core/os/abrupt_exit.hpp"
 #include "core/os/trusted_file.hpp"
 #include "core/os/usage_error.hpp"
 
@@ -128,12 +130,12 @@ void* find_symbol(Library library, const char* name) { return ::dlsym(library, n
 /// run: what ends the process then is named (loading_exit, loading_abort).
 std::atomic<const char*> loading{nullptr};
 
-/// Writes "iobench: error: --plugin PATH: WHAT while it was loaded: refused"
-/// on standard error with async-signal-safe calls only, and ends the process
-/// with the status of a refused plugin (2).
-[[noreturn]] void refuse_from_handler(const char* what) {
+/// Writes "iobench: error: --plugin PATH: WHAT HOW while it was loaded:
+/// refused" on standard error with async-signal-safe calls only, and ends
+/// the process with the status of a refused plugin (2).
+[[noreturn]] void refuse_from_handler(const char* what, const char* how = "") {
     const char* path = loading.load();
-    const char* parts[] = {"iobench: error: --plugin ", path ? path : "?", ": ", what,
+    const char* parts[] = {"iobench: error: --plugin ", path ? path : "?", ": ", what, how,
                            " while it was loaded: refused\n"};
     for (const char* part : parts) {
         const std::size_t n = std::strlen(part);
@@ -143,7 +145,7 @@ std::atomic<const char*> loading{nullptr};
         [[maybe_unused]] const ssize_t written = ::write(2, part, n);
 #endif
     }
-    std::_Exit(2);
+    end_process(2);
 }
 
 /// atexit: a plugin's constructor called exit() (an exit status of its own,
@@ -152,20 +154,34 @@ extern "C" void loading_exit() {
     if (loading.load()) refuse_from_handler("called exit()");
 }
 
+/// at_quick_exit: the same for quick_exit(), which runs no atexit handler.
+extern "C" void loading_quick_exit() {
+    if (loading.load()) refuse_from_handler("called quick_exit()");
+}
+
+/// _exit() or _Exit() (`how`) in a plugin's constructor: no handler of the
+/// C library's runs (core/os/abrupt_exit.hpp).
+void loading_abrupt_exit(const char* how, int) {
+    if (loading.load()) refuse_from_handler("called ", how);
+}
+
 /// SIGABRT: a plugin's constructor called abort() (or failed an assertion).
 extern "C" void loading_abort(int) { refuse_from_handler("aborted (SIGABRT)"); }
 
-/// While it lives, exit() and abort() in a plugin's constructors end the
-/// process with a line naming the plugin (exit status 2), not silently.
+/// While it lives, exit(), quick_exit(), _exit(), _Exit() (on Linux) and
+/// abort() in a plugin's constructors end the process with a line naming the
+/// plugin (exit status 2), not silently.
 class LoadingGuard {
 public:
     explicit LoadingGuard(const std::string& path) {
-        static const bool registered = std::atexit(loading_exit) == 0;
+        static const bool registered = std::atexit(loading_exit) == 0 && std::at_quick_exit(loading_quick_exit) == 0;
         (void)registered;
         loading.store(path.c_str());
         previous_abort_ = std::signal(SIGABRT, loading_abort);
+        previous_exit_ = set_abrupt_exit_handler(loading_abrupt_exit);
     }
     ~LoadingGuard() {
+        set_abrupt_exit_handler(previous_exit_);
         std::signal(SIGABRT, previous_abort_ == SIG_ERR ? SIG_DFL : previous_abort_);
         loading.store(nullptr);
     }
@@ -174,6 +190,7 @@ public:
 
 private:
     void (*previous_abort_)(int) = SIG_DFL;
+    AbruptExitHandler previous_exit_ = nullptr;
 };
 
 /// The plugin's entry point `name` as a function of type F, or null.
@@ -187,6 +204,14 @@ F entry_point(Library library, const char* name) {
 std::string build_identity_text() { return identity_text(build_identity()); }
 
 const std::vector<LoadedPlugin>& loaded_plugins() { return plugin_list(); }
+
+std::string registered_text(const LoadedPlugin& plugin) {
+    std::string text = fmt::format("{}", fmt::join(plugin.families, ", "));
+    if (!plugin.workloads.empty())
+        text += fmt::format("{}workload{} {}", text.empty() ? "" : "; ", plugin.workloads.size() > 1 ? "s" : "",
+                            fmt::join(plugin.workloads, ", "));
+    return text;
+}
 
 std::vector<std::string> plugin_arguments(const std::vector<std::string>& args) {
     std::vector<std::string> paths;

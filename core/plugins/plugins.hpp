@@ -35,6 +35,10 @@ struct LoadedPlugin {
 /// unloaded: its methods' functions live in it.
 LoadedPlugin load_plugin(const std::filesystem::path& path);
 
+/// What `plugin` registered, for a line naming it: its families, then its
+/// workloads ("example", "workload example_log", "example; workloads a, b").
+std::string registered_text(const LoadedPlugin& plugin);
+
 /// Every plugin loaded so far, in loading order.
 const std::vector<LoadedPlugin>& loaded_plugins();
 

@@ -31,6 +31,11 @@ std::string duration_text(double seconds) {
     return fmt::format("{:.3g} us", seconds * 1e6);
 }
 
+/// The least wall time a read or write system call takes, in seconds: 20
+/// ns, a fifth of a 1-byte write(2) to /dev/null on a 2-core VM (~95 ns) and
+/// below the bare entry and exit of a system call on any current CPU.
+constexpr double min_call_seconds = 20e-9;
+
 /// `child` with the machine-wide counters of `machine` added.
 OsCounters with_machine(OsCounters child, const OsCounters& machine) {
     for (OsCounter c : {OsCounter::steal_time, OsCounter::cpu_wait}) {
@@ -150,6 +155,22 @@ double ProgramRunner::ask_run(const std::string& what) {
                                             "open..close)",
                                             name_, duration_text(seconds), what, duration_text(cpu),
                                             duration_text(round_trip)));
+    }
+    // Nor shorter than its own system calls: every read and write call it
+    // made between request and answer (the protocol's own taken off;
+    // /proc/PID/io, children it waited for included) costs at least
+    // min_call_seconds, whatever CPU time it took (at a small scale a whole
+    // run fits in the CPU allowance above).
+    if (before.has(OsCounter::write_calls) && after.has(OsCounter::write_calls) &&
+        before.has(OsCounter::read_calls) && after.has(OsCounter::read_calls)) {
+        double calls = 0;
+        for (OsCounter c : {OsCounter::read_calls, OsCounter::write_calls})
+            calls += after[c] - before[c] - (protocol_cost_.has(c) ? protocol_cost_[c] : 0.0);
+        if (const double floor = calls * min_call_seconds; seconds < floor)
+            throw program_error(fmt::format(
+                "{} reported {} for {}, but made {:.0f} read and write system calls in it, which take at least {:.0f} ns "
+                "each ({} in all): its time is not of the run (nanoseconds, monotonic clock, open..close)",
+                name_, duration_text(seconds), what, calls, min_call_seconds * 1e9, duration_text(floor)));
     }
     OsCounters counted;
     counted.known = before.known & after.known;

@@ -814,7 +814,7 @@ void SummaryConsoleReporter::Finalize() {
         // A saved summary says what it measured too (the JSON lists them in its context).
         out << fmt::format("\nPlugins loaded (--plugin):\n");
         for (const LoadedPlugin& p : plugins_)
-            out << fmt::format("  {}: {}{} (sha256 {})\n", fmt::join(p.families, ", "), p.path,
+            out << fmt::format("  {}: {}{} (sha256 {})\n", registered_text(p), p.path,
                                p.owner.empty() ? "" : ", owned by " + p.owner, p.sha256.substr(0, 16));
     }
     if (!added_families_.empty()) {

@@ -1,5 +1,6 @@
 // A plugin whose constructor misbehaves as IOBENCH_TEST_AT_LOAD says:
-// close_stdout (closes descriptor 1), throw, exit0 (exit(0)) or abort. Each
+// close_stdout (closes descriptor 1), throw, exit0 (exit(0)), abort,
+// _exit0 (_exit(0)) or quick_exit0 (quick_exit(0), POSIX systems). Each
 // must refuse the plugin: exit status 2 and one line naming it, never a
 // status or a silence of the plugin's making (tests/plugins/CMakeLists.txt).
 #include <cstdio>
@@ -33,6 +34,12 @@ const bool misbehaved = [] {
         std::exit(0);
     } else if (how == "abort") {
         std::abort();
+#ifndef _WIN32
+    } else if (how == "_exit0") {
+        ::_exit(0);
+    } else if (how == "quick_exit0") {
+        std::quick_exit(0);
+#endif
     }
     return true;
 }();
