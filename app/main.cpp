@@ -504,7 +504,7 @@ public:
             end_function() = std::move(end);
             owner_pid() = static_cast<long>(IOBENCH_GETPID());
         }
-        static const bool registered = std::atexit(on_exit) == 0 && std::at_quick_exit(on_quick_exit) == 0;
+        static const bool registered = std::atexit(on_exit) == 0 && iobench::register_quick_exit_handler(on_quick_exit);
         (void)registered;
         previous_exit_ = iobench::set_abrupt_exit_handler(on_abrupt_exit);
         if (watch) watchdog_ = std::thread([this, time_limit] { this->watch(time_limit); });

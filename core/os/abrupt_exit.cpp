@@ -49,6 +49,15 @@ const ExitFunction next_upper_exit = next_definition("_Exit");
 
 }  // namespace
 
+bool register_quick_exit_handler(void (*h)()) noexcept {
+#if defined(__MINGW32__)
+    (void)h;
+    return false;
+#else
+    return std::at_quick_exit(h) == 0;
+#endif
+}
+
 AbruptExitHandler set_abrupt_exit_handler(AbruptExitHandler h) noexcept {
     handler_pid.store(static_cast<long>(IOBENCH_GETPID()));
     return handler.exchange(h);

@@ -20,6 +20,12 @@ using AbruptExitHandler = void (*)(const char* how, int status);
 /// the C library's do). Thread-safe; returns the previous one.
 AbruptExitHandler set_abrupt_exit_handler(AbruptExitHandler handler) noexcept;
 
+/// Registers `handler` to run when the process calls quick_exit()
+/// (std::at_quick_exit). Returns false where the C runtime has no
+/// quick_exit (MinGW-w64's msvcrt): nothing is registered there, and
+/// nothing can call quick_exit either.
+bool register_quick_exit_handler(void (*handler)()) noexcept;
+
 /// Ends the process now with `status`, as the C library's _exit() does,
 /// never through the handler: iobench's own end (async-signal-safe).
 [[noreturn]] void end_process(int status) noexcept;

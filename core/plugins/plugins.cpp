@@ -174,7 +174,7 @@ extern "C" void loading_abort(int) { refuse_from_handler("aborted (SIGABRT)"); }
 class LoadingGuard {
 public:
     explicit LoadingGuard(const std::string& path) {
-        static const bool registered = std::atexit(loading_exit) == 0 && std::at_quick_exit(loading_quick_exit) == 0;
+        static const bool registered = std::atexit(loading_exit) == 0 && register_quick_exit_handler(loading_quick_exit);
         (void)registered;
         loading.store(path.c_str());
         previous_abort_ = std::signal(SIGABRT, loading_abort);
