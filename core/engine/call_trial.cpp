@@ -134,7 +134,7 @@ unsigned CallTrialBase::owner(std::uint64_t i) const {
     return static_cast<unsigned>(it - begin_.begin()) - 1;
 }
 
-void CallTrialBase::thread_part(unsigned k, CallSink shared_sink, std::barrier<>& start) {
+void CallTrialBase::thread_part(unsigned k, CallSink shared_sink, StartLine& start) {
     // This thread's allocations: its sink's open and close, and its calls.
     CallThreadState& state = state_[k];
     HeapCountScope heap(state.heap);
@@ -170,7 +170,7 @@ CallTrialBase::Executed CallTrialBase::execute() {
         t.started = t.ended = 0;
     }
     // What this thread allocates for iobench itself (the threads, the
-    // barrier) is not the method's: counted here, and dropped, so that the
+    // start line) is not the method's: counted here, and dropped, so that the
     // other-threads count below sees only the method's own threads.
     HeapCounts iobench_own;
     HeapCountScope own_heap(iobench_own);
@@ -181,7 +181,7 @@ CallTrialBase::Executed CallTrialBase::execute() {
         HeapCountScope heap(done.heap);
         sink = open_(Sink{paths_[0], buffer_size_});
     }
-    std::barrier<> start(static_cast<std::ptrdiff_t>(threads_));
+    StartLine start(static_cast<std::ptrdiff_t>(threads_));
     rate_.start();
     if (threads_ == 1) {
         thread_part(0, sink, start);
