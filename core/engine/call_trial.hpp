@@ -41,7 +41,11 @@ struct CallLines {
 
 /// One thread's state in a per-call row, on cache lines of its own
 /// (alignas(64)): what its calls write is not on a line another thread
-/// writes.
+/// writes. (MSVC warns that the alignment pads it, C4324: that is the point.)
+#ifdef _MSC_VER
+#pragma warning(push)
+#pragma warning(disable : 4324)
+#endif
 struct alignas(64) CallThreadState {
     LatencyHistogram histogram;      ///< its calls' readings, over every run so far
     std::uint64_t between_ticks = 0;  ///< clock ticks between one call's end reading and the next's start, every run
@@ -50,6 +54,9 @@ struct alignas(64) CallThreadState {
     std::uint64_t started = 0, ended = 0;  ///< steady_clock ns, this run
     std::exception_ptr error;        ///< this run
 };
+#ifdef _MSC_VER
+#pragma warning(pop)
+#endif
 
 /// Where the threads of a per-call run wait until every one has opened its
 /// sink, so that their calls start together (as std::barrier's

@@ -404,8 +404,8 @@ void register_benchmarks(const std::vector<Case>& cases, Session& session, Outco
     auto costs = std::make_shared<std::vector<RunCost>>(cases.size());
     std::vector<Outcome> sizing(cases.size());
     for (std::size_t i = 0; i < cases.size(); ++i) {
-        // A sizing run that fails leaves 1 run: the benchmark then fails or
-        // is skipped with the reason when it runs.
+        // A sizing run that fails leaves 1 run: the benchmark then fails
+        // with its reason (below), or is skipped with the reason when it runs.
         if (const auto cost = size_run(cases[i], session, &sizing[i])) {
             runs[i] = runs_per_repetition(*cost, min_time);
             expected[i] = static_cast<double>(runs[i]) * cost->whole;
