@@ -25,6 +25,16 @@ UNITS = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
 WOBBLE = [1.0, 1.006, 0.995, 1.003, 0.997, 1.004, 0.996, 1.002, 0.998, 1.005]
 
 
+def scale_row_times(row, factor):
+    """Multiplies a results row's times (and its median's interval) by `factor`, its rates divided by it."""
+    for key in ("real_time", "cpu_time", "median_ci_low", "median_ci_high"):
+        if isinstance(row.get(key), (int, float)):
+            row[key] *= factor
+    for key in ("bytes_per_second", "items_per_second"):
+        if isinstance(row.get(key), (int, float)):
+            row[key] /= factor
+
+
 def variant(directory, source, index, time_factors=None, instruction_factors=None):
     """A copy of fixture `source` as run `index` (0-based): dated `index` hours after 2026-12-01, every time
     scaled by WOBBLE[index] and, for the benchmarks named in `time_factors`, by their factor too (rates
@@ -36,12 +46,7 @@ def variant(directory, source, index, time_factors=None, instruction_factors=Non
         name = row.get("run_name") or row["name"]
         factor = WOBBLE[index % len(WOBBLE)] * (time_factors or {}).get(name, 1.0)
         if row.get("aggregate_name") not in ("cv", "stddev"):
-            for key in ("real_time", "cpu_time", "median_ci_low", "median_ci_high"):
-                if isinstance(row.get(key), (int, float)):
-                    row[key] *= factor
-            for key in ("bytes_per_second", "items_per_second"):
-                if isinstance(row.get(key), (int, float)):
-                    row[key] /= factor
+            scale_row_times(row, factor)
         if name in (instruction_factors or {}) and isinstance(row.get("instructions_per_item"), (int, float)):
             row["instructions_per_item"] *= instruction_factors[name]
     path = os.path.join(directory, f"{os.path.splitext(source)[0]}-{index + 1}.json")

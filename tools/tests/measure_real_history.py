@@ -34,6 +34,7 @@ sys.dont_write_bytecode = True
 
 from iobench_compare import changepoints, history  # noqa: E402
 from iobench_compare.results import load  # noqa: E402
+from history_support import scale_row_times  # noqa: E402
 
 WINDOW = 30
 STEP_AT = 15  # 0-based: the 16th run
@@ -46,12 +47,7 @@ def scaled(data: dict, benchmark: str, factor: float) -> dict:
     for row in data["benchmarks"]:
         if (row.get("run_name") or row["name"]) != benchmark or row.get("aggregate_name") == "cv":
             continue
-        for key in ("real_time", "cpu_time", "median_ci_low", "median_ci_high"):
-            if isinstance(row.get(key), (int, float)):
-                row[key] *= factor
-        for key in ("bytes_per_second", "items_per_second"):
-            if isinstance(row.get(key), (int, float)):
-                row[key] /= factor
+        scale_row_times(row, factor)
     return data
 
 
