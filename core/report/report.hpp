@@ -20,6 +20,7 @@
 #include "core/engine/outcome.hpp"
 #include "core/engine/stopping_rule.hpp"
 #include "core/engine/suite.hpp"
+#include "core/os/page_supply.hpp"
 #include "core/plugins/plugins.hpp"
 #include "core/report/number_format.hpp"
 
@@ -152,6 +153,11 @@ public:
         added_families_ = std::move(families);
         added_flags_ = std::move(flags);
     }
+    /// What a new file's page-cache pages cost here (measure_page_cost): a
+    /// note under the tables names each output table whose `limit` row's
+    /// median time is mostly that cost (its bytes / 4 KiB x
+    /// PageCost::new_page_ns at least half of it).
+    void set_page_cost(std::optional<PageCost> cost) { page_cost_ = cost; }
     /// The suite's stopping rule, which the run applied with at most `most`
     /// repetitions: a note under the tables names the rows that ran fewer,
     /// with their count. Without it the summary says nothing of it.
@@ -165,6 +171,7 @@ private:
     const CaseIndex& index_;
     std::optional<StoppingRule> stopping_rule_;
     int max_repetitions_ = 0;
+    std::optional<PageCost> page_cost_;
     std::vector<LoadedPlugin> plugins_;
     std::string instructions_source_;
     std::vector<std::string> baseline_methods_;

@@ -275,6 +275,10 @@ struct SummaryNotes {
     int max_repetitions = 0;    // the most repetitions the rule allowed
     std::vector<std::string> baseline_methods;  // --baseline-method, in order
     std::vector<std::string> without_baseline;  // titles of the tables with no row of them
+    /// "hello (about 62% of 512 ms)": output tables whose limit row is
+    /// mostly new page-cache pages (note_new_pages), and that cost per page, ns.
+    std::vector<std::string> new_pages;
+    double new_page_ns = 0;
 };
 
 /// Adds `item` to `list` unless it is there already.
@@ -392,6 +396,23 @@ void note_row(const RowFigures& f, const std::string& title, SummaryNotes& notes
     if (!r.structure.calls_not_counted.empty())
         add_once(notes.calls_not_counted[r.structure.calls_not_counted], r.structure.method);
     if (!r.label.empty()) add_once(notes.labels, {title, r.label});
+}
+
+/// Names output table `t` when its limit row's median time is mostly new
+/// page-cache pages: the row's bytes / 4 KiB x `cost`'s new_page_ns at least
+/// half of it.
+void note_new_pages(const SummaryTable& t, const PageCost& cost, SummaryNotes& notes) {
+    if (t.input || !(cost.new_page_ns() > 0)) return;
+    for (const SummaryRow& r : t.rows) {
+        if (!r.structure.reference || !r.outcome.ok() || !(r.ms > 0)) continue;
+        const auto bytes = r.counters.find("bytes");
+        if (bytes == r.counters.end() || !(bytes->second > 0)) continue;
+        const double pages_ms = bytes->second / 4096 * cost.new_page_ns() / 1e6;
+        if (pages_ms < 0.5 * r.ms) continue;
+        notes.new_pages.push_back(fmt::format("{} (about {:.0f}% of {})", t.title, std::min(100.0, 100 * pages_ms / r.ms),
+                                              format_time(r.ms / 1e3)));
+        notes.new_page_ns = cost.new_page_ns();
+    }
 }
 
 /// What the notes must say about a table's optional columns.
@@ -758,6 +779,14 @@ void render_notes(std::ostream& out, const SummaryNotes& notes) {
             "! CPU contention: other work on this machine kept tasks waiting for a CPU while {} ran (cpu_wait, as % of "
             "the wall time per run): a busy machine, not the method.\n",
             fmt::join(notes.contended, ", "));
+    if (!notes.new_pages.empty())
+        out << fmt::format(
+            "! new pages: the limit row of {} is mostly the kernel finding page-cache pages for a new file ({:.0f} ns "
+            "per 4 KiB page more than overwriting a file's pages, measured at start: page_cache_pages in the JSON). "
+            "That cost is this machine's memory, not the methods', and on a virtual machine whose free memory goes "
+            "back to the host it moves from run to run (docs/methodology.md, \"Where a new file's pages come "
+            "from\").\n",
+            fmt::join(notes.new_pages, ", "), notes.new_page_ns);
     if (!notes.stopped.empty())
         out << fmt::format(
             "! stopped or blocked: a repetition spent far longer neither on a CPU nor waiting for one than the "
@@ -803,6 +832,8 @@ void SummaryConsoleReporter::Finalize() {
             set_baselines(t, baseline_methods_);
             if (!t.has_baseline) notes.without_baseline.push_back(t.title);
         }
+    if (page_cost_)
+        for (const SummaryTable& t : tables) note_new_pages(t, *page_cost_, notes);
     for (const SummaryTable& t : tables) {
         render_table(out, table_text(t, notes));
         render_threads_tables(out, t);
