@@ -19,6 +19,7 @@ namespace iobench {
 
 namespace {
 
+#ifdef __linux__
 /// The word in brackets of a sysfs mode file ("always [madvise] never"), "" when none.
 std::string bracketed_mode(const char* path) {
     std::ifstream in(path);
@@ -30,7 +31,6 @@ std::string bracketed_mode(const char* path) {
     return line.substr(open + 1, close - open - 1);
 }
 
-#ifdef __linux__
 /// Writes `bytes` from `chunk` into `path` in chunk-sized write(2) calls,
 /// truncating it or not; the wall time in ns, or std::nullopt when a call fails.
 std::optional<double> timed_write(const std::string& path, const std::vector<char>& chunk, std::uint64_t bytes,
