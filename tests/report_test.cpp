@@ -262,6 +262,43 @@ TEST(Report, AnOutputTablesLimitRowThatIsMostlyNewPagesIsNoted) {
     EXPECT_EQ(quiet.find("! new pages"), std::string::npos) << quiet;
 }
 
+TEST(Report, StolenTimeInTheSlowRepetitionsOnlyIsHostInterferenceToo) {
+    // hello/limit: 3 repetitions, the slow one lost 20 % of its 15 ms to the
+    // host, the median one nothing: named with the count. hello/obuf: the
+    // same spread with nothing stolen: not named.
+    using Run = benchmark::BenchmarkReporter::Run;
+    std::vector<Run> runs;
+    int family = 0;
+    for (const char* name : {"hello/limit", "hello/obuf"}) {
+        int repetition = 0;
+        for (const double seconds : {0.010, 0.011, 0.015}) {
+            Run r = single_run(name, seconds, family);
+            r.repetitions = 3;
+            r.repetition_index = repetition++;
+            r.counters["steal_time"] = std::string(name) == "hello/limit" && seconds == 0.015 ? 0.003 : 0.0;
+            runs.push_back(r);
+        }
+        Run median = single_run(name, 0.011, family);
+        median.run_type = Run::RT_Aggregate;
+        median.aggregate_name = "median";
+        median.repetitions = 3;
+        median.counters["steal_time"] = 0.0;
+        runs.push_back(median);
+        Run cv = median;
+        cv.aggregate_name = "cv";
+        cv.real_accumulated_time = 0.2;
+        runs.push_back(cv);
+        ++family;
+    }
+    const std::string text = summary_of(runs);
+    EXPECT_NE(text.find("! host interference: the hypervisor took CPU time from this machine while hello/limit (1 of 3 "
+                        "repetitions, up to 20%) ran"),
+              std::string::npos)
+        << text;
+    EXPECT_EQ(text.find("hello/obuf (0 of"), std::string::npos) << text;
+    EXPECT_EQ(text.find("while hello/limit, hello/obuf"), std::string::npos) << text;
+}
+
 TEST(Report, ARepetitionStoppedPartWayIsNamed) {
     // 3 s of SIGSTOP in one repetition of hello/limit once showed only as a
     // large cv: it is named; hello/fwrite, whose CPU time accounts for its
