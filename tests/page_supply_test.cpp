@@ -58,10 +58,14 @@ TEST(PageSupply, TheTransparentHugePageModesAreTheKernelsBracketedWords) {
 }
 
 TEST(PageSupply, TheContextSaysTheFactsAndTheCostOrWhyNot) {
-    const PageSupplyFacts vm{.virtual_machine = true, .free_page_reporting = true, .thp = "madvise", .shmem_thp = "never"};
+    const PageSupplyFacts vm{.virtual_machine = true,
+                             .free_page_reporting = true,
+                             .damon_pageout_s = 60,
+                             .thp = "madvise",
+                             .shmem_thp = "never"};
     EXPECT_EQ(describe_page_supply(vm, PageCost{.new_file_ns = 2150.4, .overwrite_ns = 310, .bytes = 1 << 30, .rounds = 3}),
-              "virtual machine; free page reporting (virtio balloon); transparent huge pages madvise, tmpfs huge "
-              "pages never; a new file's pages 2150 ns per 4 KiB page, overwriting them 310 ns (1024 MiB in the "
+              "virtual machine; free page reporting (virtio balloon); DAMON pages out memory idle for 60 s; "
+              "transparent huge pages madvise, tmpfs huge pages never; a new file's pages 2150 ns per 4 KiB page, overwriting them 310 ns (1024 MiB in the "
               "target directory, least of 3 each)");
     EXPECT_EQ(describe_page_supply(PageSupplyFacts{}, std::nullopt, "an instructions run"),
               "no hypervisor flag; page cost not measured: an instructions run");

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <fstream>
 #include <limits>
 #include <vector>
@@ -29,6 +30,14 @@ std::string bracketed_mode(const char* path) {
     const auto close = line.find(']', open == std::string::npos ? 0 : open);
     if (open == std::string::npos || close == std::string::npos) return "";
     return line.substr(open + 1, close - open - 1);
+}
+
+/// The first word of the file at `path`, "" when it cannot be read.
+std::string first_word(const std::filesystem::path& path) {
+    std::ifstream in(path);
+    std::string word;
+    in >> word;
+    return word;
 }
 
 /// Writes `bytes` from `chunk` into `path` in chunk-sized write(2) calls,
@@ -80,6 +89,23 @@ PageSupplyFacts page_supply_facts() {
         // bit 5 is VIRTIO_BALLOON_F_REPORTING (the virtio specification, 5.5.3).
         if (std::getline(in, bits) && bits.size() > 5 && bits[5] == '1') f.free_page_reporting = true;
     }
+    // DAMON's sysfs interface (the kernel's Documentation/admin-guide/mm/damon/usage.rst).
+    const std::filesystem::path kdamonds = "/sys/kernel/mm/damon/admin/kdamonds";
+    for (std::filesystem::directory_iterator k(kdamonds, ec), end; !ec && k != end; k.increment(ec)) {
+        if (!k->is_directory() || first_word(k->path() / "state") != "on") continue;
+        std::error_code ec2;
+        for (std::filesystem::directory_iterator c(k->path() / "contexts", ec2); !ec2 && c != end; c.increment(ec2)) {
+            const double aggregation_s =
+                std::strtod(first_word(c->path() / "monitoring_attrs" / "intervals" / "aggr_us").c_str(), nullptr) / 1e6;
+            std::error_code ec3;
+            for (std::filesystem::directory_iterator sc(c->path() / "schemes", ec3); !ec3 && sc != end; sc.increment(ec3)) {
+                if (first_word(sc->path() / "action") != "pageout") continue;
+                const double age = std::strtod(first_word(sc->path() / "access_pattern" / "age" / "min").c_str(), nullptr);
+                const double after = std::max(age * aggregation_s, 1e-9);
+                f.damon_pageout_s = f.damon_pageout_s > 0 ? std::min(f.damon_pageout_s, after) : after;
+            }
+        }
+    }
     f.thp = bracketed_mode("/sys/kernel/mm/transparent_hugepage/enabled");
     f.shmem_thp = bracketed_mode("/sys/kernel/mm/transparent_hugepage/shmem_enabled");
 #endif
@@ -126,6 +152,8 @@ std::string describe_page_supply(const PageSupplyFacts& facts, const std::option
                                  std::string_view why_not) {
     std::string text = facts.virtual_machine ? "virtual machine" : "no hypervisor flag";
     if (facts.free_page_reporting) text += "; free page reporting (virtio balloon)";
+    if (facts.damon_pageout_s > 0)
+        text += fmt::format("; DAMON pages out memory idle for {:g} s", facts.damon_pageout_s);
     if (!facts.thp.empty()) text += "; transparent huge pages " + facts.thp;
     if (!facts.shmem_thp.empty()) text += ", tmpfs huge pages " + facts.shmem_thp;
     if (cost)

@@ -28,6 +28,12 @@ struct PageSupplyFacts {
     /// VIRTIO_BALLOON_F_REPORTING, of /sys/bus/virtio/drivers/virtio_balloon/
     /// virtio*/features): freed guest memory may go back to the host.
     bool free_page_reporting = false;
+    /// Seconds after which a DAMON daemon that is on pages memory out
+    /// (/sys/kernel/mm/damon/admin/kdamonds/*: state "on", a scheme whose
+    /// action is "pageout": its least age in aggregation intervals times
+    /// aggr_us): idle page-cache pages are dropped and, with free page
+    /// reporting, go back to the host. 0: none found.
+    double damon_pageout_s = 0;
     /// The bracketed mode of /sys/kernel/mm/transparent_hugepage/enabled
     /// ("always", "madvise", "never"); "" where not told.
     std::string thp;
