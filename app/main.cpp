@@ -729,6 +729,7 @@ int execute(const CommandLine& cl, const Plan& plan, const char* argv0) {
     display.set_added_families(iobench::added_family_builds(), iobench::added_build_flags());
     if (plan.stopping_rule) display.set_stopping_rule(*plan.stopping_rule, plan.repetitions);
     display.set_page_cost(page_cost);
+    display.set_under_valgrind(iobench::running_under_valgrind());
     if (plan.instructions)
         display.set_instructions_source(std::string(iobench::to_string(iobench::instruction_counter().source())));
     // The summary is printed once the results file is safe: a reader of

@@ -299,6 +299,36 @@ TEST(Report, StolenTimeInTheSlowRepetitionsOnlyIsHostInterferenceToo) {
     EXPECT_EQ(text.find("while hello/limit, hello/obuf"), std::string::npos) << text;
 }
 
+TEST(Report, ARunUnderValgrindSaysItsTimesAndPercentilesAreValgrinds) {
+    // A per-call row (latency_p50_ns) of a run under valgrind that
+    // --instructions did not start: the note, naming the percentiles. Not
+    // under valgrind, or under --instructions' own (its note says it): none.
+    auto summary = [](bool under, const std::string& instructions_source) {
+        std::ostringstream out;
+        const Outcomes outcomes;
+        const CaseIndex index = index_of({{"hello", "obuf"}});
+        SummaryConsoleReporter reporter(outcomes, index, benchmark::ConsoleReporter::OO_None);
+        reporter.SetOutputStream(&out);
+        reporter.SetErrorStream(&out);
+        reporter.set_under_valgrind(under);
+        if (!instructions_source.empty()) reporter.set_instructions_source(instructions_source);
+        benchmark::BenchmarkReporter::Run r = single_run("hello/obuf", 0.2, 0);
+        r.counters["latency_p50_ns"] = 12000;
+        r.counters["latency_calls"] = 1000;
+        reporter.ReportRuns({r});
+        reporter.Finalize();
+        return out.str();
+    };
+    const std::string under = summary(true, "");
+    EXPECT_NE(under.find("! under valgrind: the code runs ~50x slower and valgrind runs one thread at a time, so every "
+                         "time of this run, per-call percentiles and their threads tables among them, is valgrind's, "
+                         "not the method's"),
+              std::string::npos)
+        << under;
+    EXPECT_EQ(summary(false, "").find("under valgrind"), std::string::npos);
+    EXPECT_EQ(summary(true, "valgrind").find("! under valgrind"), std::string::npos);
+}
+
 TEST(Report, ARepetitionStoppedPartWayIsNamed) {
     // 3 s of SIGSTOP in one repetition of hello/limit once showed only as a
     // large cv: it is named; hello/fwrite, whose CPU time accounts for its

@@ -158,6 +158,10 @@ public:
     /// median time is mostly that cost (its bytes / 4 KiB x
     /// PageCost::new_page_ns at least half of it).
     void set_page_cost(std::optional<PageCost> cost) { page_cost_ = cost; }
+    /// The run runs under valgrind (running_under_valgrind) without
+    /// --instructions having started it: a note says every time, the
+    /// per-call percentiles among them, is valgrind's.
+    void set_under_valgrind(bool under) { under_valgrind_ = under; }
     /// The suite's stopping rule, which the run applied with at most `most`
     /// repetitions: a note under the tables names the rows that ran fewer,
     /// with their count. Without it the summary says nothing of it.
@@ -172,6 +176,7 @@ private:
     std::optional<StoppingRule> stopping_rule_;
     int max_repetitions_ = 0;
     std::optional<PageCost> page_cost_;
+    bool under_valgrind_ = false;
     std::vector<LoadedPlugin> plugins_;
     std::string instructions_source_;
     std::vector<std::string> baseline_methods_;

@@ -282,6 +282,7 @@ struct SummaryNotes {
     /// mostly new page-cache pages (note_new_pages), and that cost per page, ns.
     std::vector<std::string> new_pages;
     double new_page_ns = 0;
+    bool under_valgrind = false;  // the run ran under valgrind not started by --instructions
 };
 
 /// Adds `item` to `list` unless it is there already.
@@ -739,6 +740,11 @@ void render_notes(std::ostream& out, const SummaryNotes& notes) {
                            "{:.0f} steps of the clock; latency_clock in the JSON says which clock).\n",
                            fmt::join(steps, ", "), resolution_steps);
     }
+    if (notes.under_valgrind)
+        out << fmt::format("! under valgrind: the code runs ~50x slower and valgrind runs one thread at a time, so "
+                           "every time of this run{} is valgrind's, not the method's; for instructions per item use "
+                           "--instructions.\n",
+                           notes.any_latency ? ", per-call percentiles and their threads tables among them," : "");
     if (notes.any_memory)
         out << "allocs/item: heap allocations per item, every thread, the sinks' open and close included; peak "
                "heap: the most heap in use at once above the run's start (an untimed run of its own); "
@@ -829,6 +835,7 @@ void SummaryConsoleReporter::Finalize() {
         << "\n";
     SummaryNotes notes;
     notes.instructions_source = instructions_source_;
+    notes.under_valgrind = under_valgrind_ && instructions_source_ != "valgrind";
     if (stopping_rule_) {
         notes.stopping_rule = describe(*stopping_rule_, max_repetitions_);
         notes.max_repetitions = max_repetitions_;
