@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <cstdint>
 #include <cstring>
+#include <exception>
 #include <memory>
 #include <system_error>
 
@@ -168,6 +169,36 @@ void loading_abrupt_exit(const char* how, int) {
 /// SIGABRT: a plugin's constructor called abort() (or failed an assertion).
 extern "C" void loading_abort(int) { refuse_from_handler("aborted (SIGABRT)"); }
 
+/// std::terminate while a plugin loads: an exception its constructor threw
+/// found no handler on its way out. glibc declares dlopen() noexcept, so an
+/// optimized caller has no landing pad for it and the exception ends in
+/// std::terminate instead of open_library's catch (a release build printed
+/// libstdc++'s three lines, "terminate called after throwing ..."). One line
+/// naming the plugin and the exception's what(), as the catch would say, and
+/// exit status 2.
+[[noreturn]] void loading_terminate() {
+    const char* path = loading.load();
+    std::string what = "an exception that is not a std::exception";
+    if (const std::exception_ptr current = std::current_exception()) {
+        try {
+            std::rethrow_exception(current);
+        } catch (const std::exception& e) {
+            what = e.what();
+        } catch (...) {
+        }
+    } else {
+        what = "nothing: std::terminate was called";
+    }
+    const std::string line = fmt::format("iobench: error: --plugin {}: its initialization threw: {}\n",
+                                         path ? path : "?", what);
+#ifdef _WIN32
+    [[maybe_unused]] const int written = _write(2, line.data(), static_cast<unsigned>(line.size()));
+#else
+    [[maybe_unused]] const ssize_t written = ::write(2, line.data(), line.size());
+#endif
+    end_process(2);
+}
+
 /// While it lives, exit(), quick_exit(), _exit(), _Exit() (on Linux) and
 /// abort() in a plugin's constructors end the process with a line naming the
 /// plugin (exit status 2), not silently.
@@ -179,8 +210,10 @@ public:
         loading.store(path.c_str());
         previous_abort_ = std::signal(SIGABRT, loading_abort);
         previous_exit_ = set_abrupt_exit_handler(loading_abrupt_exit);
+        previous_terminate_ = std::set_terminate(loading_terminate);
     }
     ~LoadingGuard() {
+        std::set_terminate(previous_terminate_);
         set_abrupt_exit_handler(previous_exit_);
         std::signal(SIGABRT, previous_abort_ == SIG_ERR ? SIG_DFL : previous_abort_);
         loading.store(nullptr);
@@ -191,6 +224,7 @@ public:
 private:
     void (*previous_abort_)(int) = SIG_DFL;
     AbruptExitHandler previous_exit_ = nullptr;
+    std::terminate_handler previous_terminate_ = nullptr;
 };
 
 /// The plugin's entry point `name` as a function of type F, or null.

@@ -1,5 +1,6 @@
 // A plugin whose constructor misbehaves as IOBENCH_TEST_AT_LOAD says:
-// close_stdout (closes descriptor 1), throw, exit0 (exit(0)), abort,
+// close_stdout (closes descriptor 1), throw, throw_noexcept (a throw
+// through a noexcept function: std::terminate), exit0 (exit(0)), abort,
 // _exit0 (_exit(0)) or quick_exit0 (quick_exit(0), POSIX systems). Each
 // must refuse the plugin: exit status 2 and one line naming it, never a
 // status or a silence of the plugin's making (tests/plugins/CMakeLists.txt).
@@ -30,6 +31,11 @@ const bool misbehaved = [] {
 #endif
     } else if (how == "throw") {
         throw std::runtime_error("the plugin's constructor says no");
+    } else if (how == "throw_noexcept") {
+        // Through a noexcept function: std::terminate at once, in every
+        // build, as a throw through glibc's noexcept dlopen() is in an
+        // optimized one.
+        [&]() noexcept { throw std::runtime_error("the plugin's constructor says no, noexcept"); }();
     } else if (how == "exit0") {
         std::exit(0);
     } else if (how == "abort") {
