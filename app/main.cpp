@@ -47,6 +47,7 @@
 #include "core/engine/suite.hpp"
 #include "core/os/abrupt_exit.hpp"
 #include "core/os/cleanup.hpp"
+#include "core/os/crash_catcher.hpp"
 #include "core/os/environment.hpp"
 #include "core/os/instructions.hpp"
 #include "core/os/memory_use.hpp"
@@ -484,7 +485,8 @@ int finish(const CommandLine& cl, const Plan& plan, const iobench::Outcomes& out
 }
 
 /// While it lives: a method's code that calls exit(), quick_exit(), or on
-/// Linux _exit() or _Exit(), in the middle of a run (handlers of this
+/// Linux _exit() or _Exit(), or crashes (Linux: SIGSEGV, SIGBUS, SIGILL,
+/// SIGFPE, SIGABRT; CrashCatcher), in the middle of a run (handlers of this
 /// process, not of a forked child), or an
 /// in-process measured call that runs past the time limit (a watchdog
 /// thread; a program method has its own; none while instructions are
@@ -601,7 +603,17 @@ private:
         }
     }
 
+    /// A crash of a method's code (SIGSEGV, SIGABRT, ...; Linux) while a
+    /// benchmark runs, in this process, ends the run as end_run says; else
+    /// the process dies of it as it would have.
+    static void on_crash(int sig) {
+        if (static_cast<long>(IOBENCH_GETPID()) != owner_pid() || !iobench::run_in_progress()) return;
+        iobench::stop_runs();
+        end_run(fmt::format("crashed with {} during its run", iobench::crash_signal_text(sig)));
+    }
+
     std::thread watchdog_;
+    iobench::CrashCatcher crash_catcher_{on_crash};
     iobench::AbruptExitHandler previous_exit_ = nullptr;
     bool stop_ = false;  // guarded by mutex()
     std::condition_variable stopped_;

@@ -1,6 +1,7 @@
-# cmake -DIOBENCH=exe [-DEMULATOR=...] -DPLUGIN=plugin -DCASE=exit|_exit|quick_exit|hang[_first] -DWORK=dir -P plugin_in_run.cmake
-# A plugin method that calls exit(3), _exit(0) or quick_exit(0), or never
-# returns, in the middle of a run (tests/plugins/misbehaves_in_run.cpp)
+# cmake -DIOBENCH=exe [-DEMULATOR=...] -DPLUGIN=plugin -DCASE=exit|_exit|quick_exit|hang|abort|segv[_first] -DWORK=dir
+#       -P plugin_in_run.cmake
+# A plugin method that calls exit(3), _exit(0) or quick_exit(0), never
+# returns, or crashes (abort(), a null pointer), in the middle of a run (tests/plugins/misbehaves_in_run.cpp)
 # costs its own row: exit status 1,
 # one line naming the benchmark, the rows that finished before it in the
 # results file (hello/fwrite, run first: --no-interleave), the work
@@ -22,6 +23,10 @@ elseif(CASE MATCHES "^_exit")
   set(why "called _exit\\(\\) during its run")
 elseif(CASE MATCHES "^quick_exit")
   set(why "called quick_exit\\(\\) during its run")
+elseif(CASE MATCHES "^abort")
+  set(why "crashed with SIGABRT \\(abort\\(\\): a failed assertion, or the C library finding its heap corrupted, a double free among them\\) during its run")
+elseif(CASE MATCHES "^segv")
+  set(why "crashed with SIGSEGV \\(a segmentation fault: an access through a bad pointer\\) during its run")
 else()
   set(why "called exit\\(\\) during its run")
 endif()

@@ -74,4 +74,11 @@ void remove_on_interrupt(const std::filesystem::path& path);
 /// Unregisters `path` (after it was removed or renamed normally).
 void forget_on_interrupt(const std::filesystem::path& path);
 
+/// What a caught signal does (install_interrupt_cleanup), from a signal
+/// handler of another signal: removes every registered path, says
+/// "iobench: stopped by signal N; generated files removed" and ends the
+/// process with 128 + `sig` (CrashCatcher, when ending a run after a crash
+/// crashes too). Async-signal-safe.
+[[noreturn]] void remove_generated_and_end(int sig) noexcept;
+
 }  // namespace iobench

@@ -1,8 +1,9 @@
 // A plugin method that misbehaves in its second call (the first is the
 // sizing run), as IOBENCH_TEST_IN_RUN says: exit (calls exit(3)), _exit
-// (_exit(0)), quick_exit (quick_exit(0)) or hang (never returns);
-// exit_first, _exit_first, quick_exit_first and hang_first in its first
-// call. Each must cost its own row only: the rows that finished before it
+// (_exit(0)), quick_exit (quick_exit(0)), hang (never returns), abort
+// (abort(), as glibc does when it finds a double free) or segv (a write
+// through a null pointer); exit_first, _exit_first, quick_exit_first,
+// hang_first, abort_first and segv_first in its first call. Each must cost its own row only: the rows that finished before it
 // kept in the results, one line naming it, the work directory removed, exit
 // status 1 (tests/plugin_in_run.cmake).
 // zz_hangs_in_call has the per-call shape only: with IOBENCH_TEST_IN_RUN=
@@ -11,7 +12,8 @@
 // must end the run after --time-limit, with threads 1 and 4, a shared sink
 // and one per thread (tests/plugin_call_hang.cmake). With throw_line that
 // line and every later one throw: its row fails with the call's error, not
-// as a run that could not be prepared.
+// as a run that could not be prepared. With abort_line that line calls
+// abort(): the run ends with its row FAILED naming SIGABRT.
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -47,6 +49,11 @@ void misbehaving_repeat(const Sink& sink, std::string_view line, std::uint64_t c
 #endif
         if (how == "hang")
             for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
+        if (how == "abort") std::abort();
+        if (how == "segv") {
+            int* volatile nowhere = nullptr;
+            *nowhere = 1;
+        }
     }
     std::FILE* f = std::fopen(sink.path.c_str(), "wb");
     if (!f) throw_errno("fopen", sink.path);
@@ -80,6 +87,7 @@ void hanging_line(CallSink sink, std::string_view line) {
         for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
     if (lines >= 1000 && what && std::string(what) == "throw_line")
         throw std::runtime_error("the 1,000th line failed");
+    if (lines == 1000 && what && std::string(what) == "abort_line") std::abort();  // as glibc does on a double free
     auto* f = static_cast<LockedFile*>(sink);
     const std::lock_guard<std::mutex> lock(f->mutex);
     std::fwrite(line.data(), 1, line.size(), f->file);
