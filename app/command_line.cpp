@@ -79,6 +79,11 @@ void add_options(CLI::App& app, Options& opt) {
                    "and the cheapest to read with a resolution of at most 100 ns is used (the context's "
                    "latency_clock says which, with its figures)")
         ->type_name("NAME");
+    app.add_option("--cpus", opt.cpus,
+                   "pin the run and every thread it starts to these CPUs (sched_setaffinity, "
+                   "SetProcessAffinityMask), as fio's cpus_allowed does: numbers and ranges, e.g. 0,1 or 0-3; the "
+                   "context's cpus says which, and which were allowed before")
+        ->type_name("LIST");
     app.add_flag("--no-interleave", opt.no_interleave,
                  "run the repetitions of each benchmark back to back (default: interleaved in random order, "
                  "--benchmark_enable_random_interleaving=true)");

@@ -30,6 +30,8 @@ struct Options {
     std::vector<std::string> baseline_method;
     /// --latency-clock NAME: the clock the per-call rows read (core/engine/latency.hpp's ClockKind names).
     std::optional<std::string> latency_clock;
+    /// --cpus LIST: the CPUs the run and its threads are pinned to (parse_cpu_list).
+    std::optional<std::string> cpus;
 };
 
 /// The command line, parsed: iobench's own options and Google Benchmark's flags.

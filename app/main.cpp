@@ -47,6 +47,7 @@
 #include "core/engine/suite.hpp"
 #include "core/os/abrupt_exit.hpp"
 #include "core/os/cleanup.hpp"
+#include "core/os/cpu_affinity.hpp"
 #include "core/os/crash_catcher.hpp"
 #include "core/os/environment.hpp"
 #include "core/os/instructions.hpp"
@@ -283,6 +284,7 @@ fs::path results_target_of(const Options& opt, const std::optional<std::string>&
 /// anything is written.
 struct Plan {
     iobench::Suite suite;
+    std::vector<int> cpus;  ///< --cpus: the CPUs to pin the run to (none: not pinned)
     std::vector<iobench::Case> cases;      ///< the suite's cases the filter selects
     std::vector<iobench::Skipped> skipped;  ///< likewise, the pairs not built here
     bool interleave = true;
@@ -408,6 +410,7 @@ std::optional<int> make_plan(const CommandLine& cl, Plan& plan) {
         plan.latency_clock = clock;
     }
     if (opt.time_limit) plan.time_limit = iobench::parse_time_limit(*opt.time_limit);
+    if (opt.cpus) plan.cpus = iobench::parse_cpu_list(*opt.cpus);
     if (opt.dir) check_writable_dir(*opt.dir, "--dir");
     plan.results_target = results_target_of(opt, harness.out_file, plan.suite.name);
     // Every benchmark gets the repetitions explicitly, so the progress lines
@@ -678,6 +681,9 @@ int execute(const CommandLine& cl, const Plan& plan, const char* argv0) {
     if (plan.file_size != 0) session.set_input_size(plan.file_size);
     session.set_time_limit(plan.time_limit);
 
+    // Pinned before any thread of the run starts (they inherit the mask).
+    const std::string pinned = plan.cpus.empty() ? std::string() : iobench::pin_to_cpus(plan.cpus);
+
     // The results file's context after Google Benchmark's own keys: the
     // environment, the run's settings, what did not run.
     std::map<std::string, std::string> context;
@@ -690,6 +696,7 @@ int execute(const CommandLine& cl, const Plan& plan, const char* argv0) {
     context["interleaved"] = plan.interleave ? "true" : "false";
     context["counters"] = iobench::available_os_counters();  // the OS counters the rows can carry here
     context["syscall_counter"] = iobench::syscall_counter_description();
+    if (!pinned.empty()) context["cpus"] = pinned;
     // A new file's pages against overwritten ones (some 0.3 s), where an
     // output table has a limit row whose time they may be most of.
     std::optional<iobench::PageCost> page_cost;

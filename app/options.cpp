@@ -90,6 +90,41 @@ double parse_time_limit(const std::string& text) {
     return number->first;
 }
 
+std::vector<int> parse_cpu_list(const std::string& text) {
+    auto refuse = [&](const std::string& why) {
+        return usage_error(fmt::format("--cpus {}: {}; give CPU numbers and ranges, e.g. 0,1 or 0-3",
+                                       text.empty() ? "''" : text, why));
+    };
+    // A CPU number: decimal digits only, at most max_cpu_number.
+    auto number = [&](std::string_view item) {
+        if (item.empty() || item.size() > 4 || item.find_first_not_of("0123456789") != std::string_view::npos)
+            throw refuse(fmt::format("'{}' is not a CPU number", item));
+        const int n = std::stoi(std::string(item));
+        if (n > max_cpu_number) throw refuse(fmt::format("CPU {} is above {}", n, max_cpu_number));
+        return n;
+    };
+    std::vector<int> cpus;
+    std::string_view rest = text;
+    if (rest.empty()) throw refuse("no CPU given");
+    for (;;) {
+        const std::size_t comma = rest.find(',');
+        const std::string_view item = rest.substr(0, comma);
+        const std::size_t dash = item.find('-');
+        if (dash == std::string_view::npos) {
+            cpus.push_back(number(item));
+        } else {
+            const int first = number(item.substr(0, dash)), last = number(item.substr(dash + 1));
+            if (last < first) throw refuse(fmt::format("the range {} ends below its start", item));
+            for (int c = first; c <= last; ++c) cpus.push_back(c);
+        }
+        if (comma == std::string_view::npos) break;
+        rest.remove_prefix(comma + 1);
+    }
+    std::sort(cpus.begin(), cpus.end());
+    cpus.erase(std::unique(cpus.begin(), cpus.end()), cpus.end());
+    return cpus;
+}
+
 ListFormat parse_list_format(const std::string& text) {
     if (text == "names") return ListFormat::names;
     if (text == "md") return ListFormat::markdown;
@@ -268,11 +303,10 @@ std::span<const std::string_view> reserved_context_keys() {
         "library_build_type",
         // iobench's
         "BUFSIZ", "build_flags", "build_type", "c_library", "compiler", "compiler_target", "counters", "cpu_model",
-        "file_size", "google_benchmark_version", "hardware_threads", "instructions_source", "interleaved",
+        "cpus", "file_size", "google_benchmark_version", "hardware_threads", "instructions_source", "interleaved",
         "iobench_git_commit", "iobench_version", "kernel", "latency_clock", "memory_counters", "os", "os_release",
         "page_cache_pages", "page_size", "program_toolchains", "programs", "scale", "skipped", "standard_library",
-        "stdout_target", "stopping_rule",
-        "suite", "syscall_counter", "target_dir", "target_filesystem", "timing", "valgrind", "added_families", "plugins"};
+        "stdout_target", "stopping_rule", "suite", "syscall_counter", "target_dir", "target_filesystem", "timing", "valgrind", "added_families", "plugins"};
     return keys;
 }
 

@@ -49,6 +49,16 @@ inline constexpr double max_time_limit = 86400;
 /// number > 0 and at most max_time_limit. Throws usage_error naming the text.
 double parse_time_limit(const std::string& text);
 
+/// The largest CPU number `--cpus` takes (Linux's CPU_SETSIZE - 1).
+inline constexpr int max_cpu_number = 1023;
+
+/// Parses the value of `--cpus`: CPU numbers and ranges, comma-separated
+/// ("0", "0,1", "0-3", "0-1,6"), as taskset's --cpu-list and fio's
+/// cpus_allowed take them; returns them sorted, each once. Throws usage_error
+/// naming the text for anything else (an empty item, a letter, a range whose
+/// end is below its start, a number above max_cpu_number).
+std::vector<int> parse_cpu_list(const std::string& text);
+
 /// What `--list` prints, chosen with `--format`.
 enum class ListFormat {
     names,     ///< "names": the suite's benchmark names, one per line (skipped pairs as "# NAME: skipped, REASON")

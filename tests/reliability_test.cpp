@@ -20,6 +20,7 @@
 #include <iobench/error.hpp>
 #include "app/options.hpp"
 #include "core/engine/session.hpp"
+#include "core/os/cpu_affinity.hpp"
 #include "core/os/workdir.hpp"
 #include "core/report/results_file.hpp"
 #include "data/checksum.hpp"
@@ -159,6 +160,18 @@ TEST(Session, AnInputThatDoesNotFitIsRefusedBeforeItIsGenerated) {
     const fs::path& small =
         session.input("small", 5, [](const fs::path& p) { std::ofstream(p) << "12345"; });
     EXPECT_EQ(fs::file_size(small), 5u);
+}
+
+TEST(Options, ACpuListIsNumbersAndRangesSortedEachOnce) {
+    EXPECT_EQ(parse_cpu_list("0"), (std::vector<int>{0}));
+    EXPECT_EQ(parse_cpu_list("3,1,1"), (std::vector<int>{1, 3}));
+    EXPECT_EQ(parse_cpu_list("0-3,6"), (std::vector<int>{0, 1, 2, 3, 6}));
+    EXPECT_EQ(parse_cpu_list("2-2"), (std::vector<int>{2}));
+    EXPECT_EQ(parse_cpu_list("1023"), (std::vector<int>{1023}));
+    for (const char* bad : {"", ",", "0,", "-1", "1-", "a", "0x1", " 1", "1 ", "1-0", "1024", "0-1024", "1.5", "+1"})
+        EXPECT_THROW(parse_cpu_list(bad), usage_error) << bad;
+    EXPECT_EQ(cpu_list_text({0, 1, 2, 3, 6, 8, 9}), "0-3,6,8-9");
+    EXPECT_EQ(cpu_list_text({5}), "5");
 }
 
 TEST(Options, HarnessFlagsAreCheckedAndNamed) {
