@@ -5,7 +5,8 @@ each labelled with its value, so that a slow method is still readable next to a
 fast one); a workload's limit row is drawn as a dashed reference line, not a bar.
 Per parameter sweep (`/buf:<bytes>` in the names) a line chart of throughput
 against the parameter on a log scale, one line per method and file, as the
-file-reading seed's chart. Charts are written as PNG and SVG (--plot) or inlined
+file-reading seed's chart; against threads a chart per sink, at most 8 lines each
+(threads_charts). Charts are written as PNG and SVG (--plot) or inlined
 as SVG in the HTML report; the SVG carries no date, so regenerating it from the
 same JSON gives the same bytes.
 """
@@ -180,32 +181,19 @@ def sweep_chart(comparison: Comparison, workload: Workload, param: str, rows: li
     """Throughput against a numeric parameter (log2 x axis): one line per method (and file)."""
     files = comparison.files
     scale, ylabel, in_bytes = _unit(rows)
-    # A line is a method with its other parameters fixed, in one file. Against
-    # threads, a method's one-thread row (no sink: one thread shares nothing)
-    # starts both its lines, the shared sink's and the per-thread one's.
+    # A line is a method with its other parameters fixed, in one file (threads:
+    # threads_charts, a chart per sink).
     lines: dict[str, list[Row]] = {}
-    sinks: dict[str, set[str]] = {}  # the sinks each method has rows of
-    for row in rows:
-        if "sink" in dict(row.params):
-            sinks.setdefault(row.method, set()).add(dict(row.params)["sink"])
     for row in rows:
         others = "/".join(f"{k}:{v}" for k, v in row.params if k != param)
-        if param == "threads" and "sink" not in dict(row.params) and sinks.get(row.method):
-            for sink in sorted(sinks[row.method]):
-                lines.setdefault(f"{row.method}/sink:{sink}", []).append(row)
-            continue
         lines.setdefault(row.method + ("/" + others if others else ""), []).append(row)
     fig, ax = plt.subplots(figsize=(7.0, 5.0))
     markers = "osD^vP*X"
     styles = ["-", "--", ":", "-."]
     colors = _colors()
-    method_colors: dict[str, str] = {}
     for m, (name, line_rows) in enumerate(lines.items()):
         line_rows = sorted(line_rows, key=lambda r: int(dict(r.params)[param]))
-        method = line_rows[0].method
-        # Against threads: a colour per method, the shared sink's line dashed.
-        color = method_colors.setdefault(method, colors[len(method_colors) % len(colors)]) \
-            if param == "threads" else colors[m % len(colors)]
+        color = colors[m % len(colors)]
         for i, f in enumerate(files):
             points = [(int(dict(r.params)[param]), _rate(r.cells[i])) for r in line_rows]
             points = [(x, y / scale) for x, y in points if y is not None]
@@ -213,13 +201,9 @@ def sweep_chart(comparison: Comparison, workload: Workload, param: str, rows: li
                 continue
             label = name if len(files) == 1 else f"{name} ({f.label})"
             style = styles[i % len(styles)]
-            if param == "threads" and name.endswith("/sink:shared"):
-                style = "--" if len(files) == 1 else ":"
             ax.plot([p[0] for p in points], [p[1] for p in points], label=label, color=color,
                     linestyle=style, marker=markers[i % len(markers)])
-    # (Against threads the limit row, one thread writing prepared bytes, would
-    # squash every line: it is in the bar chart.)
-    for row in (r for r in workload.rows if r.is_limit and param != "threads"):
+    for row in (r for r in workload.rows if r.is_limit):
         for i, f in enumerate(files):
             rate = _rate(row.cells[i])
             if rate is not None:
@@ -284,6 +268,69 @@ def percentile_chart(comparison: Comparison, workload: Workload) -> Chart | None
     return Chart(f"{_safe(workload.title)}-latency", title, fig)
 
 
+# The most lines a threads chart holds: more are hard to tell apart (and the default colour cycle has 10).
+MAX_SERIES = 8
+
+
+def threads_charts(comparison: Comparison, workload: Workload, rows: list[Row]) -> list[Chart]:
+    """Throughput against threads, a chart per sink ("shared", "per_thread"), as the summary's
+    threads tables are laid out: a line per method (and file) that starts at its one-thread row
+    (one thread shares nothing), at most MAX_SERIES lines a chart (more go to a second chart of the
+    sink), each its own colour; x axis log2, labelled."""
+    files = comparison.files
+    sinks = sorted({dict(r.params)["sink"] for r in rows if "sink" in dict(r.params)}) or [""]
+    out = []
+    for sink in sinks:
+        lines: dict[str, list[Row]] = {}
+        with_sink = {r.method for r in rows if dict(r.params).get("sink") == sink}
+        for row in rows:
+            params = dict(row.params)
+            if params.get("sink", "") == sink or ("sink" not in params and row.method in with_sink):
+                lines.setdefault(row.method, []).append(row)
+        series = [(method, i) for method in lines for i in range(len(files))
+                  if any(_rate(r.cells[i]) is not None for r in lines[method])]
+        if not series:
+            continue
+        per_chart = max(1, MAX_SERIES // len(files)) * len(files)
+        parts = [series[k:k + per_chart] for k in range(0, len(series), per_chart)]
+        for part_index, part in enumerate(parts):
+            chunk_rows = [r for method, _ in part for r in lines[method]]
+            scale, ylabel, _ = _unit(chunk_rows)
+            fig, ax = plt.subplots(figsize=(7.0, 5.0))
+            colors = _colors()
+            styles = ["-", "--", ":", "-."]
+            method_colors: dict[str, str] = {}
+            for method, i in part:
+                color = method_colors.setdefault(method, colors[len(method_colors) % len(colors)])
+                line_rows = sorted(lines[method], key=lambda r: int(dict(r.params)["threads"]))
+                points = [(int(dict(r.params)["threads"]), _rate(r.cells[i])) for r in line_rows]
+                points = [(x, y / scale) for x, y in points if y is not None]
+                label = method if len(files) == 1 else f"{method} ({files[i].label})"
+                ax.plot([p[0] for p in points], [p[1] for p in points], label=label, color=color,
+                        linestyle=styles[i % len(styles)], marker="o")
+            ax.set_xscale("log", base=2)
+            values = sorted({int(dict(r.params)["threads"]) for r in chunk_rows})
+            ax.set_xticks(values)
+            ax.set_xticklabels([str(v) for v in values])
+            ax.minorticks_off()
+            ax.tick_params(labelsize=VALUE_FONT)
+            ax.set_xlabel("threads, log scale", fontsize=LABEL_FONT)
+            ax.set_ylabel(ylabel, fontsize=VALUE_FONT)
+            ax.set_ylim(bottom=0)
+            where = f", sink:{sink}" if sink else ""
+            more = f" ({part_index + 1} of {len(parts)})" if len(parts) > 1 else ""
+            title = f"{workload.title}{where}: throughput against threads{more}"
+            ax.set_title(title, fontsize=LABEL_FONT + 1)
+            ax.grid(alpha=0.3)
+            below = 0.62 / (5.0 * (fig.subplotpars.top - fig.subplotpars.bottom))
+            ax.legend(fontsize=VALUE_FONT - 1, loc="upper center", bbox_to_anchor=(0.5, -below), ncol=2,
+                      frameon=False)
+            stem = f"{_safe(workload.title)}-threads" + (f"-{_safe(sink)}" if sink else "") + \
+                (f"-{part_index + 1}" if len(parts) > 1 else "")
+            out.append(Chart(stem, title, fig))
+    return out
+
+
 def _size(value: int) -> str:
     for shift, unit in ((20, "M"), (10, "K")):
         if value >= 1 << shift and value % (1 << shift) == 0:
@@ -293,10 +340,14 @@ def _size(value: int) -> str:
 
 def charts(comparison: Comparison, workload: Workload) -> list[Chart]:
     """Every chart of a workload: its bar chart, one line chart per parameter sweep (threads:
-    throughput against threads), then the percentile plot of its per-call rows."""
+    throughput against threads, a chart per sink: threads_charts), then the percentile plot of its
+    per-call rows."""
     out = [bar_chart(comparison, workload)]
     for param, rows in sweeps(workload).items():
-        out.append(sweep_chart(comparison, workload, param, rows))
+        if param == "threads":
+            out.extend(threads_charts(comparison, workload, rows))
+        else:
+            out.append(sweep_chart(comparison, workload, param, rows))
     latency = percentile_chart(comparison, workload)
     if latency is not None:
         out.append(latency)

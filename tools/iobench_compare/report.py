@@ -14,7 +14,8 @@ import html
 from . import __version__
 from . import columns, rules
 from . import counters as counter_columns
-from .compare import CV_WARNING, Comparison, Workload, reads_a_file
+from .compare import CV_WARNING, Comparison, Workload, median_interval, reads_a_file
+from .number_format import format_count, format_time
 from .plot import charts, svg
 from .render import (CI_HEADER, LIMIT_LEGEND, SUMMARY_TITLE, STATUS_WORDS, baseline_sentence, body, headers,
                      interference_sentences, problem, summary_lines, table_title, time_header)
@@ -180,6 +181,60 @@ def _workload_table(comparison: Comparison, workload: Workload) -> str:
     return "\n".join(out)
 
 
+def _threads_tables(comparison: Comparison, workload: Workload) -> str:
+    """The summary's threads tables: per sink (and file), a row per method, a column per thread
+    count, each cell the median items per second with its 95% interval's half-width and the
+    p99.9 call; a method's one-thread row (no sink: it shares nothing) in every sink's table.
+    Empty unless the workload has per-call rows of two thread counts or more."""
+    rows = [r for r in workload.rows if not r.is_limit and "threads" in dict(r.params)]
+    counts = sorted({int(dict(r.params)["threads"]) for r in rows})
+    if len(counts) < 2:
+        return ""
+    sinks = sorted({dict(r.params)["sink"] for r in rows if "sink" in dict(r.params)}) or [""]
+    out = []
+    for sink in sinks:
+        with_sink = [r.method for r in rows if dict(r.params).get("sink") == sink]
+        methods = list(dict.fromkeys(r.method for r in rows if r.method in with_sink or not sink))
+        for i, f in enumerate(comparison.files):
+            where = f", sink:{sink}" if sink else ""
+            label = f" ({f.label})" if len(comparison.files) > 1 else ""
+            out.append(f'<h3>{_e(workload.title + where)}: items per second &plusmn;{_LEVEL} CI, p99.9 call; '
+                       f"a column per thread count{_e(label)}</h3>")
+            out.append('<div class="scroll"><table class="results threads">')
+            out.append("<tr><th>method</th>" + "".join(
+                f"<th>{n} thread{'s' if n > 1 else ''}</th>" for n in counts) + "</tr>")
+            for method in methods:
+                tds = []
+                for n in counts:
+                    found = [r for r in rows if r.method == method and int(dict(r.params)["threads"]) == n and
+                             dict(r.params).get("sink", sink if n == 1 else None) == sink]
+                    cell = found[0].cells[i] if found else None
+                    tds.append(f"<td>{_e(_threads_cell(cell))}</td>")
+                out.append(f"<tr><td>{_e(method)}</td>{''.join(tds)}</tr>")
+            out.append("</table></div>")
+    return "\n".join(out)
+
+
+def _threads_cell(cell) -> str:
+    """"12.21 M/s ±1.4%, 3.0 us": a threads table's cell; "-" without a row, its status when not ok."""
+    if cell is None:
+        return "-"
+    if not cell.ok:
+        return cell.status
+    if cell.items_per_second is None:
+        return "-"
+    text = f"{format_count(cell.items_per_second)}/s"
+    interval = median_interval(cell.rates.get("items", []))
+    if interval is not None and cell.items_per_second > 0:
+        low, high = interval
+        half = max(cell.items_per_second - low, high - cell.items_per_second) / cell.items_per_second
+        text += f" \u00b1{half * 100:.1f}%"
+    p999 = cell.counters.get("latency_p999_ns")
+    if p999:
+        text += f", {format_time(p999 / 1e9)}"
+    return text
+
+
 def _problems(comparison: Comparison, workload: Workload) -> str:
     items = []
     for row in workload.rows:
@@ -232,6 +287,7 @@ def _workload(comparison: Comparison, workload: Workload, index: int) -> str:
     if found:
         out.append(f'<p class="muted">{_e(counter_columns.resolution_legend(found))}</p>')
     out.append(_warnings(comparison, workload))
+    out.append(_threads_tables(comparison, workload))
     for k, chart in enumerate(charts(comparison, workload)):
         out.append(f'<figure aria-label="{_e(chart.title)}">{svg(chart, f"iobench-{index}-{k}")}</figure>')
     out.append(_problems(comparison, workload))

@@ -970,18 +970,24 @@ class PlotTest(unittest.TestCase):
 
     def test_threads_line_chart_and_percentile_plot(self):
         # A real run of the threads suite (log, fprintf/obuf/obuf_mutex, 1-8 threads):
-        # throughput against threads, a line per method and sink that starts at its
-        # one-thread row, the shared sink dashed; and one call's time by percentile.
+        # throughput against threads, a chart per sink with a line per method that
+        # starts at its one-thread row; and one call's time by percentile.
         with tempfile.TemporaryDirectory() as tmp:
             run_ok(self, fixture("threads-log.json"), "--plot", tmp)
-            self.check_charts(tmp, ["log", "log-threads", "log-latency"])
-            with open(os.path.join(tmp, "log-threads.svg"), encoding="utf-8") as f:
-                svg = f.read()
-            self.assertIn("threads, log scale", svg)
-            for line in ("fprintf/sink:shared", "fprintf/sink:per_thread", "obuf/sink:per_thread"):
-                self.assertIn(line, svg)
-            self.assertNotIn("obuf/sink:shared", svg)  # obuf's sink is never shared: no such line
-            self.assertNotIn("limit:", svg)  # one thread's prepared bytes would squash every line
+            self.check_charts(tmp, ["log", "log-threads-per_thread", "log-threads-shared", "log-latency"])
+            with open(os.path.join(tmp, "log-threads-per_thread.svg"), encoding="utf-8") as f:
+                per_thread = f.read()
+            with open(os.path.join(tmp, "log-threads-shared.svg"), encoding="utf-8") as f:
+                shared = f.read()
+            for svg in (per_thread, shared):
+                self.assertIn("threads, log scale", svg)
+                self.assertNotIn("limit:", svg)  # one thread's prepared bytes would squash every line
+            self.assertIn("log, sink:per_thread: throughput against threads", per_thread)
+            self.assertIn("log, sink:shared: throughput against threads", shared)
+            for method in ("fprintf", "obuf", "obuf_mutex"):
+                self.assertIn(f"<!-- {method} -->", per_thread)
+            self.assertIn("<!-- fprintf -->", shared)
+            self.assertNotIn("<!-- obuf -->", shared)  # obuf's sink is never shared: no such line
             with open(os.path.join(tmp, "log-latency.svg"), encoding="utf-8") as f:
                 svg = f.read()
             self.assertIn("one call's time by percentile", svg)

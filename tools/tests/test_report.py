@@ -65,6 +65,55 @@ class ReportTest(unittest.TestCase):
         cls.problems = report(fixture("gcc.json"), fixture("failed.json"), fixture("invalid-times.json"))
         cls.sweep = report(fixture("file-read-shm.json"))
 
+    def test_threads_tables_and_a_chart_per_sink(self):
+        # The threads suite's log rows: a table per sink, a column per thread count, each
+        # cell items per second and the p99.9 call; a one-thread row in both sinks' tables.
+        text = report(fixture("threads-log.json"))
+        section = text.split('<section id="w-log">', 1)[1].split("</section>", 1)[0]
+        for sink in ("per_thread", "shared"):
+            self.assertIn(f"<h3>log, sink:{sink}: items per second &plusmn;95% CI, p99.9 call; a column per "
+                          "thread count</h3>", section)
+        tables = section.split('<table class="results threads">')[1:]
+        self.assertEqual(len(tables), 2)
+        header = "<tr><th>method</th><th>1 thread</th><th>2 threads</th><th>4 threads</th><th>8 threads</th></tr>"
+        for table in tables:
+            self.assertIn(header, table)
+        per_thread, shared = (t.split("</table>", 1)[0] for t in tables)
+        self.assertIn("<td>obuf</td>", per_thread)
+        self.assertNotIn("<td>obuf</td>", shared)  # obuf has no shared-sink rows
+        # fprintf's one-thread cell is the same row in both tables.
+        first = re.search(r"<td>fprintf</td><td>([^<]+)</td>", per_thread).group(1)
+        self.assertRegex(first, r"^[0-9.,]+ ?[kM]?/s, [0-9.]+ (ns|us)$")
+        self.assertEqual(re.search(r"<td>fprintf</td><td>([^<]+)</td>", shared).group(1), first)
+        self.assertIn("log, sink:shared: throughput against threads", section)
+
+    def test_a_threads_chart_holds_at_most_8_lines(self):
+        # Nine methods on a per-thread sink: two charts of that sink, 8 lines and 1.
+        with open(fixture("threads-log.json"), encoding="utf-8") as f:
+            doc = json.load(f)
+        rows = []
+        for b in doc["benchmarks"]:
+            if b.get("method") != "fprintf" or "shared" in b["name"]:
+                continue
+            for k in range(1, 10):
+                copy = dict(b)
+                for key in ("name", "run_name"):
+                    copy[key] = b[key].replace("/fprintf/", f"/m{k}/")
+                copy["method"] = f"m{k}"
+                rows.append(copy)
+        doc["benchmarks"] = rows
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "nine.json")
+            with open(path, "w", encoding="utf-8") as f:
+                json.dump(doc, f)
+            text = report(path)
+        charts = re.findall(r'aria-label="(log, sink:per_thread: throughput against threads[^"]*)"', text)
+        self.assertEqual(charts, ["log, sink:per_thread: throughput against threads (1 of 2)",
+                                  "log, sink:per_thread: throughput against threads (2 of 2)"])
+        first, second = text.split('aria-label="log, sink:per_thread: throughput against threads (')[1:3]
+        self.assertEqual(len(re.findall(r"<!-- m[0-9] -->", first.split("</figure>")[0])), 8)
+        self.assertEqual(len(re.findall(r"<!-- m[0-9] -->", second.split("</figure>")[0])), 1)
+
     def test_self_contained(self):
         for text in (self.two, self.problems, self.sweep):
             tags = parse(text)
