@@ -4,6 +4,7 @@
 #include <benchmark/benchmark.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cctype>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -13,6 +14,7 @@
 #include <map>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "core/os/environment.hpp"
@@ -327,6 +329,48 @@ TEST(Report, ARunUnderValgrindSaysItsTimesAndPercentilesAreValgrinds) {
         << under;
     EXPECT_EQ(summary(false, "").find("under valgrind"), std::string::npos);
     EXPECT_EQ(summary(true, "valgrind").find("! under valgrind"), std::string::npos);
+}
+
+TEST(Report, AMaxCallOfAboutOneTimeSliceUnderContentionIsExplained) {
+    // Per-call rows with a max call of 4 ms against a p99.9 of 3 us: named
+    // where other work waited for a CPU (cpu_wait 50 % of the run) or the
+    // threads outnumber the CPUs; not on an idle machine with a thread per CPU,
+    // nor for a max of 200 us.
+    auto row = [](const std::string& name, double max_ns, double cpu_wait) {
+        benchmark::BenchmarkReporter::Run r = single_run(name, 1.0, 0);
+        r.counters["latency_calls"] = 100000;
+        r.counters["latency_p50_ns"] = 500;
+        r.counters["latency_p999_ns"] = 3000;
+        r.counters["latency_max_ns"] = max_ns;
+        r.counters["cpu_wait"] = cpu_wait;
+        return r;
+    };
+    const unsigned many = std::max(2u, std::thread::hardware_concurrency() + 1);
+    const std::string outnumbered = fmt::format("hello/fwrite/threads:{}/sink:shared", many);
+    CaseIndex threads_index;
+    for (const std::string& name : {std::string("hello/obuf/threads:1"), std::string("hello/fprintf/threads:1"),
+                                    std::string("hello/fputs/threads:1"), outnumbered}) {
+        RowStructure s;
+        s.name = name;
+        s.workload = "hello";
+        s.method = name.substr(6, name.find('/', 6) - 6);
+        s.threads = name == outnumbered ? many : 1;
+        s.shared_sink = name == outnumbered;
+        threads_index.add(std::move(s));
+    }
+    const std::string text = summary_of({row("hello/obuf/threads:1", 4e6, 0.5), row("hello/fprintf/threads:1", 4e6, 0),
+                                         row("hello/fputs/threads:1", 2e5, 0.5), row(outnumbered, 4e6, 0)},
+                                        "", threads_index);
+    EXPECT_NE(text.find(fmt::format("- max call of hello/obuf/threads:1 (4.00 ms), {} (4.00 ms): about one time "
+                                    "slice of the scheduler (1-30 ms), with more threads than CPUs or other work "
+                                    "waiting for one: a thread preempted in the middle of a call, not a call that "
+                                    "cost that much.\n",
+                                    outnumbered)),
+              std::string::npos)
+        << text;
+    EXPECT_EQ(text.find("hello/fprintf/threads:1 (4"), std::string::npos) << text;
+    EXPECT_EQ(text.find("hello/fputs/threads:1 ("), std::string::npos) << text;
+    (void)index;
 }
 
 TEST(Report, ARepetitionStoppedPartWayIsNamed) {

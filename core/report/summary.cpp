@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <thread>
 #include <cmath>
 #include <cstdint>
 #include <map>
@@ -283,6 +284,9 @@ struct SummaryNotes {
     std::vector<std::string> new_pages;
     double new_page_ns = 0;
     bool under_valgrind = false;  // the run ran under valgrind not started by --instructions
+    /// "hello/fwrite/threads:8/sink:shared (4.02 ms)": per-call rows whose max call is about one
+    /// scheduler time slice under contention (note_time_slice).
+    std::vector<std::string> time_slice_max;
 };
 
 /// Adds `item` to `list` unless it is there already.
@@ -395,6 +399,23 @@ void note_interference(const RowFigures& f, SummaryNotes& notes) {
         notes.contended.push_back(fmt::format("{} ({:.0f}%)", r.structure.name, 100 * *r.cpu_wait / (r.ms / 1e3)));
 }
 
+/// Names a per-call row whose max call is about one time slice of the
+/// scheduler (1 to 30 ms: Linux's CFS and EEVDF slices, Windows' 15.6 ms
+/// timer tick), at least 20 times its p99.9, while its threads outnumbered
+/// the CPUs or other work waited for a CPU (cpu_wait at least
+/// rules::interference_share of the wall time): a thread preempted in the
+/// middle of a call, not a call that cost that much.
+void note_time_slice(const SummaryRow& r, SummaryNotes& notes) {
+    const auto max = r.counters.find("latency_max_ns"), p999 = r.counters.find("latency_p999_ns");
+    if (max == r.counters.end() || p999 == r.counters.end() || !(p999->second > 0)) return;
+    if (max->second < 1e6 || max->second > 3e7 || max->second < 20 * p999->second) return;
+    const unsigned cpus = std::thread::hardware_concurrency();
+    const bool outnumbered = cpus > 0 && r.structure.threads > cpus;
+    const bool waited = r.cpu_wait && r.ms > 0 && *r.cpu_wait >= rules::interference_share * r.ms / 1e3;
+    if (outnumbered || waited)
+        notes.time_slice_max.push_back(fmt::format("{} ({})", r.structure.name, format_time(max->second / 1e9)));
+}
+
 /// What the notes must say about a row that ran in the table `title`.
 void note_row(const RowFigures& f, const std::string& title, SummaryNotes& notes) {
     const SummaryRow& r = *f.row;
@@ -404,6 +425,7 @@ void note_row(const RowFigures& f, const std::string& title, SummaryNotes& notes
     notes.short_runs = notes.short_runs || (r.system_time && !long_enough_for_cpu_share(r));
     for (std::string& s : stopped_repetitions(r)) notes.stopped.push_back(std::move(s));
     note_interference(f, notes);
+    note_time_slice(r, notes);
     add_once(notes.methods, r.structure.method);
     if (!r.structure.calls_not_counted.empty())
         add_once(notes.calls_not_counted[r.structure.calls_not_counted], r.structure.method);
@@ -740,6 +762,11 @@ void render_notes(std::ostream& out, const SummaryNotes& notes) {
                            "{:.0f} steps of the clock; latency_clock in the JSON says which clock).\n",
                            fmt::join(steps, ", "), resolution_steps);
     }
+    if (!notes.time_slice_max.empty())
+        out << fmt::format("- max call of {}: about one time slice of the scheduler (1-30 ms), with more threads "
+                           "than CPUs or other work waiting for one: a thread preempted in the middle of a call, "
+                           "not a call that cost that much.\n",
+                           fmt::join(notes.time_slice_max, ", "));
     if (notes.under_valgrind)
         out << fmt::format("! under valgrind: the code runs ~50x slower and valgrind runs one thread at a time, so "
                            "every time of this run{} is valgrind's, not the method's; for instructions per item use "
