@@ -370,7 +370,6 @@ TEST(Report, AMaxCallOfAboutOneTimeSliceUnderContentionIsExplained) {
         << text;
     EXPECT_EQ(text.find("hello/fprintf/threads:1 (4"), std::string::npos) << text;
     EXPECT_EQ(text.find("hello/fputs/threads:1 ("), std::string::npos) << text;
-    (void)index;
 }
 
 TEST(Report, ARepetitionStoppedPartWayIsNamed) {
