@@ -372,6 +372,47 @@ TEST(Report, AMaxCallOfAboutOneTimeSliceUnderContentionIsExplained) {
     EXPECT_EQ(text.find("hello/fputs/threads:1 ("), std::string::npos) << text;
 }
 
+TEST(Report, ABaselineMethodGivesPerCallRowsARatioAtEachPercentile) {
+    // fprintf's calls against fwrite's, percentile by percentile; obuf's p50
+    // at the clock's resolution (40 ns, 4 steps of 10 ns): no ratio there.
+    CaseIndex index;
+    for (const char* method : {"fwrite", "fprintf", "obuf"}) {
+        RowStructure s;
+        s.name = fmt::format("hello/{}/threads:1", method);
+        s.workload = "hello";
+        s.method = method;
+        s.threads = 1;
+        index.add(std::move(s));
+    }
+    std::ostringstream out;
+    const Outcomes outcomes;
+    SummaryConsoleReporter reporter(outcomes, index, benchmark::ConsoleReporter::OO_None);
+    reporter.SetOutputStream(&out);
+    reporter.SetErrorStream(&out);
+    reporter.set_baseline_methods({"fwrite"});
+    int family = 0;
+    for (const auto& [method, scale] : std::vector<std::pair<std::string, double>>{
+             {"fwrite", 1.0}, {"fprintf", 2.0}, {"obuf", 0.4}}) {
+        benchmark::BenchmarkReporter::Run r = single_run(fmt::format("hello/{}/threads:1", method), 0.1, family++);
+        r.counters["latency_calls"] = 1000;
+        r.counters["latency_resolution_ns"] = 10;
+        r.counters["latency_p50_ns"] = 100 * scale;
+        r.counters["latency_p90_ns"] = 200 * scale;
+        r.counters["latency_p99_ns"] = 400 * scale;
+        r.counters["latency_p999_ns"] = 1000 * scale;
+        r.counters["latency_max_ns"] = 5000 * scale;
+        reporter.ReportRuns({r});
+    }
+    reporter.Finalize();
+    const std::string text = out.str();
+    EXPECT_NE(text.find("\nhello: x baseline at each percentile: a call's time / fwrite's at the same percentile (- "
+                        "at the clock's resolution)\n  method               p50    p90    p99  p99.9    max\n"),
+              std::string::npos)
+        << text;
+    EXPECT_NE(text.find("  fprintf/threads:1  2.00x  2.00x  2.00x  2.00x  2.00x\n"), std::string::npos) << text;
+    EXPECT_NE(text.find("  obuf/threads:1         -  0.40x  0.40x  0.40x  0.40x\n"), std::string::npos) << text;
+}
+
 TEST(Report, ARepetitionStoppedPartWayIsNamed) {
     // 3 s of SIGSTOP in one repetition of hello/limit once showed only as a
     // large cv: it is named; hello/fwrite, whose CPU time accounts for its

@@ -63,6 +63,7 @@ struct SummaryRow {
     std::int64_t repetitions = 0;      // repetitions that ran (the rows' repetitions, TeeReporter's count)
     std::string label;                 // the rows' label (Trial::label): how a cold row's pages were dropped
     std::optional<double> baseline_ms; // the time of the --baseline-method's row it is compared with (set_baselines)
+    const SummaryRow* baseline = nullptr;  // that row itself (its per-call percentiles), in the same table
     Outcome outcome;
 };
 
@@ -480,6 +481,7 @@ void set_baselines(SummaryTable& t, const std::vector<std::string>& methods) {
                     found = &b;
             if (found) {
                 row.baseline_ms = found->ms;
+                row.baseline = found;
                 t.has_baseline = true;
                 break;
             }
@@ -731,6 +733,55 @@ void render_threads_tables(std::ostream& out, const SummaryTable& t) {
     }
 }
 
+/// With --baseline-method, under a table with per-call rows: each such
+/// row's p50 ... max call / its baseline row's (set_baselines), a column per
+/// percentile; "-" where either figure is at the clock's resolution (an
+/// upper bound: no ratio) or the baseline row has none.
+void render_baseline_percentiles(std::ostream& out, const SummaryTable& t) {
+    static constexpr std::pair<const char*, const char*> percentiles[] = {
+        {"latency_p50_ns", "p50"}, {"latency_p90_ns", "p90"}, {"latency_p99_ns", "p99"},
+        {"latency_p999_ns", "p99.9"}, {"latency_max_ns", "max"}};
+    std::vector<std::vector<std::string>> lines;
+    std::string baseline_methods;
+    for (const SummaryRow& r : t.rows) {
+        if (!r.outcome.ok() || r.baseline == nullptr || !counter_of(r, "latency_p50_ns")) continue;
+        std::vector<std::string> line{r.structure.label()};
+        for (const auto& [key, label] : percentiles) {
+            (void)label;
+            const auto ours = counter_of(r, key), theirs = counter_of(*r.baseline, key);
+            const auto ours_step = counter_of(r, "latency_resolution_ns"),
+                       theirs_step = counter_of(*r.baseline, "latency_resolution_ns");
+            const bool coarse = (ours && ours_step && at_clock_resolution(*ours, *ours_step)) ||
+                                (theirs && theirs_step && at_clock_resolution(*theirs, *theirs_step));
+            line.push_back(ours && theirs && *theirs > 0 && !coarse ? format_ratio(*ours / *theirs) : "-");
+        }
+        if (baseline_methods.find(r.baseline->structure.method) == std::string::npos)
+            baseline_methods += (baseline_methods.empty() ? "" : ", ") + r.baseline->structure.method;
+        lines.push_back(std::move(line));
+    }
+    if (lines.empty()) return;
+    std::vector<std::string> head{"method"};
+    for (const auto& [key, label] : percentiles) {
+        (void)key;
+        head.push_back(label);
+    }
+    lines.insert(lines.begin(), head);
+    std::vector<std::size_t> widths(head.size(), 0);
+    for (const auto& line : lines)
+        for (std::size_t i = 0; i < line.size(); ++i) widths[i] = std::max(widths[i], shown_width(line[i]));
+    out << fmt::format("\n{}: x baseline at each percentile: a call's time / {}'s at the same percentile "
+                       "(- at the clock's resolution)\n",
+                       t.title, baseline_methods);
+    for (const auto& line : lines) {
+        std::string text;
+        for (std::size_t i = 0; i < line.size(); ++i) {
+            const std::string pad(widths[i] - shown_width(line[i]), ' ');
+            text += i == 0 ? "  " + line[i] + pad : "  " + pad + line[i];
+        }
+        out << text << '\n';
+    }
+}
+
 void render_notes(std::ostream& out, const SummaryNotes& notes) {
     out << fmt::format("\ntime: median of the repetitions; {} CI: half-width of the median's distribution-free "
                        "interval;\ncv: standard deviation / mean of the repetitions' times;\n",
@@ -882,6 +933,7 @@ void SummaryConsoleReporter::Finalize() {
     for (const SummaryTable& t : tables) {
         render_table(out, table_text(t, notes));
         render_threads_tables(out, t);
+        if (!baseline_methods_.empty()) render_baseline_percentiles(out, t);
     }
     render_notes(out, notes);
     if (const int failed = outcomes_.failed(); failed > 0)
