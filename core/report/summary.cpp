@@ -669,6 +669,24 @@ std::size_t shown_width(std::string_view text) {
         std::count_if(text.begin(), text.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
 }
 
+/// `lines` (a header line first) as columns two spaces apart, the first
+/// left-aligned, the others right-aligned, each line indented by two.
+void render_small_table(std::ostream& out, const std::vector<std::vector<std::string>>& lines) {
+    std::vector<std::size_t> widths;
+    for (const auto& line : lines) {
+        widths.resize(std::max(widths.size(), line.size()), 0);
+        for (std::size_t i = 0; i < line.size(); ++i) widths[i] = std::max(widths[i], shown_width(line[i]));
+    }
+    for (const auto& line : lines) {
+        std::string text;
+        for (std::size_t i = 0; i < line.size(); ++i) {
+            const std::string pad(widths[i] - shown_width(line[i]), ' ');
+            text += i == 0 ? "  " + line[i] + pad : "  " + pad + line[i];
+        }
+        out << text << '\n';
+    }
+}
+
 /// The threads tables of table `t`, as docs/results/threads.md lays them
 /// out, where its per-call rows ran with two thread counts or more: one per
 /// sink (a threads:1 row in each), a line per method and a column per
@@ -717,19 +735,9 @@ void render_threads_tables(std::ostream& out, const SummaryTable& t) {
             }
             lines.push_back(std::move(line));
         }
-        std::vector<std::size_t> widths(head.size(), 0);
-        for (const auto& line : lines)
-            for (std::size_t i = 0; i < line.size(); ++i) widths[i] = std::max(widths[i], shown_width(line[i]));
         out << fmt::format("\n{}, sink:{}: items per second ±95% CI, p99.9 call; a column per thread count\n",
                            t.title, shared ? "shared" : "per_thread");
-        for (const auto& line : lines) {
-            std::string text;
-            for (std::size_t i = 0; i < line.size(); ++i) {
-                const std::string pad(widths[i] - shown_width(line[i]), ' ');
-                text += i == 0 ? "  " + line[i] + pad : "  " + pad + line[i];
-            }
-            out << text << '\n';
-        }
+        render_small_table(out, lines);
     }
 }
 
@@ -766,20 +774,10 @@ void render_baseline_percentiles(std::ostream& out, const SummaryTable& t) {
         head.push_back(label);
     }
     lines.insert(lines.begin(), head);
-    std::vector<std::size_t> widths(head.size(), 0);
-    for (const auto& line : lines)
-        for (std::size_t i = 0; i < line.size(); ++i) widths[i] = std::max(widths[i], shown_width(line[i]));
     out << fmt::format("\n{}: x baseline at each percentile: a call's time / {}'s at the same percentile "
                        "(- at the clock's resolution)\n",
                        t.title, baseline_methods);
-    for (const auto& line : lines) {
-        std::string text;
-        for (std::size_t i = 0; i < line.size(); ++i) {
-            const std::string pad(widths[i] - shown_width(line[i]), ' ');
-            text += i == 0 ? "  " + line[i] + pad : "  " + pad + line[i];
-        }
-        out << text << '\n';
-    }
+    render_small_table(out, lines);
 }
 
 void render_notes(std::ostream& out, const SummaryNotes& notes) {
