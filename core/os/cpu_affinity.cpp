@@ -33,8 +33,8 @@ std::string cpu_list_text(const std::vector<int>& cpus) {
 std::string pin_to_cpus(const std::vector<int>& cpus) {
     const std::string wanted = cpu_list_text(cpus);
 #ifdef _WIN32
-    DWORD_PTR process = 0, system = 0;
-    if (!GetProcessAffinityMask(GetCurrentProcess(), &process, &system))
+    DWORD_PTR process = 0, system_mask = 0;
+    if (!GetProcessAffinityMask(GetCurrentProcess(), &process, &system_mask))
         throw io_error("GetProcessAffinityMask", "the process",
                        std::error_code(static_cast<int>(GetLastError()), std::system_category()));
     std::vector<int> allowed;
