@@ -49,6 +49,7 @@
 #include "core/os/cleanup.hpp"
 #include "core/os/cpu_affinity.hpp"
 #include "core/os/crash_catcher.hpp"
+#include "core/os/emulator.hpp"
 #include "core/os/environment.hpp"
 #include "core/os/instructions.hpp"
 #include "core/os/memory_use.hpp"
@@ -734,6 +735,9 @@ int execute(const CommandLine& cl, const Plan& plan, const char* argv0) {
     for (const iobench::LoadedPlugin& p : iobench::loaded_plugins())
         note("iobench: plugin {}{}: {} (sha256 {})\n", p.path, p.owner.empty() ? "" : " (owner " + p.owner + ")",
              iobench::registered_text(p), p.sha256.substr(0, 16));
+    if (!iobench::cpu_emulator().empty())
+        note("iobench: on an emulated CPU ({}): the times are the emulator's, not a CPU's (docs/architectures.md)\n",
+             iobench::cpu_emulator());
     note("iobench: {} benchmark(s), scale {}, files in {} ({})\n", plan.cases.size(), plan.scale, dir.string(),
          iobench::filesystem_type(dir));
     iobench::Outcomes outcomes;  // how each benchmark ended: the summary, the exit status

@@ -303,10 +303,11 @@ std::span<const std::string_view> reserved_context_keys() {
         "library_build_type",
         // iobench's
         "BUFSIZ", "build_flags", "build_type", "c_library", "compiler", "compiler_target", "counters", "cpu_model",
-        "cpus", "file_size", "google_benchmark_version", "hardware_threads", "instructions_source", "interleaved",
-        "iobench_git_commit", "iobench_version", "kernel", "latency_clock", "memory_counters", "os", "os_release",
-        "page_cache_pages", "page_size", "program_toolchains", "programs", "scale", "skipped", "standard_library",
-        "stdout_target", "stopping_rule", "suite", "syscall_counter", "target_dir", "target_filesystem", "timing", "valgrind", "added_families", "plugins"};
+        "cpus", "emulator", "file_size", "google_benchmark_version", "hardware_threads", "instructions_source",
+        "interleaved", "iobench_git_commit", "iobench_version", "kernel", "latency_clock", "memory_counters", "os",
+        "os_release", "page_cache_pages", "page_size", "program_toolchains", "programs", "scale", "skipped",
+        "standard_library", "stdout_target", "stopping_rule", "suite", "syscall_counter", "target_dir",
+        "target_filesystem", "timing", "valgrind", "added_families", "plugins"};
     return keys;
 }
 

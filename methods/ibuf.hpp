@@ -8,7 +8,8 @@
 // the end of every number in the block is a bit of a mask, found without
 // waiting for the number before it; numbers of up to 8 digits are then
 // converted four at a time with AVX2 multiply-adds where the CPU has AVX2
-// (chosen at run time), two at a time with SSE2 elsewhere, longer ones (up
+// (chosen at run time), two at a time with SSE2 elsewhere (and with NEON on
+// AArch64, which classifies its blocks the same way), longer ones (up
 // to 16 digits) with 8-byte SWAR steps (the kernels: methods/parse_uint.hpp).
 // The per-call state stays in registers. Numbers that touch the end of the buffer
 // (split across refills), longer digit runs and errors take an out-of-line
@@ -194,9 +195,9 @@ public:
     ///
     /// Faster than get_uint() per number: its position and output stay in
     /// registers across numbers, and a block of 32 bytes is classified at
-    /// once, its numbers converted two (SSE2) or four (AVX2) at a time
+    /// once, its numbers converted two (SSE2, NEON) or four (AVX2) at a time
     /// (detail::parse_uint_blocks: the block parser uint_block_parser_in_use()
-    /// says, AVX2 where the CPU has it); with the scalar parser, and at the
+    /// says, AVX2 where the CPU has it, NEON on AArch64); with the scalar parser, and at the
     /// end of the buffer, numbers of up to 7 digits take one 8-byte load each
     /// (detail::parse_short_uints); anything else takes get_uint().
     std::size_t get_uints(std::span<std::uint64_t> values) { return get_uints(values, uint_block_parser_in_use()); }

@@ -48,7 +48,7 @@ const std::string ibuf_description =
     std::string(ibuf_reader) +
     ": get_uints(block) / get_doubles(block) until end of file, 1024 numbers per call; integers by a block parser "
     "chosen at run time: 64-byte windows with AVX2 where the CPU has it, four numbers at a time, else 32-byte blocks "
-    "with SSE2 (x86-64; scalar_ibuf, sse2_ibuf: the other parsers); doubles parsed with " +
+    "with SSE2 (x86-64) or NEON (ARM64; scalar_ibuf, sse2_ibuf: the other parsers); doubles parsed with " +
     std::string(detail::double_parser_name);
 
 void obuf_ints(const Sink& sink, std::uint64_t count) {
@@ -332,7 +332,7 @@ const MethodRegistrar registrar{{.family = "obuf"}, {
      .get_doubles = ibuf_doubles},
     {.name = "scalar_ibuf",
      .description = "ibuf's get_uints with no block parser (one 8-byte load per number of up to 7 digits) whatever "
-                    "the CPU has: what ibuf runs off x86-64",
+                    "the CPU has: what ibuf runs off x86-64 and ARM64",
      .default_buffer_size = obuf_buffer_size,
      .sizable_buffer = true,
      .get_ints = parser_ibuf_ints<uint_block_parser::scalar>},

@@ -3,8 +3,9 @@
 // get_uints, which classify a block of bytes at once and convert several
 // numbers at a time: 64 bytes and four numbers with AVX2 (and BMI1, BMI2,
 // POPCNT) where the CPU has them, chosen at run time; 32 bytes and two
-// numbers with SSE2 on every other x86-64 CPU; none elsewhere (the scalar
-// path: one 8-byte load per number). uint_block_parser_in_use() says which
+// numbers with SSE2 on every other x86-64 CPU; 32 bytes and two numbers with
+// NEON on AArch64 (ARM64); none elsewhere (the scalar path: one 8-byte load
+// per number). uint_block_parser_in_use() says which
 // runs; use_uint_block_parser() chooses one (the tests run every path the
 // CPU has).
 #pragma once
@@ -32,6 +33,16 @@
 #endif
 #else
 #define IOBENCH_IBUF_SSE2 0
+#endif
+
+/// IOBENCH_IBUF_NEON: 1 where ibuf's NEON block parser is built (AArch64,
+/// where NEON, the Advanced SIMD instructions, is part of the architecture),
+/// 0 elsewhere.
+#if defined(__aarch64__) || defined(_M_ARM64)
+#define IOBENCH_IBUF_NEON 1
+#include <arm_neon.h>
+#else
+#define IOBENCH_IBUF_NEON 0
 #endif
 
 namespace iobench {
@@ -455,6 +466,113 @@ IOBENCH_TARGET_AVX2 inline const char* parse_uint_blocks_avx2(const char* start,
 }
 #endif
 
+#if IOBENCH_IBUF_NEON
+/// The bit masks of four vectors of 16 compare results (0x00 or 0xFF each):
+/// bit i of the 16-bit field k for byte i of vector k (a, b, c, d from the
+/// lowest field). NEON has no movemask: each byte keeps its bit's weight
+/// (AND), then three pairwise additions sum the weights of 8 bytes into one.
+IOBENCH_ALWAYS_INLINE std::uint64_t bit_masks4_neon(uint8x16_t a, uint8x16_t b, uint8x16_t c, uint8x16_t d) noexcept {
+    const uint8x16_t weights = {1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128};
+    const uint8x16_t ab = vpaddq_u8(vandq_u8(a, weights), vandq_u8(b, weights));
+    const uint8x16_t cd = vpaddq_u8(vandq_u8(c, weights), vandq_u8(d, weights));
+    const uint8x16_t abcd = vpaddq_u8(ab, cd);
+    return vgetq_lane_u64(vreinterpretq_u64_u8(vpaddq_u8(abcd, abcd)), 0);
+}
+
+/// 0xFF for the bytes of `x` that are decimal digits (is_digit), 0 for the others.
+IOBENCH_ALWAYS_INLINE uint8x16_t digits16_neon(uint8x16_t x) noexcept {
+    return vcltq_u8(vsubq_u8(x, vdupq_n_u8('0')), vdupq_n_u8(10));
+}
+
+/// 0xFF for the bytes of `x` that are white space (is_space), 0 for the others.
+IOBENCH_ALWAYS_INLINE uint8x16_t spaces16_neon(uint8x16_t x) noexcept {
+    return vorrq_u8(vceqq_u8(x, vdupq_n_u8(' ')), vcltq_u8(vsubq_u8(x, vdupq_n_u8('\t')), vdupq_n_u8(5)));
+}
+
+/// byte_classes32 of the 32 bytes at `p` with NEON: two 16-byte loads, the
+/// compares of each class, one bit_masks4_neon for all four masks.
+inline byte_classes32 classify32_neon(const char* p) noexcept {
+    const uint8x16_t lo = vld1q_u8(reinterpret_cast<const std::uint8_t*>(p));
+    const uint8x16_t hi = vld1q_u8(reinterpret_cast<const std::uint8_t*>(p + 16));
+    const std::uint64_t m = bit_masks4_neon(spaces16_neon(lo), spaces16_neon(hi), digits16_neon(lo), digits16_neon(hi));
+    return {static_cast<std::uint32_t>(m), static_cast<std::uint32_t>(m >> 32)};
+}
+
+/// eight_digits of `a` and of `b` at once, stored to out[0] and out[1], as
+/// eight_digits_x2 does with SSE2: both numbers' digits in one register,
+/// widened to 16 bits, then digit pairs (x10 + 1: a multiply and a pairwise
+/// widening add), 4-digit groups (x100 + 1) and the 8-digit values (x10000
+/// + 1, a widening multiply to 32 bits, a pairwise add to 64).
+IOBENCH_ALWAYS_INLINE void eight_digits_x2_neon(std::uint64_t a, std::uint64_t b, std::uint64_t* out) noexcept {
+    const uint8x16_t x = vcombine_u8(vcreate_u8(a), vcreate_u8(b));
+    const uint16x8_t by10 = {10, 1, 10, 1, 10, 1, 10, 1};
+    const uint32x4_t pairs_a = vpaddlq_u16(vmulq_u16(vmovl_u8(vget_low_u8(x)), by10));
+    const uint32x4_t pairs_b = vpaddlq_u16(vmulq_u16(vmovl_u8(vget_high_u8(x)), by10));
+    const uint16x8_t pairs = vcombine_u16(vmovn_u32(pairs_a), vmovn_u32(pairs_b));
+    const uint16x8_t by100 = {100, 1, 100, 1, 100, 1, 100, 1};
+    const uint32x4_t quads = vpaddlq_u16(vmulq_u16(pairs, by100));
+    const uint16x4_t by10000 = {10000, 1, 10000, 1};
+    vst1q_u64(out, vpaddlq_u32(vmull_u16(vmovn_u32(quads), by10000)));
+}
+
+/// parse_next_in_block with the NEON conversion of two numbers at once
+/// (eight_digits_x2_neon): the same numbers, stops and `spaces`.
+IOBENCH_ALWAYS_INLINE bool parse_next_in_block_neon(const char*& start, const char* block, std::uint32_t& spaces,
+                                                    std::uint64_t*& o) noexcept {
+    const char* const e = block + static_cast<unsigned>(std::countr_zero(spaces));
+    const std::uint32_t rest = spaces & (spaces - 1);
+    const auto len = static_cast<std::size_t>(e - start);
+    if (len - 1 < 8) {
+        if (rest != 0) {
+            const char* const e2 = block + static_cast<unsigned>(std::countr_zero(rest));
+            const auto len2 = static_cast<std::size_t>(e2 - e - 1);
+            if (len2 - 1 < 8) {
+                spaces = rest & (rest - 1);
+                eight_digits_x2_neon(digit_lanes(start, len), digit_lanes(e + 1, len2), o);
+                o += 2;
+                start = e2 + 1;
+                return true;
+            }
+        }
+        *o++ = digits_at(start, len);
+    } else if (len - 9 < 8) {
+        *o++ = digits_at(start, len - 8) * std::uint64_t{100000000} + digits_at(e - 8, 8);
+    } else if (len != 0) {
+        return false;
+    }
+    spaces = rest;
+    start = e + 1;
+    return true;
+}
+
+/// parse_uint_blocks_sse2 with NEON (classify32_neon, parse_next_in_block_neon):
+/// the same numbers, stops and conditions; 32-byte blocks, each classified
+/// one step ahead of its numbers' conversion.
+inline const char* parse_uint_blocks_neon(const char* start, const char* end, std::uint64_t*& out,
+                                          std::uint64_t* out_end) noexcept {
+    if (end - start < 32) return start;
+    const char* block = start;
+    std::uint64_t* o = out;
+    byte_classes32 c = classify32_neon(block);
+    while (out_end - o >= 16 && (c.space | c.digit) == 0xFFFFFFFFu) {
+        const bool more = end - block >= 64;
+        const byte_classes32 next = more ? classify32_neon(block + 32) : byte_classes32{0, 0};
+        std::uint32_t spaces = c.space;
+        while (spaces != 0) {
+            if (!parse_next_in_block_neon(start, block, spaces, o)) {
+                out = o;
+                return start;
+            }
+        }
+        block += 32;
+        if (!more) break;
+        c = next;
+    }
+    out = o;
+    return start;
+}
+#endif  // IOBENCH_IBUF_NEON
+
 /// Parses numbers of 1 to 7 digits, each after optional white space and
 /// followed by one white-space byte, from `p` into out until out is full or
 /// something else comes (a longer number, the end of the buffer, a byte that
@@ -493,11 +611,17 @@ enum class uint_block_parser {
     /// (detail::parse_uint_blocks_avx2). x86-64 CPUs with AVX2, BMI1 and BMI2
     /// whose operating system saves the AVX registers.
     avx2,
+    /// 32-byte blocks classified with NEON, two numbers converted at once
+    /// (detail::parse_uint_blocks_neon). Every AArch64 (ARM64) CPU.
+    neon,
 };
 
-/// "scalar", "sse2" or "avx2".
+/// "scalar", "sse2", "avx2" or "neon".
 constexpr const char* uint_block_parser_name(uint_block_parser p) noexcept {
-    return p == uint_block_parser::avx2 ? "avx2" : p == uint_block_parser::sse2 ? "sse2" : "scalar";
+    return p == uint_block_parser::avx2   ? "avx2"
+           : p == uint_block_parser::sse2 ? "sse2"
+           : p == uint_block_parser::neon ? "neon"
+                                          : "scalar";
 }
 
 /// Whether this CPU has AVX2, BMI1, BMI2 and POPCNT and its operating system saves
@@ -528,20 +652,22 @@ inline bool cpu_has_avx2_bmi2() noexcept {
 }
 
 /// Whether this CPU runs `p`: scalar everywhere, sse2 on x86-64, avx2 where
-/// cpu_has_avx2_bmi2().
+/// cpu_has_avx2_bmi2(), neon on AArch64.
 inline bool cpu_runs(uint_block_parser p) noexcept {
     switch (p) {
     case uint_block_parser::scalar: return true;
     case uint_block_parser::sse2: return IOBENCH_IBUF_SSE2 != 0;
     case uint_block_parser::avx2: return cpu_has_avx2_bmi2();
+    case uint_block_parser::neon: return IOBENCH_IBUF_NEON != 0;
     }
     return false;
 }
 
-/// The fastest parser this CPU runs: avx2, else sse2, else scalar.
+/// The fastest parser this CPU runs: avx2, else sse2, else neon, else scalar.
 inline uint_block_parser best_uint_block_parser() noexcept {
     if (cpu_runs(uint_block_parser::avx2)) return uint_block_parser::avx2;
     if (cpu_runs(uint_block_parser::sse2)) return uint_block_parser::sse2;
+    if (cpu_runs(uint_block_parser::neon)) return uint_block_parser::neon;
     return uint_block_parser::scalar;
 }
 
@@ -579,8 +705,11 @@ inline const char* parse_uint_blocks(uint_block_parser parser, const char* start
     switch (parser) {
     case uint_block_parser::avx2: return parse_uint_blocks_avx2(start, end, out, out_end);
     case uint_block_parser::sse2: return parse_uint_blocks_sse2(start, end, out, out_end);
+    case uint_block_parser::neon:
     case uint_block_parser::scalar: break;
     }
+#elif IOBENCH_IBUF_NEON
+    if (parser == uint_block_parser::neon) return parse_uint_blocks_neon(start, end, out, out_end);
 #else
     (void)parser;
     (void)end;

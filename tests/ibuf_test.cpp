@@ -5,8 +5,8 @@
 // fewer bytes than asked, numbers split across refills, files without a
 // final '\n', and malformed input, which must be a parse_error naming the
 // same offset and byte either way -- all of it once per block parser the CPU
-// runs (scalar, SSE2, AVX2: use_uint_block_parser), so that every path gives
-// the same values and the same errors. The SWAR, SSE2 and AVX2 pieces are
+// runs (scalar, SSE2, AVX2, NEON: use_uint_block_parser), so that every path
+// gives the same values and the same errors. The SWAR, SSE2, AVX2 and NEON pieces are
 // checked against byte-by-byte references, and get_doubles against
 // get_double and its parser against std::from_chars.
 #include <gtest/gtest.h>
@@ -157,6 +157,53 @@ TEST(IbufPieces, TwoAtOnceAgreesWithEightDigits) {
 }
 #endif
 
+#if IOBENCH_IBUF_NEON
+TEST(IbufPieces, NeonTwoAtOnceAgreesWithEightDigits) {
+    std::mt19937_64 rng(11);
+    for (int i = 0; i < 100000; ++i) {
+        char text[16];
+        const std::uint64_t va = rng() % detail::pow10_small[1 + i % 8], vb = rng() % detail::pow10_small[1 + i / 8 % 8];
+        const std::string a = decimal(va), b = decimal(vb);
+        std::memset(text, '7', sizeof text);  // what follows a number must not matter
+        std::memcpy(text, a.data(), a.size());
+        std::memcpy(text + 8, b.data(), b.size());
+        std::uint64_t out[2] = {1, 1};
+        detail::eight_digits_x2_neon(detail::digit_lanes(text, a.size()), detail::digit_lanes(text + 8, b.size()),
+                                     out);
+        ASSERT_EQ(out[0], va) << a << ' ' << b;
+        ASSERT_EQ(out[1], vb) << a << ' ' << b;
+    }
+    std::uint64_t out[2];
+    detail::eight_digits_x2_neon(detail::digit_lanes("99999999", 8), detail::digit_lanes("00000000", 8), out);
+    EXPECT_EQ(out[0], 99999999u);
+    EXPECT_EQ(out[1], 0u);
+}
+
+TEST(IbufPieces, NeonByteClassesOfEveryByteAtEveryPosition) {
+    char block[32];
+    for (unsigned c = 0; c < 256; ++c) {
+        for (unsigned pos = 0; pos < 32; ++pos) {
+            std::memset(block, pos % 2 ? '7' : ' ', sizeof block);
+            block[pos] = static_cast<char>(c);
+            const detail::byte_classes32 want = detail::classify32_bytes(block);
+            const detail::byte_classes32 got = detail::classify32_neon(block);
+            ASSERT_EQ(got.space, want.space) << "byte " << c << " at " << pos;
+            ASSERT_EQ(got.digit, want.digit) << "byte " << c << " at " << pos;
+        }
+    }
+    const char mixed[] = " \t\n\v\f\r0123456789/:\x1f!\x80\xff\x0e\x08 99\n\n\r\n ";
+    EXPECT_EQ(detail::classify32_neon(mixed).space, 0xF900003Fu);
+    EXPECT_EQ(detail::classify32_neon(mixed).digit, 0x0600FFC0u);
+}
+
+TEST(IbufPieces, NeonIsTheParserOfEveryAarch64Cpu) {
+    EXPECT_TRUE(cpu_runs(uint_block_parser::neon));
+    EXPECT_FALSE(cpu_runs(uint_block_parser::sse2));
+    EXPECT_FALSE(cpu_runs(uint_block_parser::avx2));
+    EXPECT_EQ(best_uint_block_parser(), uint_block_parser::neon);
+}
+#endif
+
 TEST(IbufPieces, ByteClassesOfEveryByteAtEveryPosition) {
     // classify32 (SSE2, where built) and the byte-by-byte reference agree with
     // is_space / is_digit for all 256 byte values in all 32 positions.
@@ -259,7 +306,8 @@ TEST(IbufPieces, Avx2DetectionAgreesWithTheKernel) {
 
 TEST(IbufPieces, EveryParserTheCpuRunsCanBeChosen) {
     const uint_block_parser before = uint_block_parser_in_use();
-    for (uint_block_parser p : {uint_block_parser::scalar, uint_block_parser::sse2, uint_block_parser::avx2}) {
+    for (uint_block_parser p :
+         {uint_block_parser::scalar, uint_block_parser::sse2, uint_block_parser::avx2, uint_block_parser::neon}) {
         EXPECT_EQ(use_uint_block_parser(p), cpu_runs(p)) << uint_block_parser_name(p);
         if (cpu_runs(p)) {
             EXPECT_EQ(uint_block_parser_in_use(), p);
@@ -269,6 +317,9 @@ TEST(IbufPieces, EveryParserTheCpuRunsCanBeChosen) {
 #if !IOBENCH_IBUF_SSE2
     EXPECT_FALSE(use_uint_block_parser(uint_block_parser::sse2));
     EXPECT_FALSE(use_uint_block_parser(uint_block_parser::avx2));
+#endif
+#if !IOBENCH_IBUF_NEON
+    EXPECT_FALSE(use_uint_block_parser(uint_block_parser::neon));
 #endif
 }
 
@@ -289,8 +340,15 @@ private:
     uint_block_parser before_ = uint_block_parser_in_use();
 };
 
-INSTANTIATE_TEST_SUITE_P(Parser, IbufGetUints,
-                         ::testing::Values(uint_block_parser::scalar, uint_block_parser::sse2, uint_block_parser::avx2),
+/// The parsers the get_uints tests run with: the x86-64 ones everywhere (skipped where the CPU does not run
+/// them), NEON where it is built (AArch64).
+#if IOBENCH_IBUF_NEON
+#define IOBENCH_TEST_PARSERS uint_block_parser::scalar, uint_block_parser::sse2, uint_block_parser::avx2, \
+                             uint_block_parser::neon
+#else
+#define IOBENCH_TEST_PARSERS uint_block_parser::scalar, uint_block_parser::sse2, uint_block_parser::avx2
+#endif
+INSTANTIATE_TEST_SUITE_P(Parser, IbufGetUints, ::testing::Values(IOBENCH_TEST_PARSERS),
                          [](const ::testing::TestParamInfo<uint_block_parser>& parser) {
                              return std::string(uint_block_parser_name(parser.param));
                          });

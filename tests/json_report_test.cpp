@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "core/engine/outcome.hpp"
+#include "core/os/emulator.hpp"
 #include "core/report/json_report.hpp"
 #include "core/report/report.hpp"
 #include "saved_run.hpp"
@@ -272,7 +273,13 @@ TEST(ResultsFile, IobenchsContextFollowsGoogleBenchmarksAndRowsCarryTheirStructu
     EXPECT_EQ(r.at("method"), "obuf");
     EXPECT_EQ(r.at("params"), ordered_json({{"buffer_size", 4096}}));
     EXPECT_EQ(r.at("compared_per"), "item");
-    const std::vector<std::string> keys = keys_of(r);
+    std::vector<std::string> keys = keys_of(r);
+    if (!cpu_emulator().empty()) {  // a run on an emulated CPU: every row says so last (the ARM64 tests under qemu)
+        ASSERT_EQ(keys.back(), "emulated");
+        EXPECT_EQ(r.at("emulated"), true);
+        keys.pop_back();
+    }
+    EXPECT_FALSE(r.contains("emulated") && cpu_emulator().empty());
     EXPECT_EQ(std::vector<std::string>(keys.end() - 7, keys.end()),
               (std::vector<std::string>{"workload", "method", "family", "reference", "params", "item_unit",
                                         "compared_per"}));
@@ -349,6 +356,9 @@ TEST(ResultsFile, SaysWhatTheResultsFormatSpecSays) {
     EXPECT_TRUE(std::equal(gb.begin(), gb.end(), all.begin())) << "Google Benchmark's fields come first";
     std::vector<std::string> fields;
     for (const auto& f : spec.at("row_structure")) fields.push_back(f.at("field"));
+    // "emulated", last, only on the rows of a run on an emulated CPU (the ARM64 tests under qemu).
+    ASSERT_EQ(fields.back(), "emulated");
+    if (cpu_emulator().empty()) fields.pop_back();
     EXPECT_EQ(std::vector<std::string>(all.begin() + static_cast<std::ptrdiff_t>(gb.size()), all.end()), fields);
 }
 

@@ -90,7 +90,7 @@ if(NOT sha STREQUAL expected_sha)
 endif()
 # The owner: the file's, by name (stat), on POSIX; not read on Windows.
 string(JSON owner GET "${json}" context plugins 0 owner)
-if(EMULATOR OR WIN32)
+if(PLUGIN MATCHES "\\.dll$")  # a Windows plugin (run under wine, or on Windows)
   set(expected_owner "")
 else()
   execute_process(COMMAND stat -L -c %U ${PLUGIN} OUTPUT_VARIABLE expected_owner OUTPUT_STRIP_TRAILING_WHITESPACE)

@@ -176,4 +176,26 @@ TEST(ResultsJson, EveryRowCarriesItsStructure) {
     EXPECT_EQ(medians, 10);  // every method but the three limit rows
 }
 
+TEST(ResultsJson, AnEmulatedCpuIsSaidInTheContextAndOnEveryRow) {
+    // The ARM64 build's tests run under qemu-aarch64 (IOBENCH_TESTS_UNDER_QEMU): its times are qemu's.
+    const auto doc = load();
+    const auto& ctx = doc.at("context");
+#ifdef IOBENCH_TESTS_UNDER_QEMU
+    constexpr bool emulated = true;
+    ASSERT_TRUE(ctx.contains("emulator"));
+    EXPECT_EQ(ctx.at("emulator").get<std::string>().substr(0, 5), "qemu-") << ctx.at("emulator");
+    // Nor are the kernel's counts of qemu's own system calls this program's.
+    EXPECT_EQ(ctx.at("syscall_counter").get<std::string>().substr(0, 33), "not counted under a CPU emulator ");
+#else
+    constexpr bool emulated = false;
+    EXPECT_FALSE(ctx.contains("emulator")) << ctx.at("emulator");
+#endif
+    for (const auto& row : doc.at("benchmarks")) {
+        EXPECT_EQ(row.contains("emulated"), emulated) << row.at("name");
+        if (emulated && row.contains("emulated")) {
+            EXPECT_EQ(row.at("emulated"), true) << row.at("name");
+        }
+    }
+}
+
 }  // namespace

@@ -19,6 +19,7 @@
 #include <iobench/error.hpp>
 #include "core/engine/output_trial.hpp"
 #include "core/engine/session.hpp"
+#include "core/os/emulator.hpp"
 #include "core/os/trusted_file.hpp"
 #include "data/text.hpp"
 #include "generated/binsize_programs.hpp"
@@ -27,6 +28,7 @@
 #include <process.h>
 #include <windows.h>
 #else
+#include <fcntl.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -94,8 +96,10 @@ TrustedFile find_program(std::string_view method) {
 
 /// Runs `program path count` and waits for it: on Linux the file opened and
 /// checked (through its descriptor, /proc/self/fd/N), whatever its path
-/// names meanwhile. Throws `io_error` when it cannot be started or does not
-/// exit with status 0.
+/// names meanwhile. Under qemu's user-mode emulator (emulator_program()) the
+/// program, built for the emulated CPU, is started through the emulator,
+/// which opens that same descriptor (a duplicate that survives the exec).
+/// Throws `io_error` when it cannot be started or does not exit with status 0.
 void run_program(const TrustedFile& program, const std::string& path, std::uint64_t count) {
     const std::string exe = program.path().string();
     const std::string n = std::to_string(count);
@@ -111,8 +115,20 @@ void run_program(const TrustedFile& program, const std::string& path, std::uint6
     char* argv[] = {a0.data(), a1.data(), a2.data(), nullptr};
     pid_t pid = 0;
     const std::string started = program.open_file_path().string();
-    if (const int rc = ::posix_spawn(&pid, started.c_str(), nullptr, nullptr, argv, environ); rc != 0)
-        throw io_error("posix_spawn", exe, std::error_code(rc, std::generic_category()));
+    const std::string& emulator = emulator_program();
+    int rc = 0;
+    if (emulator.empty()) {
+        rc = ::posix_spawn(&pid, started.c_str(), nullptr, nullptr, argv, environ);
+    } else {
+        // emulator -0 <argv[0]> /proc/self/fd/<k> path count: qemu opens the program after the exec.
+        const int inherited = ::fcntl(program.fd(), F_DUPFD, 3);  // no FD_CLOEXEC
+        if (inherited < 0) throw_errno("fcntl", exe);
+        std::string e0 = emulator, flag = "-0", e3 = "/proc/self/fd/" + std::to_string(inherited);
+        char* emulated[] = {e0.data(), flag.data(), a0.data(), e3.data(), a1.data(), a2.data(), nullptr};
+        rc = ::posix_spawn(&pid, e0.c_str(), nullptr, nullptr, emulated, environ);
+        ::close(inherited);
+    }
+    if (rc != 0) throw io_error("posix_spawn", exe, std::error_code(rc, std::generic_category()));
     int status = 0;
     while (::waitpid(pid, &status, 0) < 0) {
         if (errno != EINTR) throw_errno("waitpid", exe);

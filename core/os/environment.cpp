@@ -12,6 +12,7 @@
 #include <vector>
 
 #include <iobench/error.hpp>
+#include "core/os/emulator.hpp"
 #include "generated/build_info.hpp"
 #include "generated/language_programs.hpp"
 
@@ -227,7 +228,12 @@ std::string results_basename(std::string_view suite, bool with_plugin) {
         if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '_' && c != '-') c = '_';
     if (with_plugin) what += "-plugin";
     const std::time_t now = std::time(nullptr);
-    return fmt::format("{}-{}-{}-{:%Y-%m-%d}", compiler_short_name(), build::compiler_version, what,
+#if defined(__aarch64__) || defined(_M_ARM64)
+    constexpr const char* machine = "-aarch64";  // beside an x86-64 build's file of the same compiler and day
+#else
+    constexpr const char* machine = "";
+#endif
+    return fmt::format("{}-{}{}-{}-{:%Y-%m-%d}", compiler_short_name(), build::compiler_version, machine, what,
                        fmt::localtime(now));
 }
 
@@ -256,6 +262,7 @@ std::vector<std::pair<std::string, std::string>> describe_environment(const std:
         {"timing", "wall time per run (steady_clock), setup and verification excluded"},
         {"program_toolchains", program_toolchains()},
     };
+    if (!cpu_emulator().empty()) ctx.emplace_back("emulator", cpu_emulator());
     return ctx;
 }
 

@@ -28,8 +28,8 @@ std::string wine_version();
 /// Short compiler name for result file names: "gcc", "clang", "msvc", "mingw-gcc", ...
 std::string compiler_short_name();
 
-/// Base name of a results file: "<compiler>-<version>-<suite>[-plugin]-<YYYY-MM-DD>",
-/// e.g. "gcc-12.2.0-default-2026-11-21", "-plugin" when a plugin was loaded.
+/// Base name of a results file: "<compiler>-<version>[-aarch64]-<suite>[-plugin]-<YYYY-MM-DD>",
+/// e.g. "gcc-12.2.0-default-2026-11-21", "-aarch64" in an ARM64 build, "-plugin" when a plugin was loaded.
 /// The suite's name keeps letters, digits, '.', '_' and '-' ('_' for others).
 std::string results_basename(std::string_view suite, bool with_plugin);
 

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "core/os/emulator.hpp"
+
 #include <cerrno>
 #include <csignal>
 #include <cstdint>
@@ -108,6 +110,10 @@ std::string_view to_string(InstructionSource source) {
 
 std::string perf_instructions_unavailable() {
 #if defined(__linux__)
+    if (!cpu_emulator().empty())
+        return fmt::format("under a CPU emulator ({}): the CPU's counter would count the emulator's instructions, "
+                           "not this program's",
+                           cpu_emulator());
     const int fd = open_perf_instructions();
     if (fd >= 0) {
         close(fd);
@@ -153,7 +159,7 @@ std::string InstructionCounter::enable(InstructionSource wanted) {
     std::string perf_reason = "not tried";
     if (wanted != InstructionSource::valgrind) {
 #if defined(__linux__)
-        perf_fd_ = open_perf_instructions();
+        perf_fd_ = cpu_emulator().empty() ? open_perf_instructions() : -1;
         if (perf_fd_ >= 0) {
             source_ = InstructionSource::perf;
             return "";

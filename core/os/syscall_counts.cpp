@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/os/emulator.hpp"
 #include "core/os/instructions.hpp"
 
 #if defined(__linux__)
@@ -187,6 +188,10 @@ std::string SyscallCounter::open() {
     if (running_under_valgrind())
         return "not counted under valgrind: its own system calls (a read and a write on its scheduler's pipe for each "
                "of the program's) would be counted";
+    if (!cpu_emulator().empty())
+        return fmt::format("not counted under a CPU emulator ({}): the kernel would count the emulator's own system "
+                           "calls, by the machine's numbers, not this program's",
+                           cpu_emulator());
     static const std::pair<long, std::string> id = raw_syscalls_id();
     if (id.first <= 0) return "not counted: " + id.second;
     std::array<int, syscall_kind_count> fds{-1, -1, -1, -1, -1, -1};

@@ -2,6 +2,7 @@
 // row with its structure, built once as a JSON value and written once.
 #include "core/report/json_report.hpp"
 #include "core/report/report_runs.hpp"
+#include "core/os/emulator.hpp"
 
 #include <iobench/method.hpp>
 
@@ -128,6 +129,8 @@ ordered_json results_row(const Run& run, const RowStructure* s) {
     if (!s->calls_not_counted.empty()) row["calls_not_counted"] = s->calls_not_counted;
     if (s->process_counters) row["counters_scope"] = "process";
     if (s->program) row["counters_scope"] = "program";
+    // Every row of a run on an emulated CPU says so (the context's emulator says which).
+    if (!cpu_emulator().empty()) row["emulated"] = true;
     return row;
 }
 

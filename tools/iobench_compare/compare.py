@@ -413,8 +413,20 @@ def _choose_unit(table: Workload, pairs, files: list[ResultFile]) -> None:
                            else median_interval(cell.value_samples))
 
 
+def emulation_mismatch(a: ResultFile, b: ResultFile) -> str | None:
+    """Why times of `a` and `b` cannot be ranked against each other when one ran on an emulated CPU and the other
+    on the machine's own (an emulator's times are not a CPU's), or None when both ran alike."""
+    if (a.emulator is None) == (b.emulator is None):
+        return None
+    emulated, native = (a, b) if a.emulator is not None else (b, a)
+    return (f"not comparable: {emulated.label} ran on an emulated CPU ({emulated.emulator.split(':')[0]}), "
+            f"{native.label} on its own")
+
+
 def _comparable(cell: Cell, i: int, base: Cell, j: int, table: Workload, files: list[ResultFile]) -> str | None:
     """Why the pair cannot be compared, or None."""
+    if i != j and (why := emulation_mismatch(files[i], files[j])) is not None:
+        return why
     if cell.value is None or base.value is None:
         return f"not comparable: no {table.unit} count"
     if not table.per_item and i != j and _context_counts(files[i]) != _context_counts(files[j]):
@@ -552,6 +564,13 @@ def _baseline_row(rows: dict[str, Row], row: Row, specs: list[str]) -> Row | Non
 
 def _context_notes(files: list[ResultFile]) -> list[str]:
     notes = []
+    emulated = [f for f in files if f.emulator is not None]
+    for f in emulated:
+        where = f"{f.label} ran" if len(files) > 1 else "the run ran"
+        text = f"{where} on an emulated CPU ({f.emulator}): its times are the emulator's, not a CPU's"
+        if len(emulated) < len(files):
+            text += "; its rows are not compared with those of a file measured on a real CPU"
+        notes.append(text)
     any_file_read = any(reads_a_file(f) for f in files)
     for key in COMPARABLE_CONTEXT:
         values = [str(f.context.get(key, "?")) for f in files]

@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 import numpy
 import scipy.stats
 
-from .compare import MIN_REPETITIONS, Comparison, Row, Workload, describe
+from .compare import MIN_REPETITIONS, Comparison, Row, Workload, describe, emulation_mismatch
 from .number_format import format_time
 from .results import ResultFile
 
@@ -426,6 +426,11 @@ class _Judge:
         if not base_cell.ok:
             self.notes.append(f"{name}: {base_cell.status} in BASE ({base_cell.error}): not judged"
                               + ("" if new_cell.ok else f"; {new_cell.status} in NEW too"))
+            return
+        why = emulation_mismatch(self.files[0], self.files[1])
+        if why is not None:  # an emulator's time against a CPU's: never a verdict
+            self.changes.append(Change(name, "undecided", f"median time per {table.unit}", base_cell.value,
+                                       new_cell.value, None, why, "time"))
             return
         benches = [f.benchmarks[name] for f in self.files]
         if not self._validate(name, benches):

@@ -17,7 +17,8 @@ from tabulate import tabulate
 
 from . import columns
 from . import counters as counter_columns
-from .compare import CI_LEVEL, CV_WARNING, LIMIT_METHOD, Cell, Comparison, Row, Workload, interference, reads_a_file
+from .compare import (CI_LEVEL, CV_WARNING, LIMIT_METHOD, Cell, Comparison, Row, Workload, emulation_mismatch,
+                      interference, reads_a_file)
 from .number_format import format_percent, format_ratio, format_throughput, format_time  # noqa: F401 (re-exported)
 
 CV_LEGEND = (f"! cv >= {CV_WARNING * 100:.0f}%: the repetitions disagree; the machine was busy or the page cache "
@@ -204,6 +205,9 @@ def summary_lines(comparison: Comparison) -> list[str]:
     lines = []
     for s in comparison.summaries:
         f, base = comparison.files[s.file], comparison.files[s.baseline]
+        if s.geomean is None and (why := emulation_mismatch(f, base)) is not None:
+            lines.append(f"{f.label} against {base.label}: {why}")
+            continue
         if s.geomean is None:
             lines.append(f"{f.label} against {base.label}: no row both files have a comparable result for")
             continue

@@ -113,6 +113,17 @@ class ResultFile:
         return max((b.repetitions for b in self.benchmarks.values()), default=0)
 
     @property
+    def emulator(self) -> str | None:
+        """The CPU emulator the run was made under (the context's "emulator", core/os/emulator.hpp; "unnamed"
+        where only the rows' "emulated" says so), or None for a run on the machine's own CPU."""
+        value = self.context.get("emulator")
+        if isinstance(value, str) and value:
+            return value
+        if any((b.structure or {}).get("emulated") is True for b in self.benchmarks.values()):
+            return "unnamed"
+        return None
+
+    @property
     def available_counters(self) -> list[str] | None:
         """The context's "counters" (what this platform measures), or None if the file does not say."""
         value = self.context.get("counters")
@@ -170,9 +181,10 @@ def _registration(row: dict) -> tuple[int, int] | None:
 
 # The fields iobench writes on every row (iteration, aggregate, failed or skipped) about what it measured,
 # in its order (tests/data/results_format.json); calls_not_counted only where the row has no read or
-# write calls, with the reason; counters_scope only where the counters are a process's or a program's.
+# write calls, with the reason; counters_scope only where the counters are a process's or a program's;
+# emulated (true) only on the rows of a run on an emulated CPU.
 STRUCTURE_FIELDS = ("workload", "method", "family", "reference", "params", "item_unit", "compared_per",
-                    "calls_not_counted", "counters_scope")
+                    "calls_not_counted", "counters_scope", "emulated")
 
 
 def _structure(row: dict) -> dict | None:

@@ -731,6 +731,74 @@ class LimitTest(unittest.TestCase):
                       f"{len(ratios)} of them per item", out)
 
 
+class EmulatedTest(unittest.TestCase):
+    """A run on an emulated CPU (an ARM64 build under qemu-aarch64: the context's emulator, every row's emulated)
+    is never ranked against a run on a real CPU: its cells say why, its summary line too, a note names the
+    emulator; two emulated runs compare as any two runs do."""
+
+    EMULATOR = "qemu-aarch64: the kernel runs /usr/bin/qemu-aarch64 (/proc/self/exe), which shows ./iobench as this program"
+
+    def files(self, *emulated):
+        loaded = [results.load(fixture(name)) for name in ("gcc.json", "clang.json")]
+        for f, how in zip(loaded, emulated):
+            if how == "context":
+                f.context["emulator"] = self.EMULATOR
+            elif how == "rows":
+                for b in f.benchmarks.values():
+                    b.structure = dict(b.structure or {}, workload=b.name.split("/")[0], method=b.name.split("/")[1],
+                                       emulated=True)
+            f.label = results.default_label(f.context, f.path)
+        return loaded
+
+    def test_an_emulated_file_is_not_ranked_against_a_native_one(self):
+        files = self.files(None, "context")
+        comparison = cmp.compare(files)
+        cells = [row.cells[1] for table in comparison.workloads for row in table.rows]
+        self.assertTrue(cells)
+        for cell in cells:
+            self.assertIsNone(cell.ratio)
+            self.assertEqual(cell.verdict, "not comparable: Clang 14.0.6 / Linux ran on an emulated CPU "
+                                           "(qemu-aarch64), GNU 12.2.0 / Linux on its own")
+        self.assertEqual(comparison.summaries[0].geomean, None)
+        self.assertTrue(any(n.startswith("Clang 14.0.6 / Linux ran on an emulated CPU (qemu-aarch64: ") and
+                            n.endswith("not compared with those of a file measured on a real CPU")
+                            for n in comparison.notes), comparison.notes)
+        from iobench_compare.render import summary_lines
+        self.assertEqual(summary_lines(comparison), ["Clang 14.0.6 / Linux against GNU 12.2.0 / Linux: not "
+                                                     "comparable: Clang 14.0.6 / Linux ran on an emulated CPU "
+                                                     "(qemu-aarch64), GNU 12.2.0 / Linux on its own"])
+        # The other way round (the emulated file the baseline) too.
+        comparison = cmp.compare(list(reversed(files)))
+        self.assertTrue(all(row.cells[1].ratio is None for table in comparison.workloads for row in table.rows))
+
+    def test_the_rows_alone_say_so(self):
+        files = self.files("rows", None)
+        self.assertEqual(files[0].emulator, "unnamed")
+        self.assertIsNone(files[1].emulator)
+        comparison = cmp.compare(files)
+        self.assertTrue(all(row.cells[1].verdict.startswith("not comparable: GNU 12.2.0 / Linux ran on an emulated "
+                                                            "CPU (unnamed)")
+                            for table in comparison.workloads for row in table.rows))
+
+    def test_two_emulated_files_compare(self):
+        comparison = cmp.compare(self.files("context", "context"))
+        ratios = [row.cells[1].ratio for table in comparison.workloads for row in table.rows]
+        self.assertTrue(ratios and all(r is not None for r in ratios))
+        self.assertIsNotNone(comparison.summaries[0].geomean)
+        self.assertEqual(sum("ran on an emulated CPU" in n for n in comparison.notes), 2)
+        self.assertFalse(any("not compared" in n for n in comparison.notes))
+
+    def test_one_emulated_file_says_whose_times_they_are(self):
+        comparison = cmp.compare(self.files("context")[:1])
+        self.assertIn(f"the run ran on an emulated CPU ({self.EMULATOR}): its times are the emulator's, not a CPU's",
+                      comparison.notes)
+
+    def test_native_files_say_nothing_of_it(self):
+        comparison = cmp.compare(self.files(None, None))
+        self.assertFalse(any("emulat" in n for n in comparison.notes))
+        self.assertTrue(all(row.cells[1].ratio is not None for table in comparison.workloads for row in table.rows))
+
+
 class SummaryTest(unittest.TestCase):
     """The geometric mean of the ratios per file pair (Google Benchmark compare.py's OVERALL_GEOMEAN)."""
 

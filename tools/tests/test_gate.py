@@ -95,6 +95,20 @@ class GateTest(GateCase):
         self.assertIn("p = 0.00794", lines[0])  # 5 against 5, completely separated
         self.assertIn("gate: FAILED, 1 regression(s) beyond 5 %", err)
 
+    def test_an_emulated_run_is_not_judged_against_a_native_one(self):
+        emulated = load("gcc.json")
+        emulated["context"]["emulator"] = "qemu-aarch64: the kernel runs /usr/bin/qemu-aarch64 (/proc/self/exe)"
+        new = self.write("new.json", emulated)
+        status, _, err = self.gate(fixture("gcc.json"), new)
+        self.assertNotEqual(status, 0, err)  # the same times, but nothing could be judged: never a pass
+        undecided = [line for line in err.splitlines() if line.startswith("undecided: ")]
+        self.assertEqual(len(undecided), 4, err)  # ints_out and hello, two methods each
+        self.assertTrue(all("ran on an emulated CPU (qemu-aarch64)" in line for line in undecided), err)
+        self.assertNotIn("gate: passed", err)
+        # Both emulated: judged as any two runs are.
+        status, _, err = self.gate(new, new)
+        self.assertEqual(status, 0, err)
+
     def test_a_slowdown_below_the_threshold_passes(self):
         new = self.write("new.json", slowed(load("gcc.json"), "fprintf", time_factor=1.3))
         status, _, err = self.gate(fixture("gcc.json"), new, "40")
