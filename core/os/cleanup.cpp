@@ -126,10 +126,7 @@ extern "C" void on_signal(int sig) {
 
 }  // namespace
 
-void remove_generated_and_end(int sig) noexcept {
-    on_signal(sig);
-    end_process(128 + sig);  // on_signal ends the process: never reached
-}
+void remove_generated_and_end(int sig) noexcept { on_signal(sig); }
 
 void install_interrupt_cleanup() {
     owner.store(static_cast<long>(IOBENCH_GETPID()));

@@ -78,7 +78,8 @@ void forget_on_interrupt(const std::filesystem::path& path);
 /// handler of another signal: removes every registered path, says
 /// "iobench: stopped by signal N; generated files removed" and ends the
 /// process with 128 + `sig` (CrashCatcher, when ending a run after a crash
-/// crashes too). Async-signal-safe.
-[[noreturn]] void remove_generated_and_end(int sig) noexcept;
+/// crashes too). Async-signal-safe; never returns (not [[noreturn]]: the
+/// handler it shares ends the process on every path without saying so).
+void remove_generated_and_end(int sig) noexcept;
 
 }  // namespace iobench
