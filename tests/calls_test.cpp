@@ -358,6 +358,10 @@ TEST(CallClock, AFigureWithin4StepsOfACoarseClockIsFlaggedAndNotWithAFineOne) {
 }
 
 TEST(CallClock, TheTimingsWallTimeCostIsItsLoopLessTheUntimedOne) {
+    if (!cpu_emulator().empty())
+        GTEST_SKIP() << "on an emulated CPU (" << cpu_emulator()
+                     << "): a clock read's cost moves with the host's load by more than this test's margins "
+                        "(measured under qemu at load 8: 2,666 ns per read against a 1,295 ns timed call)";
     const TimingCost cost = timing_cost(ClockKind::steady_clock, 100'000);
     // Two readings of steady_clock per call (each measured alone, least
     // blocks against least rounds: a wide margin for a busy machine), and far
