@@ -83,11 +83,13 @@ void close_file(CallSink sink) {
 void hanging_line(CallSink sink, std::string_view line) {
     static std::atomic<std::uint64_t> lines{0};
     const char* what = std::getenv("IOBENCH_TEST_IN_RUN");
-    if (++lines == 1000 && what && std::string(what) == "hang_line")
+    // This call's own count: reading `lines` again would race the other threads' calls.
+    const std::uint64_t line_number = ++lines;
+    if (line_number == 1000 && what && std::string(what) == "hang_line")
         for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
-    if (lines >= 1000 && what && std::string(what) == "throw_line")
+    if (line_number >= 1000 && what && std::string(what) == "throw_line")
         throw std::runtime_error("the 1,000th line failed");
-    if (lines == 1000 && what && std::string(what) == "abort_line") std::abort();  // as glibc does on a double free
+    if (line_number == 1000 && what && std::string(what) == "abort_line") std::abort();  // as glibc does on a double free
     auto* f = static_cast<LockedFile*>(sink);
     const std::lock_guard<std::mutex> lock(f->mutex);
     std::fwrite(line.data(), 1, line.size(), f->file);
