@@ -123,9 +123,12 @@ def main() -> None:
         # 2. Steps injected into real files.
         print(f"\n| step injected at run {STEP_AT + 1} of {WINDOW} | benchmarks | found | other change points |")
         print("| --- | ---: | ---: | ---: |")
+        missed_by_factor = {}
         for factor in FACTORS:
             found_steps = others = 0
+            missed = missed_by_factor.setdefault(factor, [])
             for benchmark in benchmarks:
+                found_before = found_steps
                 stepped = [scaled(d, benchmark, factor) if k >= STEP_AT else d for k, d in enumerate(datas[:WINDOW])]
                 series = series_of(new_runs(tmp, stepped, names[:WINDOW]))
                 steps = changepoints.machine_changes(series)
@@ -137,7 +140,12 @@ def main() -> None:
                             found_steps += 1
                         else:
                             others += 1
+                if found_steps == found_before:
+                    missed.append(benchmark)
             print(f"| times x{factor:.3g} ({factor - 1:+.0%}) | {len(benchmarks)} | {found_steps} | {others} |")
+        for factor, missed in missed_by_factor.items():
+            if missed:
+                print(f"\nnot found at x{factor:.3g}: {', '.join(missed)}")
 
 
 if __name__ == "__main__":
