@@ -676,6 +676,18 @@ class Run:
     suite: str | None
     scale: str | None
     instructions_source: str | None
+    # The CPU emulator the run was made under (its context's "emulator": qemu-aarch64 ...), or None: read from
+    # the context kept with the run, not a column of its own.
+    emulator: str | None = None
+
+
+def _emulator(context_json: str | None) -> str | None:
+    """The emulator a run's context (as the history keeps it, JSON) names, without its details, or None."""
+    try:
+        value = json.loads(context_json or "{}").get("emulator")
+    except (ValueError, AttributeError):
+        return None
+    return str(value).split(":")[0] if value else None
 
 
 @dataclass
@@ -703,10 +715,11 @@ class Result:
         return self.status == "ok" and self.median is not None
 
 
-# What a series is: the runs of one machine (host and CPU model), compiler, suite and scale, and whether
-# and how they counted instructions (the times of a run under valgrind are ~50x the real ones). The kernel,
-# the build and iobench's own version are not: a change of them is a change a series should show.
-SERIES_KEY = ("host", "cpu_model", "compiler", "suite", "scale", "instructions_source")
+# What a series is: the runs of one machine (host and CPU model), compiler, suite and scale, whether and how
+# they counted instructions (the times of a run under valgrind are ~50x the real ones) and whether they ran
+# on an emulated CPU (an emulator's times are not a CPU's: never in one series with the machine's own). The
+# kernel, the build and iobench's own version are not: a change of them is a change a series should show.
+SERIES_KEY = ("host", "cpu_model", "compiler", "suite", "scale", "instructions_source", "emulator")
 
 
 @dataclass
@@ -728,7 +741,8 @@ class Series:
         """ "vm (AMD EPYC), GNU 12.2.0, suite quick, scale 0.05", and ", instructions by valgrind" """
         host, cpu, compiler, suite, scale = (v if v is not None else "?" for v in self.key[:5])
         counted = f", instructions by {self.key[5]}" if self.key[5] else ""
-        return f"{host} ({cpu}), {compiler}, suite {suite}, scale {scale}{counted}"
+        emulated = f", emulated CPU ({self.key[6]})" if self.key[6] else ""
+        return f"{host} ({cpu}), {compiler}, suite {suite}, scale {scale}{counted}{emulated}"
 
 
 @dataclass
@@ -782,7 +796,8 @@ def read(db: Database) -> History:
     by_key: dict[tuple, Series] = {}
     position: dict[int, tuple[Series, int]] = {}
     for r in run_rows:
-        run = Run(**{k: r._mapping[k] for k in Run.__dataclass_fields__})
+        run = Run(**{k: r._mapping[k] for k in Run.__dataclass_fields__ if k != "emulator"},
+                  emulator=_emulator(r._mapping["context"]))
         series = by_key.setdefault(tuple(getattr(run, k) for k in SERIES_KEY),
                                    Series(tuple(getattr(run, k) for k in SERIES_KEY), []))
         position[run.id] = (series, len(series.runs))

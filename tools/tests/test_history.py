@@ -367,6 +367,32 @@ class ChangePointJudgementTest(unittest.TestCase):
             self.assertRegex(machine, r"hello/fwrite +1 +time .* \+1\d\d\.\d% +c4\.\.c5")
             self.assertEqual(machine.count("c4..c5"), 2, machine)
 
+    def test_emulated_runs_are_a_series_of_their_own(self):
+        # Five runs of quick-gcc.json, then five of the same machine, compiler, suite and scale under an emulator
+        # (the context's "emulator", as an ARM64 build under qemu-aarch64 writes it), 20x slower: two series, no
+        # change point, no step of the machine; the emulated one's title says so.
+        with tempfile.TemporaryDirectory() as tmp:
+            db = os.path.join(tmp, "history.sqlite")
+            names = list(hs.medians("quick-gcc.json"))
+            for i in range(10):
+                path = hs.variant(tmp, "quick-gcc.json", i,
+                                  time_factors={n: 20.0 for n in names} if i >= 5 else None)
+                if i >= 5:
+                    with open(path, encoding="utf-8") as f:
+                        data = json.load(f)
+                    data["context"]["emulator"] = "qemu-aarch64: /usr/bin/qemu-aarch64"
+                    for row in data["benchmarks"]:
+                        row["emulated"] = True
+                    with open(path, "w", encoding="utf-8") as f:
+                        json.dump(data, f)
+                self.assertEqual(hs.run_tool("--history", db, "--add", "--label", f"c{i + 1}", path)[0], 0)
+            status, out, err = hs.run_tool("--history", db)
+            self.assertEqual((status, err), (0, ""))
+            self.assertIn("10 runs in 2 series", out)
+            self.assertIn(", emulated CPU (qemu-aarch64)", out)
+            self.assertRegex(out, r"\nregressions:[^\n]*\n  none\n+improvements\n  none\n+steps of the machine:[^\n]*\n  none\n")
+            self.assertNotIn("c5..c6", out)
+
     def test_thirty_runs_of_one_build_and_a_step(self):
         # 30 runs made of quick-gcc.json (its own repetitions and intervals: a run's median spreads by 4-15 %, by
         # 65 % for hello/limit), each benchmark's times scaled by a run-to-run noise of 3 % and every run by a
