@@ -80,9 +80,6 @@
 
 namespace fs = std::filesystem;
 
-static_assert(IOBENCH_VERSION_MAJOR == iobench::build::version_major,
-              "include/iobench/plugin.hpp: IOBENCH_VERSION_MAJOR is the major version of project(iobench VERSION ...)");
-
 namespace {
 
 using iobench::CommandLine;

@@ -17,6 +17,8 @@
 #include <thread>
 #include <vector>
 
+#include <iobench/detail_identity.hpp>
+
 #include "core/os/environment.hpp"
 #include "core/os/page_supply.hpp"
 #include "core/report/report_rules.hpp"

@@ -11,6 +11,7 @@
 #include <new>
 
 #include <iobench/method.hpp>
+#include <iobench/detail_identity.hpp>
 #include <iobench/workload.hpp>
 
 namespace iobench::plugin {

@@ -15,6 +15,7 @@
 #include <system_error>
 
 #include <iobench/method.hpp>
+#include <iobench/detail_identity.hpp>
 #include <iobench/workload.hpp>
 #include "core/engine/workload.hpp"
 #include "core/os/abrupt_exit.hpp"
@@ -58,6 +59,31 @@ bool same_identity(const iobench_build_identity& a, const iobench_build_identity
     return a.api_version == b.api_version && a.operations == b.operations && a.method_size == b.method_size &&
            std::strcmp(a.compiler, b.compiler) == 0 && std::strcmp(a.standard_library, b.standard_library) == 0 &&
            same_ignoring_case(a.build_type, b.build_type);
+}
+
+/// The first structure whose layout differs between a plugin's identity
+/// `theirs` and iobench's `ours` (a structure missing on one side included),
+/// said with both sizes: "Calls of 56 bytes in the plugin, 48 in this
+/// iobench"; empty when every layout is the same.
+std::string layout_difference(const iobench_build_identity& theirs, const iobench_build_identity& ours) {
+    for (unsigned i = 0; i < ours.layout_count; ++i) {
+        const iobench_type_layout& our = ours.layouts[i];
+        const iobench_type_layout* their = nullptr;
+        for (unsigned j = 0; j < theirs.layout_count && theirs.layouts; ++j)
+            if (theirs.layouts[j].name && std::strcmp(theirs.layouts[j].name, our.name) == 0) their = &theirs.layouts[j];
+        if (!their) return fmt::format("{} (of {} bytes in this iobench) is not in the plugin's", our.name, our.size);
+        if (their->size != our.size || their->align != our.align)
+            return fmt::format("{} of {} bytes (aligned to {}) in the plugin, {} bytes (aligned to {}) in this iobench",
+                               our.name, their->size, their->align, our.size, our.align);
+        if (their->hash != our.hash)
+            return fmt::format("{} of {} bytes in both, but its members laid out otherwise (layout hash {:016x} in the "
+                               "plugin, {:016x} in this iobench)",
+                               our.name, our.size, their->hash, our.hash);
+    }
+    if (theirs.layout_count != ours.layout_count)
+        return fmt::format("the plugin's identity lists {} structures, this iobench's {}", theirs.layout_count,
+                           ours.layout_count);
+    return {};
 }
 
 /// Throws usage_error "--plugin PATH: WHAT".
@@ -279,6 +305,13 @@ void check_identity(const fs::path& given, const iobench_build_identity* theirs)
         refuse(given, fmt::format("built against iobench API {}; this iobench has API {}: build the plugin again "
                                   "against this iobench (its method files need no change within iobench {})",
                                   theirs->api_version, ours.api_version, IOBENCH_VERSION_MAJOR));
+    if (theirs->size == sizeof(iobench_build_identity) && same_identity(*theirs, ours)) {
+        const std::string layout = layout_difference(*theirs, ours);
+        if (!layout.empty())
+            refuse(given, fmt::format("built with other definitions of what crosses between a plugin and iobench: "
+                                      "{}. Build the plugin again against this iobench's headers (iobench API {})",
+                                      layout, ours.api_version));
+    }
     if (theirs->size != sizeof(iobench_build_identity) || !same_identity(*theirs, ours)) {
         const std::string built_with = theirs->size == sizeof(iobench_build_identity)
                                            ? identity_text(*theirs)

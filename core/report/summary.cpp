@@ -7,6 +7,7 @@
 #include "core/report/report_runs.hpp"
 #include "core/report/summary_columns.hpp"
 
+#include <iobench/detail_identity.hpp>
 #include <iobench/method.hpp>
 
 #include <fmt/format.h>

@@ -404,6 +404,9 @@ IOBENCH_API const std::vector<std::string>& registration_errors();
 
 // The plugin side: build identity, entry points, a plugin's registrar.
 #include <iobench/plugin.hpp>
+// Not the API: the compiler's identity and the registrars of iobench's own
+// families and of iobench_add_executable's.
+#include <iobench/detail_build.hpp>
 
 namespace iobench {
 
@@ -420,32 +423,6 @@ struct FamilyBuild {
 /// The families registered by registrars::Added, with what each was compiled
 /// with, in registration order; empty in an executable without any.
 IOBENCH_API const std::vector<FamilyBuild>& added_family_builds();
-
-/// The flags CMake gave every file of this executable, recorded by
-/// iobench_add_executable (a generated source calls it at start-up):
-/// CMAKE_CXX_FLAGS, those of the build type, and iobench's optimisation
-/// flags where its package adds them; empty where it was not made that way.
-/// Each -D definition and the optimisation level once, as the compiler
-/// takes them (the last -O...): "-O2 -DNDEBUG", not "-O3 -DNDEBUG -O2 -DNDEBUG".
-IOBENCH_API const std::string& added_build_flags();
-/// Sets added_build_flags(); for iobench_add_executable's generated source.
-IOBENCH_API void set_added_build_flags(const char* flags);
-
-namespace registrars {
-/// The registrar of iobench's own families (FamilyOrigin::own).
-struct Own {
-    IOBENCH_API Own(const FamilyDefaults& defaults, std::initializer_list<Method> list);
-};
-/// The registrar of a family built into an executable with
-/// iobench_add_executable (FamilyOrigin::added). The inline constructor
-/// records the compiler of the file it is in (added_family_builds).
-struct Added {
-    Added(const FamilyDefaults& defaults, std::initializer_list<Method> list)
-        : Added(defaults, list, IOBENCH_COMPILER_IDENTITY, IOBENCH_STDLIB_IDENTITY, IOBENCH_BUILD_TYPE_IDENTITY) {}
-    IOBENCH_API Added(const FamilyDefaults& defaults, std::initializer_list<Method> list, const char* compiler,
-                      const char* standard_library, const char* build_type);
-};
-}  // namespace registrars
 
 /// Registers a family's methods from a static initializer:
 /// `const iobench::MethodRegistrar registrar{{.family = "stdio"}, { {.name = "fprintf", ...}, ... }};`

@@ -10,6 +10,7 @@ skipped when this Python cannot create a virtual environment with pip (Debian: p
 """
 
 import os
+import re
 import shutil
 import stat
 import subprocess
@@ -20,6 +21,16 @@ import unittest
 from support import LAUNCHER, TOOLS, fixture, main
 
 from iobench_compare.pins import differences, installed, parse as parse_pins, pinned
+
+
+VERSION_HEADER = os.path.join(TOOLS, os.pardir, "include", "iobench", "version.hpp")
+
+
+def header_version() -> str:
+    """iobench's version as include/iobench/version.hpp writes it, read here with a regular expression."""
+    with open(VERSION_HEADER, encoding="utf-8") as f:
+        text = f.read()
+    return ".".join(re.search(rf"#define IOBENCH_VERSION_{p} (\d+)", text).group(1) for p in ("MAJOR", "MINOR", "PATCH"))
 
 
 def sh(*args, env=None, cwd=None):
@@ -107,6 +118,8 @@ class LauncherTest(unittest.TestCase):
 
     def test_version(self):
         from iobench_compare import __version__
+
+        self.assertEqual(__version__, header_version())  # iobench's, written once in its header
 
         env = base_env(os.environ["PATH"])
         env["IOBENCH_PYTHON"] = sys.executable
@@ -228,9 +241,12 @@ class PackagingTest(unittest.TestCase):
                                                       check=False).returncode != 0:
                 self.skipTest(f"{sys.executable} cannot make a virtual environment with pip (Debian: install "
                               f"python3-venv): {done.stderr.strip()[-300:]}")
-            # A copy: pip builds in the source directory (build/, *.egg-info), which must stay clean.
+            # A copy: pip builds in the source directory (build/, *.egg-info), which must stay clean. With it the
+            # header the version is read from, where it is in iobench's tree (tools/../include/iobench/).
             source = os.path.join(tmp, "tools")
             shutil.copytree(TOOLS, source, ignore=shutil.ignore_patterns("__pycache__", "build", "*.egg-info"))
+            os.makedirs(os.path.join(tmp, "include", "iobench"))
+            shutil.copy(VERSION_HEADER, os.path.join(tmp, "include", "iobench"))
             done = subprocess.run([python, "-m", "pip", "install", "--no-index", "--no-build-isolation",
                                    "--disable-pip-version-check", source + "[history]"], capture_output=True,
                                   text=True, check=False)
@@ -265,6 +281,12 @@ class PackagingTest(unittest.TestCase):
             where = subprocess.run([python, "-c", "import iobench_compare; print(iobench_compare.__file__)"],
                                    capture_output=True, text=True, check=True, cwd=tmp, env=env).stdout
             self.assertTrue(where.startswith(venv), where)
+            # Its version is iobench's, from the header, in its metadata and at run time (no header beside it).
+            shutil.rmtree(os.path.join(tmp, "include"))
+            versions = subprocess.run([python, "-c", "import importlib.metadata as m, iobench_compare as c; "
+                                       "print(m.version('iobench-compare'), c.__version__)"],
+                                      capture_output=True, text=True, check=True, cwd=tmp, env=env).stdout
+            self.assertEqual(versions.split(), [header_version()] * 2)
 
 
 if __name__ == "__main__":
