@@ -2,6 +2,8 @@
 // 9): a method's sink opened, one call per item from N threads, each call
 // timed with CallClock's clock into a histogram, the sinks closed; then every line
 // checked (none torn, each thread's in its order, each item exactly once).
+// Paced (`/rate:N`): each call due at a fixed rate and read from its due
+// time; batched (`/batch:K`): the average of K calls one reading.
 #pragma once
 
 #include <condition_variable>
