@@ -582,9 +582,9 @@ TEST(PacedCalls, BurstsAreDueTogetherAtTheRateAsked) {
     // rate achieved is its calls over that and the last burst's calls.
     ASSERT_TRUE(p.run.seconds);
     EXPECT_GE(*p.run.seconds, 0.045);
-    // (at most 1,000 / 45 ms = 22,222; a last burst the scheduler delays by 15 ms: 16,667)
+    // (at most 1,000 / 45 ms = 22,222; a last burst the scheduler delays by 38 ms: 12,000)
     EXPECT_LE(p.run.counters.at("rate_achieved_per_s"), 22'223);
-    EXPECT_GE(p.run.counters.at("rate_achieved_per_s"), 16'000);
+    EXPECT_GE(p.run.counters.at("rate_achieved_per_s"), 12'000);
 }
 
 TEST(PacedCalls, OtherThreadsCpuTimeIsTheBackendsAndTheCloseWaitsForIt) {
@@ -594,10 +594,16 @@ TEST(PacedCalls, OtherThreadsCpuTimeIsTheBackendsAndTheCloseWaitsForIt) {
     ASSERT_EQ(plain.verdict, "");
     if (!process_cpu_ns() || !thread_cpu_ns()) GTEST_SKIP() << "no CPU-time clock here";
     // The backend's thread spins for 30 ms of CPU time: measured within the
-    // clocks' granularity (ns on Linux; a scheduler tick on Windows).
-    EXPECT_GE(backend.counters.at("other_threads_cpu_ns"), 0.95 * backend_cpu_ns);
-    EXPECT_LE(backend.counters.at("other_threads_cpu_ns"), backend.counters.at("end_to_end_ns") + 20e6);
-    EXPECT_LT(plain.counters.at("other_threads_cpu_ns"), 5e6);  // no thread but the caller
+    // clocks' granularity (ns on Linux; Windows counts CPU time by the
+    // scheduler's tick, 15.6 ms, in each of the readings subtracted).
+#ifdef _WIN32
+    constexpr double tick_ns = 2 * 15.625e6;
+#else
+    constexpr double tick_ns = 0;
+#endif
+    EXPECT_GE(backend.counters.at("other_threads_cpu_ns"), 0.95 * backend_cpu_ns - tick_ns);
+    EXPECT_LE(backend.counters.at("other_threads_cpu_ns"), backend.counters.at("end_to_end_ns") + 20e6 + tick_ns);
+    EXPECT_LT(plain.counters.at("other_threads_cpu_ns"), 5e6 + tick_ns);  // no thread but the caller
     // The close joins the backend: its wait is the drain, inside the end-to-end time.
     EXPECT_GT(backend.counters.at("drain_ns"), 0);
     EXPECT_LE(backend.counters.at("drain_ns"), backend.counters.at("end_to_end_ns"));
@@ -606,7 +612,7 @@ TEST(PacedCalls, OtherThreadsCpuTimeIsTheBackendsAndTheCloseWaitsForIt) {
     // Four callers on one sink: their CPU time is not the others'.
     const CallRun four = run_calls(1e-3, "hello", "fwrite", 4, true);
     ASSERT_EQ(four.verdict, "");
-    EXPECT_LT(four.counters.at("other_threads_cpu_ns"), 5e6);
+    EXPECT_LT(four.counters.at("other_threads_cpu_ns"), 5e6 + 4 * tick_ns);
 }
 
 TEST(CallTrial, AMethodThatNeverStallsHasNoStallAtP999) {
