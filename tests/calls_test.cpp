@@ -28,7 +28,9 @@
 #include "core/engine/session.hpp"
 #include "core/engine/suite.hpp"
 #include "core/os/emulator.hpp"
+#include "core/os/cpu_time.hpp"
 #include "core/os/memory_use.hpp"
+#include "core/os/os_counters.hpp"
 #include "data/log_records.hpp"
 #include "test_dir.hpp"
 
@@ -146,16 +148,61 @@ void plain_line(CallSink sink, std::string_view line) {
     std::fwrite(line.data(), 1, line.size(), s.f);
 }
 
+/// The call of zz_stall_once that stalls, counted from 1 on each sink.
+constexpr std::uint64_t stall_once_at = 5000;
+/// How long zz_stall_once's stall lasted in its last run, steady_clock ns.
+std::atomic<std::uint64_t> stall_once_ns{0};
+
+/// fwrite of the line; the 5,000th call on a sink also sleeps 10 ms, once:
+/// the stall of the coordinated-omission test.
+void stall_once_line(CallSink sink, std::string_view line) {
+    auto& s = *static_cast<CountedFile*>(sink);
+    std::fwrite(line.data(), 1, line.size(), s.f);
+    if (++s.calls == stall_once_at) {
+        const std::uint64_t t0 = steady_ns();
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        stall_once_ns = steady_ns() - t0;
+    }
+}
+
+/// CPU time zz_backend's own thread uses in each run, ns.
+constexpr std::uint64_t backend_cpu_ns = 30'000'000;
+
+/// A sink whose own thread (a logger's backend) spins until it has used
+/// backend_cpu_ns of CPU time, started by the open and joined by the close.
+struct BackendFile : CountedFile {
+    std::thread worker;
+    ~BackendFile() override {
+        if (worker.joinable()) worker.join();
+    }
+};
+
+CallSink backend_open(const Sink& sink) {
+    auto* s = static_cast<BackendFile*>(static_cast<CountedFile*>(open_file_of<BackendFile>(sink)));
+    s->worker = std::thread([] {
+        const std::uint64_t t0 = thread_cpu_ns().value_or(0);
+        while (thread_cpu_ns().value_or(~std::uint64_t{0}) - t0 < backend_cpu_ns) {
+        }
+    });
+    return static_cast<CountedFile*>(s);
+}
+
 constexpr Calls copying_calls{.open = counted_open, .close = counted_close, .put_line = copying_line};
 constexpr Calls background_calls{.open = background_open, .close = counted_close, .put_line = plain_line};
 constexpr Calls resident_calls{.open = open_file_of<ResidentFile>, .close = counted_close, .put_line = plain_line};
 
+constexpr Calls stall_once_calls{.open = counted_open, .close = counted_close, .put_line = stall_once_line};
+constexpr Calls backend_calls{.open = backend_open, .close = counted_close, .put_line = plain_line};
 constexpr Calls stall_calls{.open = counted_open, .close = counted_close, .put_line = stall_line};
 constexpr Calls torn_calls{.open = counted_open, .close = counted_close, .put_line = torn_line, .shared = true};
 constexpr Calls swapped_calls{.open = counted_open, .close = counted_close, .put_int = swapped_int};
 
 const MethodRegistrar calls_registrar{{.family = "zz_calls"}, {
     {.name = "zz_stall", .description = "fwrite per call; every 1,000th call sleeps 2 ms (tests)", .calls = &stall_calls},
+    {.name = "zz_stall_once", .description = "fwrite per call; the 5,000th call sleeps 10 ms, once (tests)",
+     .calls = &stall_once_calls},
+    {.name = "zz_backend", .description = "fwrite per call; the sink's own thread uses 30 ms of CPU time (tests)",
+     .calls = &backend_calls},
     {.name = "zz_copying", .description = "fwrite of a heap copy of each line (tests)", .calls = &copying_calls},
     {.name = "zz_background",
      .description = "fwrite per call; the sink's own thread makes 1,000 allocations (tests)",
@@ -191,6 +238,46 @@ CallRun run_calls(double scale, const char* workload, const char* method, unsign
     trial->reset();
     trial->run();
     CallRun out{trial->verify(), trial->counters, trial->measured_seconds(), trial->items, trial->buffer_size};
+    trial->finish();
+    return out;
+}
+
+/// A per-call run with its readings: how many were above 1 ms.
+struct ReadRun {
+    CallRun run;
+    std::uint64_t over_1ms = 0;  ///< readings above 1 ms (within 1/128)
+    /// Seconds the calling thread (a one-thread row's caller) waited on a
+    /// run queue for a CPU during the timed run, where the system says.
+    std::optional<double> run_queue_seconds;
+    /// Seconds of the timed run the calling thread was off its CPU (wall time
+    /// less its CPU time: asleep, blocked, or waiting for a CPU), where known.
+    std::optional<double> off_cpu_seconds;
+};
+
+ReadRun run_read(double scale, const char* workload, const char* method, const Params& params) {
+    test::TempDir dir;
+    Session session(dir.path(), scale, false);
+    const Workload* w = find_workload(workload);
+    const Method* m = find_method(method);
+    EXPECT_TRUE(w && m);
+    auto trial = trial_for(*w, *m, params, session);
+    trial->reset();
+    const OsCounters before = take_os_snapshot(OsScope::thread);
+    const std::optional<std::uint64_t> cpu0 = thread_cpu_ns();
+    const std::uint64_t wall0 = steady_ns();
+    trial->run();
+    const std::uint64_t wall1 = steady_ns();
+    const std::optional<std::uint64_t> cpu1 = thread_cpu_ns();
+    const OsCounters after = take_os_snapshot(OsScope::thread);
+    ReadRun out;
+    if (cpu0 && cpu1)
+        out.off_cpu_seconds = (static_cast<double>(wall1 - wall0) - static_cast<double>(*cpu1 - *cpu0)) * 1e-9;
+    if (before.has(OsCounter::run_queue_time) && after.has(OsCounter::run_queue_time))
+        out.run_queue_seconds = after[OsCounter::run_queue_time] - before[OsCounter::run_queue_time];
+    out.run = {trial->verify(), trial->counters, trial->measured_seconds(), trial->items, trial->buffer_size};
+    const auto* calls = dynamic_cast<const CallTrialBase*>(trial.get());
+    EXPECT_TRUE(calls);
+    if (calls) out.over_1ms = calls->histogram().count_above(static_cast<std::uint64_t>(1e6 / calls->ns_per_tick()));
     trial->finish();
     return out;
 }
@@ -400,6 +487,134 @@ TEST(CallTrial, AStallInOneCallIn1000IsP999AndNotP50) {
     EXPECT_NEAR(r.counters.at("latency_wall_ns_per_item"), *r.seconds * 1e9 / 20000, 1e-6 * *r.seconds * 1e9);
 }
 
+TEST(PacedCalls, AStallOf10msAt100000CallsPerSecondDelaysAbout1000CallsAndClosedLoopOne) {
+    // hello at 2e-4: 20,000 lines from one thread; the 5,000th call sleeps 10 ms.
+    const Params closed{0, CacheState::warm, 1, false};
+    Params paced = closed;
+    paced.rate = 100'000;  // a call due every 10 us: 0.2 s
+    const ReadRun c = run_read(2e-4, "hello", "zz_stall_once", closed);
+    const double closed_stall = static_cast<double>(stall_once_ns.load());
+    const ReadRun p = run_read(2e-4, "hello", "zz_stall_once", paced);
+    const double paced_stall = static_cast<double>(stall_once_ns.load());
+    ASSERT_EQ(c.run.verdict, "");
+    ASSERT_EQ(p.run.verdict, "");
+    ASSERT_GE(paced_stall, 10e6);
+    // Closed loop: the caller waited for the slow call and made the next
+    // when it returned: one slow call. (A call the scheduler interrupts for
+    // a millisecond is another: a few at most in 20,000 calls of ~1 us.)
+    EXPECT_GE(c.over_1ms, 1u);
+    EXPECT_LE(c.over_1ms, 10u);
+    EXPECT_GE(c.run.counters.at("latency_max_ns"), 0.9 * closed_stall);
+    EXPECT_LT(c.run.counters.at("latency_p999_ns"), 5e6);  // 1 call in 20,000: below p99.9
+    // Open loop: every call due while the method slept waited for it, and
+    // is late by what was left of the stall when it was due: the calls due
+    // in the stall but its last millisecond are over 1 ms late, at least
+    // (stall - 1 ms) x rate of them, as the run measured its stall (~900).
+    const double due_in_stall = (paced_stall - 1e6) * 1e-9 * 100'000;
+    EXPECT_GE(static_cast<double>(p.over_1ms), 0.95 * due_in_stall);
+    // The machine only adds late calls: those due while the pacing thread
+    // was off its CPU (the stall's sleep; waiting for a CPU: on a loaded
+    // 2-core machine half of a 0.2 s run; blocked in a write), and those due
+    // while it caught up, a share of them as large as a call's time is of
+    // the 10 us between due times (~1 us: a tenth more). Bounded by what the
+    // run measured: the thread's wall time less its CPU time, and a call's
+    // time in the closed loop (doubled for the noise of another run).
+    if (p.off_cpu_seconds) {
+        const double call_s = c.run.counters.at("latency_wall_ns_per_item") * 1e-9;
+        const double busy = std::min(0.8, 2 * call_s * 100'000);
+        EXPECT_LE(static_cast<double>(p.over_1ms), *p.off_cpu_seconds * 100'000 / (1 - busy) + 1000)
+            << "off CPU " << *p.off_cpu_seconds << " s, a call " << call_s << " s";
+    }
+    std::printf("paced: %llu calls over 1 ms late (stall %.2f ms, off CPU %.1f ms, on a run queue %.1f ms); "
+                "closed loop: %llu\n",
+                static_cast<unsigned long long>(p.over_1ms), paced_stall * 1e-6, p.off_cpu_seconds.value_or(-1) * 1e3,
+                p.run_queue_seconds.value_or(-1) * 1e3, static_cast<unsigned long long>(c.over_1ms));
+    EXPECT_GE(p.run.counters.at("latency_p999_ns"), 5e6);
+    EXPECT_GE(p.run.counters.at("latency_max_ns"), 0.9 * paced_stall);
+    EXPECT_EQ(p.run.counters.at("latency_calls"), 20000);
+    EXPECT_EQ(p.run.counters.at("rate_asked_per_s"), 100'000);
+    // The caller catches up after the stall (its calls take ~1 us of the
+    // 10 us between due times): the rate achieved is the rate asked, never
+    // above it (no call is made before it is due), below it by what the
+    // last call was late (a scheduler's delay: 50 ms allowed).
+    EXPECT_LE(p.run.counters.at("rate_achieved_per_s"), 100'000 * 1.001);
+    EXPECT_GE(p.run.counters.at("rate_achieved_per_s"), 20'000 / 0.25);
+    EXPECT_FALSE(c.run.counters.count("rate_asked_per_s"));
+    EXPECT_FALSE(p.run.counters.count("latency_between_calls_ns"));
+    // Paced, the run lasts its 20,000 due times: 0.2 s at least.
+    ASSERT_TRUE(p.run.seconds);
+    EXPECT_GE(*p.run.seconds, 0.2 - 1e-5);
+}
+
+TEST(PacedCalls, ABatchAverageHidesTheStallThatEachCallShows) {
+    // The method of odygrd/logger_benchmarks: 20 calls timed together, their average one reading.
+    Params batched{0, CacheState::warm, 1, false};
+    batched.batch = 20;
+    const ReadRun b = run_read(2e-4, "hello", "zz_stall_once", batched);
+    const double stall = static_cast<double>(stall_once_ns.load());
+    ASSERT_EQ(b.run.verdict, "");
+    EXPECT_EQ(b.run.counters.at("latency_calls"), 1000);  // 20,000 calls in batches of 20
+    // The batch of the stall reads a 20th of it: its max, the stall / 20 and
+    // at most the rest of its batch's 19 calls more, far below the stall.
+    EXPECT_GE(b.run.counters.at("latency_max_ns"), stall / 20);
+    EXPECT_LT(b.run.counters.at("latency_max_ns"), stall / 2);
+    EXPECT_LT(b.run.counters.at("latency_p999_ns"), stall / 2);
+    // Paced batches: a batch of 20 due every 20 / rate, its reading from its due time.
+    Params paced = batched;
+    paced.rate = 100'000;
+    const ReadRun p = run_read(2e-4, "hello", "zz_stall_once", paced);
+    ASSERT_EQ(p.run.verdict, "");
+    EXPECT_EQ(p.run.counters.at("latency_calls"), 1000);
+    // (the last batch is due 20 calls before the end: at most 20,000 calls in 19,980 / rate)
+    EXPECT_LE(p.run.counters.at("rate_achieved_per_s"), 100'000 * 20'000.0 / 19'980 * 1.001);
+    EXPECT_GE(p.run.counters.at("rate_achieved_per_s"), 20'000 / 0.25);
+}
+
+TEST(PacedCalls, BurstsAreDueTogetherAtTheRateAsked) {
+    // 2,000 calls at 20,000 per second in bursts of 100: 20 bursts 5 ms apart, 0.1 s.
+    Params paced{0, CacheState::warm, 2, false};
+    paced.rate = 20'000;
+    paced.burst = 100;
+    const ReadRun p = run_read(2e-5, "hello", "fwrite", paced);
+    ASSERT_EQ(p.run.verdict, "");
+    EXPECT_EQ(p.run.counters.at("latency_calls"), 2000);
+    // Each thread's last burst is due at 9 x 5 ms = 45 ms (1,000 calls each): the
+    // rate achieved is its calls over that and the last burst's calls.
+    ASSERT_TRUE(p.run.seconds);
+    EXPECT_GE(*p.run.seconds, 0.045);
+    // (at most 1,000 / 45 ms = 22,222; a last burst the scheduler delays by 38 ms: 12,000)
+    EXPECT_LE(p.run.counters.at("rate_achieved_per_s"), 22'223);
+    EXPECT_GE(p.run.counters.at("rate_achieved_per_s"), 12'000);
+}
+
+TEST(PacedCalls, OtherThreadsCpuTimeIsTheBackendsAndTheCloseWaitsForIt) {
+    const CallRun backend = run_calls(1e-4, "hello", "zz_backend", 1, false);
+    ASSERT_EQ(backend.verdict, "");
+    const CallRun plain = run_calls(1e-4, "hello", "fwrite", 1, false);
+    ASSERT_EQ(plain.verdict, "");
+    if (!process_cpu_ns() || !thread_cpu_ns()) GTEST_SKIP() << "no CPU-time clock here";
+    // The backend's thread spins for 30 ms of CPU time: measured within the
+    // clocks' granularity (ns on Linux; Windows counts CPU time by the
+    // scheduler's tick, 15.6 ms, in each of the readings subtracted).
+#ifdef _WIN32
+    constexpr double tick_ns = 2 * 15.625e6;
+#else
+    constexpr double tick_ns = 0;
+#endif
+    EXPECT_GE(backend.counters.at("other_threads_cpu_ns"), 0.95 * backend_cpu_ns - tick_ns);
+    EXPECT_LE(backend.counters.at("other_threads_cpu_ns"), backend.counters.at("end_to_end_ns") + 20e6 + tick_ns);
+    EXPECT_LT(plain.counters.at("other_threads_cpu_ns"), 5e6 + tick_ns);  // no thread but the caller
+    // The close joins the backend: its wait is the drain, inside the end-to-end time.
+    EXPECT_GT(backend.counters.at("drain_ns"), 0);
+    EXPECT_LE(backend.counters.at("drain_ns"), backend.counters.at("end_to_end_ns"));
+    ASSERT_TRUE(backend.seconds);
+    EXPECT_NEAR(backend.counters.at("end_to_end_ns"), *backend.seconds * 1e9, 1);
+    // Four callers on one sink: their CPU time is not the others'.
+    const CallRun four = run_calls(1e-3, "hello", "fwrite", 4, true);
+    ASSERT_EQ(four.verdict, "");
+    EXPECT_LT(four.counters.at("other_threads_cpu_ns"), 5e6 + 4 * tick_ns);
+}
+
 TEST(CallTrial, AMethodThatNeverStallsHasNoStallAtP999) {
     const CallRun r = run_calls(2e-4, "hello", "fwrite", 1, false);
     ASSERT_EQ(r.verdict, "");
@@ -482,8 +697,11 @@ TEST(CallTrial, ARowCarriesTheCountersOfTheSpecAndTheReadmeNamesThem) {
         if (where == "heap_counted" && !heap_counted()) continue;
         if (where == "heap_peak_tracked" && !heap_peak_tracked()) continue;
         if (where == "peak_resident_known" && !reset_peak_resident()) continue;
+        if (where == "cpu_time_known" && !(process_cpu_ns() && thread_cpu_ns())) continue;
+        if (where == "paced") continue;  // the row below is closed-loop
         ASSERT_TRUE(where.empty() || where == "heap_counted" || where == "heap_peak_tracked" ||
-                    where == "peak_resident_known")
+                    where == "peak_resident_known" || where == "cpu_time_known" || where == "paced" ||
+                    where == "closed_loop")
             << where;
         listed.insert(name);
     }
@@ -722,6 +940,12 @@ TEST(CallSuites, NamesSayTheThreadsAndTheSink) {
     EXPECT_EQ(case_name(*w, *m, Params{0, CacheState::warm, 1, false}), "ints_out/fprintf/threads:1");
     EXPECT_EQ(case_name(*w, *m, Params{0, CacheState::warm, 4, true}), "ints_out/fprintf/threads:4/sink:shared");
     EXPECT_EQ(case_name(*w, *m, Params{0, CacheState::warm, 4, false}), "ints_out/fprintf/threads:4/sink:per_thread");
+    EXPECT_EQ(case_name(*w, *m, Params{0, CacheState::warm, 4, true, 100000}),
+              "ints_out/fprintf/threads:4/sink:shared/rate:100000");
+    EXPECT_EQ(case_name(*w, *m, Params{0, CacheState::warm, 1, false, 1000, 20}),
+              "ints_out/fprintf/threads:1/rate:1000/burst:20");
+    EXPECT_EQ(case_name(*w, *m, Params{0, CacheState::warm, 1, false, 0, 0, 20}), "ints_out/fprintf/threads:1/batch:20");
+    EXPECT_EQ(case_name(*w, *m, Params{0, CacheState::warm, 1, false, 0, 20, 1}), "ints_out/fprintf/threads:1");
 }
 
 TEST(CallSuites, ThreadsAndSinkAreReadAndRefused) {
@@ -737,6 +961,15 @@ TEST(CallSuites, ThreadsAndSinkAreReadAndRefused) {
                                                "hello/obuf/threads:2/sink:per_thread", "hello/limit",
                                                "log/obuf/threads:1"}));
     EXPECT_EQ(skipped, (std::vector<std::string>{"hello/obuf/threads:2/sink:shared"}));
+    const Suite paced = parse_suite(R"({"benchmarks": [
+        {"workload": "hello", "methods": ["fwrite"], "threads": [1], "rate": [0, 1000], "burst": [1, 20], "batch": [1, 20]}]})",
+                                    "t");
+    std::vector<std::string> paced_names;
+    for (const Case& c : paced.cases) paced_names.push_back(c.name);
+    EXPECT_EQ(paced_names, (std::vector<std::string>{"hello/fwrite/threads:1", "hello/fwrite/threads:1/batch:20",
+                                                     "hello/fwrite/threads:1/rate:1000",
+                                                     "hello/fwrite/threads:1/rate:1000/batch:20",
+                                                     "hello/fwrite/threads:1/rate:1000/burst:20"}));
     auto refused = [](const char* text) {
         try {
             parse_suite(text, "t");
@@ -758,6 +991,15 @@ TEST(CallSuites, ThreadsAndSinkAreReadAndRefused) {
               "\"threads\" needs)");
     EXPECT_EQ(refused(R"({"benchmarks": [{"workload": "hello", "methods": ["fwrite"], "threads": [2], "sink": ["both"]}]})"),
               "suite t: \"benchmarks[0].sink\" values must be \"shared\" or \"per_thread\", not \"both\"");
+    EXPECT_EQ(refused(R"({"benchmarks": [{"workload": "hello", "methods": ["fwrite"], "rate": [1000]}]})"),
+              "suite t: \"benchmarks[0].rate\" needs \"threads\"");
+    EXPECT_EQ(refused(R"({"benchmarks": [{"workload": "hello", "methods": ["fwrite"], "threads": [1], "burst": [2]}]})"),
+              "suite t: \"benchmarks[0].burst\" needs \"rate\"");
+    EXPECT_EQ(refused(R"({"benchmarks": [{"workload": "hello", "methods": ["fwrite"], "threads": [1], "rate": [-1]}]})"),
+              "suite t: \"benchmarks[0].rate\" must hold whole numbers from 0 to 100000000 (calls per second per "
+              "thread (0: as fast as it can)), not -1");
+    EXPECT_EQ(refused(R"({"benchmarks": [{"workload": "hello", "methods": ["fwrite"], "threads": [1], "batch": [0]}]})"),
+              "suite t: \"benchmarks[0].batch\" must hold whole numbers from 1 to 1000000 (calls per batch), not 0");
 }
 
 }  // namespace

@@ -154,9 +154,22 @@ std::set<std::string> names_described(const nlohmann::json& doc) {
                 entry.contains("threads") ? entry.at("threads").get<std::vector<unsigned>>() : std::vector<unsigned>{1};
             const std::vector<std::string> sinks =
                 entry.contains("sink") ? entry.at("sink").get<std::vector<std::string>>() : std::vector<std::string>{"per_thread"};
+            // "rate", "burst" and "batch": the pacing of each per-call row (a paced batch is one burst).
+            const auto numbers = [&](const char* key) {
+                return entry.contains(key) ? entry.at(key).get<std::vector<std::uint64_t>>()
+                                           : std::vector<std::uint64_t>{key == std::string("rate") ? 0u : 1u};
+            };
+            std::vector<std::string> pacings;
+            for (std::uint64_t rate : numbers("rate"))
+                for (std::uint64_t burst : numbers("burst"))
+                    for (std::uint64_t batch : numbers("batch"))
+                        pacings.push_back((rate > 0 ? fmt::format("/rate:{}", rate) : "") +
+                                          (rate > 0 && burst > 1 && batch <= 1 ? fmt::format("/burst:{}", burst) : "") +
+                                          (batch > 1 ? fmt::format("/batch:{}", batch) : ""));
             for (unsigned n : threads)
                 for (const std::string& sink : sinks)
-                    calls.push_back(n == 1 ? "/threads:1" : fmt::format("/threads:{}/sink:{}", n, sink));
+                    for (const std::string& pacing : pacings)
+                        calls.push_back((n == 1 ? "/threads:1" : fmt::format("/threads:{}/sink:{}", n, sink)) + pacing);
         }
         const bool per_call = calls.front() != "";
         auto takes = [&](const Method& m) { return per_call ? w->takes_calls(m) || (m.reference && w->takes(m)) : w->takes(m); };

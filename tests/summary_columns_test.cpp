@@ -40,7 +40,7 @@ const std::map<std::string, sc::Field> fields = {
     {"x_smallest", sc::Field::x_smallest},
     {"cold_warm", sc::Field::cold_warm},   {"counter", sc::Field::counter},
     {"cpu_share", sc::Field::cpu_share},   {"cv", sc::Field::cv},
-    {"latency", sc::Field::latency},
+    {"latency", sc::Field::latency},     {"nanoseconds", sc::Field::nanoseconds},
 };
 const std::map<std::string, sc::Format> formats = {
     {"text", sc::Format::text},   {"interval", sc::Format::interval},     {"time", sc::Format::time},
@@ -56,6 +56,7 @@ const std::map<std::string, sc::Shown> conditions = {
     {"cold_warm", sc::Shown::cold_warm},
     {"instructions", sc::Shown::instructions},
     {"per_call", sc::Shown::per_call},
+    {"other_threads", sc::Shown::other_threads},
     {"heap", sc::Shown::heap},
     {"heap_peak", sc::Shown::heap_peak},
     {"reads", sc::Shown::reads},
@@ -139,7 +140,8 @@ TEST(SummaryColumns, EachColumnIsWellFormed) {
             EXPECT_GE(c.width, c.header.size()) << "the header is wider than the column";
         // A column that reads a counter names it; the others read none.
         const bool reads_counter = c.field == sc::Field::counter || c.field == sc::Field::cpu_share ||
-                                   c.field == sc::Field::throughput || c.field == sc::Field::latency;
+                                   c.field == sc::Field::throughput || c.field == sc::Field::latency ||
+                                   c.field == sc::Field::nanoseconds;
         EXPECT_EQ(!c.counter.empty(), reads_counter);
         EXPECT_EQ(c.format == sc::Format::text, c.field == sc::Field::label);
     }

@@ -10,6 +10,7 @@
 
 #include "core/engine/runner.hpp"
 #include "core/os/cleanup.hpp"
+#include "core/os/cpu_time.hpp"
 #include "core/os/page_cache.hpp"
 
 namespace iobench {
@@ -76,6 +77,11 @@ ClockKind clock_in_use() {
 std::string call_case_problem(const Method& method, const Params& params) {
     if (params.threads < 1 || params.threads > max_threads)
         return fmt::format("threads must be from 1 to {}, not {}", max_threads, params.threads);
+    if (params.rate > max_rate)
+        return fmt::format("rate must be at most {} calls per second per thread, not {}", max_rate, params.rate);
+    if (params.burst > max_batch || params.batch > max_batch)
+        return fmt::format("a burst or a batch holds at most {} calls, not {}", max_batch,
+                           std::max(params.burst, params.batch));
     if (params.shared_sink && params.threads > 1 && !calls_of(method).shared)
         return fmt::format("{}'s sink is not safe to call from several threads at once (Calls::shared is false): "
                            "sink:per_thread only",
@@ -103,6 +109,16 @@ CallTrialBase::CallTrialBase(Session& session, std::string_view workload, const 
     else
         for (unsigned k = 0; k < threads_; ++k) paths_.push_back(session.output(fmt::format("{}-t{}", base, k)).string());
     for (unsigned k = 0; k <= threads_; ++k) begin_.push_back(items * k / threads_);
+    pacing_.rate = params.rate;
+    pacing_.batch = std::max(1u, params.batch);
+    // A paced batch is due as one burst.
+    pacing_.group = params.rate > 0 ? (pacing_.batch > 1 ? pacing_.batch : std::max(1u, params.burst)) : 1;
+    if (params.rate > 0) {
+        const bool ns_ticks = clock_ == ClockKind::none || CallClock::ticks_are_ns();
+        pacing_.ns_per_tick = ns_ticks ? 1.0 : CallClock::figures().ns_per_tick;
+        pacing_.period_ticks = 1e9 / static_cast<double>(params.rate) / pacing_.ns_per_tick;
+        counters["rate_asked_per_s"] = static_cast<double>(params.rate);
+    }
     if (clock_ != ClockKind::none) {
         const TimingCost cost = timing_cost(clock_);
         counters["latency_overhead_ns"] = cost.wall_ns;
@@ -139,6 +155,7 @@ void CallTrialBase::thread_part(unsigned k, CallSink shared_sink, StartLine& sta
     CallThreadState& state = state_[k];
     HeapCountScope heap(state.heap);
     CallSink sink = shared_sink;
+    const std::optional<std::uint64_t> cpu0 = thread_cpu_ns();
     try {
         if (!shared_) sink = open_(Sink{path_of(k), buffer_size_});
     } catch (...) {
@@ -153,6 +170,7 @@ void CallTrialBase::thread_part(unsigned k, CallSink shared_sink, StartLine& sta
     } catch (...) {
         state.error = std::current_exception();
     }
+    state.calls_ended = steady_ns();
     if (!shared_) {
         try {
             close_(sink);
@@ -161,14 +179,21 @@ void CallTrialBase::thread_part(unsigned k, CallSink shared_sink, StartLine& sta
         }
     }
     state.ended = steady_ns();
+    const std::optional<std::uint64_t> cpu1 = thread_cpu_ns();
+    state.cpu_known = cpu0 && cpu1;
+    state.cpu_ns = state.cpu_known ? *cpu1 - std::min(*cpu0, *cpu1) : 0;
 }
 
 CallTrialBase::Executed CallTrialBase::execute() {
     for (CallThreadState& t : state_) {
         t.error = nullptr;
         t.heap = t.argument_heap = HeapCounts{};
-        t.started = t.ended = 0;
+        t.started = t.ended = t.calls_ended = t.cpu_ns = 0;
+        t.cpu_known = false;
     }
+    // CPU time over the run: the process's, and this thread's (which opens
+    // and closes a shared sink, and is the caller of a one-thread row).
+    const std::optional<std::uint64_t> process_cpu0 = process_cpu_ns(), own_cpu0 = thread_cpu_ns();
     // What this thread allocates for iobench itself (the threads, the
     // start line) is not the method's: counted here, and dropped, so that the
     // other-threads count below sees only the method's own threads.
@@ -208,6 +233,21 @@ CallTrialBase::Executed CallTrialBase::execute() {
         done.end = steady_ns();
     }
     rate_.stop();
+    const std::optional<std::uint64_t> process_cpu1 = process_cpu_ns(), own_cpu1 = thread_cpu_ns();
+    for (const CallThreadState& t : state_) done.calls_end = std::max(done.calls_end, t.calls_ended);
+    if (process_cpu0 && process_cpu1 && own_cpu0 && own_cpu1) {
+        // Process less this thread less the workers (on one thread this
+        // thread is the caller: its part is inside its own reading).
+        std::uint64_t callers = *own_cpu1 - std::min(*own_cpu0, *own_cpu1);
+        bool known = true;
+        if (threads_ > 1)
+            for (const CallThreadState& t : state_) {
+                callers += t.cpu_ns;
+                known = known && t.cpu_known;
+            }
+        const std::uint64_t process = *process_cpu1 - std::min(*process_cpu0, *process_cpu1);
+        if (known) done.other_cpu_ns = process - std::min(process, callers);
+    }
     done.heap += others.take();
     for (const CallThreadState& t : state_) {
         // The method's allocations: what making the arguments allocated is the workload's.
@@ -227,6 +267,29 @@ void CallTrialBase::run() {
     const Executed done = execute();
     seconds_ = static_cast<double>(done.end - done.first) * 1e-9;
     ++runs_;
+    // The whole run, as an asynchronous method's user sees it: from the
+    // first call to the close's return (its backend's draining included),
+    // the part of it after the last call, and the CPU time of the threads
+    // that are not callers (its backend's); averages over the runs.
+    end_to_end_ns_ += static_cast<double>(done.end - done.first);
+    drain_ns_ += static_cast<double>(done.end - std::min(done.end, std::max(done.first, done.calls_end)));
+    if (done.other_cpu_ns) other_cpu_ns_ += static_cast<double>(*done.other_cpu_ns);
+    else other_cpu_known_ = false;
+    const double run_count = static_cast<double>(runs_);
+    counters["end_to_end_ns"] = end_to_end_ns_ / run_count;
+    counters["drain_ns"] = drain_ns_ / run_count;
+    if (other_cpu_known_) counters["other_threads_cpu_ns"] = other_cpu_ns_ / run_count;
+    else counters.erase("other_threads_cpu_ns");
+    if (pacing_.rate > 0) {
+        // Each thread's calls per second, from its first call's due time to
+        // its last call's return, over the threads and runs.
+        std::uint64_t ticks = 0;
+        for (const CallThreadState& t : state_) ticks += t.paced_ticks;
+        const double tick_ns = clock_ == ClockKind::none ? 1.0 : rate_.ns_per_tick();
+        if (ticks > 0)
+            counters["rate_achieved_per_s"] =
+                static_cast<double>(items) * run_count / (static_cast<double>(ticks) * tick_ns * 1e-9);
+    }
     if (heap_counted()) {
         heap_ += done.heap;
         const double calls = static_cast<double>(items) * static_cast<double>(runs_);
@@ -245,8 +308,10 @@ void CallTrialBase::run() {
     }
     const double ns_per_tick = rate_.ns_per_tick();
     const LatencySummary s = summarize(merged, ns_per_tick);
-    counters["latency_between_calls_ns"] =
-        static_cast<double>(between) * ns_per_tick / (static_cast<double>(items) * static_cast<double>(runs_));
+    merged_ = std::move(merged);
+    if (pacing_.rate == 0 && pacing_.batch == 1)
+        counters["latency_between_calls_ns"] =
+            static_cast<double>(between) * ns_per_tick / (static_cast<double>(items) * static_cast<double>(runs_));
     counters["latency_p50_ns"] = s.p50;
     counters["latency_p90_ns"] = s.p90;
     counters["latency_p99_ns"] = s.p99;
@@ -260,11 +325,12 @@ void CallTrialBase::probe_memory() {
     // The probe's calls are timed into histograms of their own, dropped
     // (made before the peaks are reset: they are iobench's, not the method's).
     std::vector<LatencyHistogram> kept(threads_);
-    std::vector<std::uint64_t> kept_between(threads_);
+    std::vector<std::uint64_t> kept_between(threads_), kept_paced(threads_);
     const auto swap_kept = [&] {
         for (unsigned k = 0; k < threads_; ++k) {
             std::swap(kept[k], state_[k].histogram);
             std::swap(kept_between[k], state_[k].between_ticks);
+            std::swap(kept_paced[k], state_[k].paced_ticks);
         }
     };
     swap_kept();

@@ -2,6 +2,8 @@
 // 9): a method's sink opened, one call per item from N threads, each call
 // timed with CallClock's clock into a histogram, the sinks closed; then every line
 // checked (none torn, each thread's in its order, each item exactly once).
+// Paced (`/rate:N`): each call due at a fixed rate and read from its due
+// time; batched (`/batch:K`): the average of K calls one reading.
 #pragma once
 
 #include <condition_variable>
@@ -52,6 +54,10 @@ struct alignas(64) CallThreadState {
     HeapCounts heap;                 ///< this run: its open, calls and close
     HeapCounts argument_heap;        ///< this run: what making its calls' arguments allocated (taken out of `heap`)
     std::uint64_t started = 0, ended = 0;  ///< steady_clock ns, this run
+    std::uint64_t calls_ended = 0;   ///< steady_clock ns when its last call returned (before its own close), this run
+    std::uint64_t cpu_ns = 0;        ///< its CPU time over its part (open, calls, close), this run
+    bool cpu_known = false;          ///< cpu_ns was read (thread_cpu_ns), this run
+    std::uint64_t paced_ticks = 0;   ///< paced rows: clock ticks from its first call's due time to its last call's return, every run
     std::exception_ptr error;        ///< this run
 };
 #ifdef _MSC_VER
@@ -95,6 +101,31 @@ private:
     std::ptrdiff_t waiting_for_;  ///< threads yet to arrive; guarded by mutex_
 };
 
+/// How a per-call row paces and times its calls (Params::rate, burst,
+/// batch), in the ticks of the clock that times them.
+struct Pacing {
+    std::uint64_t rate = 0;    ///< calls per second per thread; 0: closed loop
+    unsigned group = 1;        ///< calls due together: the burst, or the batch of a paced batch row
+    unsigned batch = 1;        ///< calls averaged into one reading (1: each call its own)
+    double period_ticks = 0;   ///< ticks between two calls' due times (rate > 0)
+    double ns_per_tick = 1;    ///< the clock's, measured at start (CallClock::figures)
+};
+
+/// Waits until `Clock` reads `due` or later: sleeps while more than 2 ms
+/// are left (to 1 ms before), then spins, pausing the CPU between readings
+/// (a sleep overshoots by 50 µs or more, which would be counted in the call's
+/// latency as if the method had caused it). Returns the last reading.
+template <class Clock>
+std::uint64_t wait_until(std::uint64_t due, double ns_per_tick) noexcept {
+    for (;;) {
+        const std::uint64_t now = Clock::now();
+        if (now >= due) return now;
+        const double left_ns = static_cast<double>(due - now) * ns_per_tick;
+        if (left_ns > 2e6) std::this_thread::sleep_for(std::chrono::nanoseconds(static_cast<std::int64_t>(left_ns - 1e6)));
+        else cpu_pause();
+    }
+}
+
 /// The trial of a per-call row, for any per-call workload: the workload's
 /// part is `call_items(sink, begin, end, state)`, which makes the calls
 /// for items begin .. end-1 on `sink`, timing each (CallTrial below).
@@ -111,12 +142,22 @@ public:
     void finish() override;
     /// From the first call to the last close, over every thread.
     std::optional<double> measured_seconds() const override { return seconds_; }
+    /// Every reading of every thread over the timed runs so far (CallClock
+    /// ticks: times ns_per_tick() for ns), of which the row's percentiles
+    /// are; empty for an untimed row. A paced row's readings are from each
+    /// call's due time.
+    const LatencyHistogram& histogram() const noexcept { return merged_; }
+    /// Nanoseconds per tick of the readings, measured over the timed runs.
+    double ns_per_tick() const noexcept { return rate_.ns_per_tick(); }
 
 protected:
     /// Makes the calls for items [begin, end) on `sink`, each timed with the
-    /// clock `clock` into `state.histogram` (none: untimed). Throws what a call throws.
+    /// clock `clock` into `state.histogram` (none: untimed), paced and
+    /// batched as pacing() says. Throws what a call throws.
     virtual void call_items(ClockKind clock, CallSink sink, std::uint64_t begin, std::uint64_t end,
                             CallThreadState& state) = 0;
+    /// The row's pacing and batching.
+    const Pacing& pacing() const noexcept { return pacing_; }
 
 private:
     /// The file thread `k` writes (sink:per_thread), or the one all share.
@@ -131,7 +172,12 @@ private:
     /// of the last close, and the allocations of every thread.
     struct Executed {
         std::uint64_t first = 0, end = 0;
+        std::uint64_t calls_end = 0;  ///< steady_clock ns when the last call of any thread returned
         HeapCounts heap;
+        /// CPU time of the process's threads other than the callers (and
+        /// the thread that opened and closed a shared sink) over the run, ns;
+        /// nothing where a clock of CPU time is missing.
+        std::optional<std::uint64_t> other_cpu_ns;
     };
     /// One run: the sinks opened, the calls made from every thread, the
     /// sinks closed. Rethrows the first error of a thread.
@@ -155,6 +201,10 @@ private:
     std::vector<std::uint64_t> begin_;  ///< first item of each thread, then items
     std::vector<CallThreadState> state_;  ///< per thread
     TickRate rate_;
+    Pacing pacing_;
+    LatencyHistogram merged_;              ///< histogram()
+    double end_to_end_ns_ = 0, drain_ns_ = 0, other_cpu_ns_ = 0;  ///< sums over the timed runs
+    bool other_cpu_known_ = true;          ///< every timed run knew its other_cpu_ns
     std::optional<double> seconds_;
     HeapCounts heap_;                      ///< every thread, every run so far
     std::uint64_t runs_ = 0;               ///< timed runs so far
@@ -176,7 +226,18 @@ public:
 protected:
     void call_items(ClockKind clock, CallSink sink, std::uint64_t begin, std::uint64_t end,
                     CallThreadState& state) override {
-        with_clock(clock, [&](auto c) { timed_calls<decltype(c)>(sink, begin, end, state); });
+        const Pacing& p = pacing();
+        if (p.rate > 0 && clock == ClockKind::none) {
+            paced_calls<clocks::Steady, false>(sink, begin, end, state);  // paced, untimed
+            return;
+        }
+        with_clock(clock, [&](auto c) {
+            using Clock = decltype(c);
+            if constexpr (std::is_same_v<Clock, clocks::None>) timed_calls<Clock>(sink, begin, end, state);
+            else if (p.rate > 0) paced_calls<Clock, true>(sink, begin, end, state);
+            else if (p.batch > 1) batch_calls<Clock>(sink, begin, end, state);
+            else timed_calls<Clock>(sink, begin, end, state);
+        });
     }
 
 private:
@@ -214,6 +275,61 @@ private:
             }
             state.between_ticks += between;
         }
+    }
+
+    /// Closed loop, batched: each `batch` calls back to back between two
+    /// readings, their time / their number one reading (the last batch
+    /// may be shorter). The arguments are made inside the batch, as the
+    /// loop of odygrd/logger_benchmarks makes them.
+    template <class Clock>
+    void batch_calls(CallSink sink, std::uint64_t begin, std::uint64_t end, CallThreadState& state) {
+        const std::uint64_t batch = pacing().batch;
+        for (std::uint64_t i = begin; i < end;) {
+            const std::uint64_t stop = std::min(end, i + batch), n = stop - i;
+            const std::uint64_t t0 = Clock::now();
+            for (; i < stop; ++i) item_.call(sink, argument(i, state));
+            const std::uint64_t t1 = Clock::now();
+            state.histogram.record((t1 - t0) / n);
+        }
+    }
+    /// Open loop: the calls of a group (a burst, or a batch) are due
+    /// together, group g at the thread's start + g x group / rate; the
+    /// thread waits (wait_until) for a group's due time unless it is already
+    /// behind, then makes its calls back to back. Each call's reading is from
+    /// its due time to its return (the correction for coordinated omission:
+    /// a call that waited behind a slow one counts that wait); a batch's is
+    /// from its due time to its last return / its calls. `Record`: false
+    /// for an untimed row (paced all the same, by steady_clock).
+    template <class Clock, bool Record>
+    void paced_calls(CallSink sink, std::uint64_t begin, std::uint64_t end, CallThreadState& state) {
+        const Pacing& p = pacing();
+        const std::uint64_t start = Clock::now();
+        std::uint64_t last = start;
+        for (std::uint64_t i = begin; i < end;) {
+            const std::uint64_t stop = std::min(end, i + p.group);
+            [[maybe_unused]] const std::uint64_t n = stop - i;
+            const std::uint64_t due =
+                start + static_cast<std::uint64_t>(static_cast<double>(i - begin) * p.period_ticks);
+            if (p.batch > 1) {
+                const auto first = argument(i, state);
+                wait_until<Clock>(due, p.ns_per_tick);
+                item_.call(sink, first);
+                for (++i; i < stop; ++i) item_.call(sink, argument(i, state));
+                last = Clock::now();
+                if constexpr (Record) state.histogram.record((last - std::min(due, last)) / n);
+            } else {
+                // The first call's argument is made before its due time; a
+                // later one's in the burst, after the calls before it.
+                for (; i < stop; ++i) {
+                    const auto arg = argument(i, state);
+                    wait_until<Clock>(due, p.ns_per_tick);
+                    item_.call(sink, arg);
+                    last = Clock::now();
+                    if constexpr (Record) state.histogram.record(last - std::min(due, last));
+                }
+            }
+        }
+        state.paced_ticks += last - start;
     }
 
     Item item_;

@@ -211,6 +211,12 @@ std::uint64_t LatencyHistogram::bucket_upper(std::size_t index) noexcept {
     return ((mantissa + 1) << shift) - 1;
 }
 
+std::uint64_t LatencyHistogram::count_above(std::uint64_t value) const noexcept {
+    std::uint64_t n = 0;
+    for (std::size_t i = index(value) + 1; i < counts_.size(); ++i) n += counts_[i];
+    return n;
+}
+
 std::uint64_t LatencyHistogram::quantile(double q) const noexcept {
     if (count_ == 0) return 0;
     std::uint64_t rank = static_cast<std::uint64_t>(std::floor(q * static_cast<double>(count_))) + 1;

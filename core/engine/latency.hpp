@@ -68,6 +68,18 @@ bool clock_available(ClockKind kind) noexcept;
 /// Every clock that can time calls here, in ClockKind's order (not `none`).
 std::vector<ClockKind> available_clocks();
 
+/// Tells the CPU that this thread spins (x86's PAUSE, Arm's YIELD): the
+/// other hyperthread of the core runs meanwhile. Nothing elsewhere.
+inline void cpu_pause() noexcept {
+#if defined(_MSC_VER) && !defined(__clang__) && defined(_M_X64)
+    _mm_pause();
+#elif defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__) || defined(__arm__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
 /// steady_clock's reading in nanoseconds.
 inline std::uint64_t steady_ns() noexcept {
     return static_cast<std::uint64_t>(
@@ -352,6 +364,10 @@ public:
     /// than (1 - q) x count readings are above it: with 1 call in 1,000
     /// stalling, p99.9 is a stall. 0 when nothing was counted.
     std::uint64_t quantile(double q) const noexcept;
+    /// Readings in the buckets above `value`'s: none of them is at most
+    /// `value`, and every reading above its bucket's upper end is counted
+    /// (within 1/128 of `value`).
+    std::uint64_t count_above(std::uint64_t value) const noexcept;
 
     /// The bucket of `value`: itself below 256, else 128 per power of two.
     static std::size_t index(std::uint64_t value) noexcept {

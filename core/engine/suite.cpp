@@ -56,7 +56,16 @@ std::string case_name(const Workload& workload, const Method& method, const Para
     if (workload.spec().axes.cache_state) name += fmt::format("/cache:{}", to_string(params.cache));
     if (params.threads > 0) name += fmt::format("/threads:{}", params.threads);
     if (params.threads > 1) name += params.shared_sink ? "/sink:shared" : "/sink:per_thread";
+    if (params.threads > 0) name += pacing_suffix(params);
     return name;
+}
+
+std::string pacing_suffix(const Params& params) {
+    std::string suffix;
+    if (params.rate > 0) suffix += fmt::format("/rate:{}", params.rate);
+    if (params.rate > 0 && params.burst > 1 && params.batch <= 1) suffix += fmt::format("/burst:{}", params.burst);
+    if (params.batch > 1) suffix += fmt::format("/batch:{}", params.batch);
+    return suffix;
 }
 
 std::string_view to_string(CacheState state) { return state == CacheState::cold ? "cold" : "warm"; }
@@ -155,7 +164,8 @@ public:
         if (!entry.is_object()) throw fail("each entry of \"benchmarks\" must be an object");
         for (const auto& item : entry.items())
             if (item.key() != "workload" && item.key() != "methods" && item.key() != "buffer_sizes" &&
-                item.key() != "cache" && item.key() != "threads" && item.key() != "sink")
+                item.key() != "cache" && item.key() != "threads" && item.key() != "sink" && item.key() != "rate" &&
+                item.key() != "burst" && item.key() != "batch")
                 throw fail(fmt::format("unknown key \"{}\" in a benchmarks entry", item.key()));
         auto key = [&](const char* k) { return fmt::format("{}.{}", at, k); };
         if (!entry.contains("workload")) throw fail(fmt::format("\"{}\" is missing", key("workload")));
@@ -173,6 +183,31 @@ public:
             if (!entry.contains("threads")) throw fail(fmt::format("\"{}\" needs \"threads\"", key("sink")));
             sinks = read_sinks(entry.at("sink"), key("sink"));
         }
+        // "rate", "burst", "batch": how the per-call rows pace and time their calls.
+        std::vector<std::uint64_t> rates = {0}, bursts = {1}, batches = {1};
+        for (const char* k : {"rate", "batch"})
+            if (entry.contains(k) && !entry.contains("threads"))
+                throw fail(fmt::format("\"{}\" needs \"threads\"", key(k)));
+        if (entry.contains("burst") && !entry.contains("rate"))
+            throw fail(fmt::format("\"{}\" needs \"rate\"", key("burst")));
+        if (entry.contains("rate"))
+            rates = read_whole_numbers(entry.at("rate"), key("rate"), 0, max_rate, "calls per second per thread (0: as fast as it can)");
+        if (entry.contains("burst")) bursts = read_whole_numbers(entry.at("burst"), key("burst"), 1, max_batch, "calls per burst");
+        if (entry.contains("batch")) batches = read_whole_numbers(entry.at("batch"), key("batch"), 1, max_batch, "calls per batch");
+        std::vector<Params> pacings;
+        for (std::uint64_t rate : rates)
+            for (std::uint64_t burst : bursts)
+                for (std::uint64_t batch : batches)
+                    pacings.push_back(Params{.rate = rate,
+                                             // (a paced batch is due as one burst)
+                                             .burst = rate > 0 && batch <= 1 ? static_cast<unsigned>(burst) : 0,
+                                             .batch = static_cast<unsigned>(batch)});
+        const auto paced = [&](Params p, const Params& pacing) {
+            p.rate = pacing.rate;
+            p.burst = pacing.burst;
+            p.batch = pacing.batch;
+            return p;
+        };
         const bool calls = threads.front() != 0;
         const std::vector<const Method*> ms = read_methods(entry.at("methods"), key("methods"), *w, calls);
         std::vector<std::size_t> sizes = {0};
@@ -196,7 +231,10 @@ public:
                 for (CacheState cache : caches)
                     for (unsigned n : threads)
                         for (bool shared : sinks)
-                            add_case(suite, taken_, *w, *m, Params{size, cache, n, shared && n > 1});
+                            for (const Params& pacing : pacings)
+                                add_case(suite, taken_, *w, *m,
+                                         n > 0 ? paced(Params{size, cache, n, shared && n > 1}, pacing)
+                                               : Params{size, cache, n, false});
             }
         }
         // A user's methods (a plugin's, or built in with
@@ -215,7 +253,11 @@ public:
             if (calls ? w->takes_calls(m) : w->takes(m)) {
                 for (CacheState cache : caches)
                     for (unsigned n : threads)
-                        for (bool shared : sinks) add_case(suite, taken_, *w, m, Params{0, cache, n, shared && n > 1});
+                        for (bool shared : sinks)
+                            for (const Params& pacing : pacings)
+                                add_case(suite, taken_, *w, m,
+                                         n > 0 ? paced(Params{0, cache, n, shared && n > 1}, pacing)
+                                               : Params{0, cache, n, false});
             } else if (!calls && w->takes_calls(m)) {
                 for (CacheState cache : caches) add_case(suite, taken_, *w, m, Params{0, cache, 1, false});
             }
@@ -264,6 +306,22 @@ private:
             out.push_back(n.get<unsigned>());
         }
         if (out.empty()) throw fail(fmt::format("\"{}\" must list at least one thread count", key));
+        return out;
+    }
+
+    /// "rate", "burst", "batch": a non-empty array of whole numbers from
+    /// `least` to `most` (`what` names their unit in the error).
+    std::vector<std::uint64_t> read_whole_numbers(const json& value, const std::string& key, std::uint64_t least,
+                                                  std::uint64_t most, const char* what) const {
+        std::vector<std::uint64_t> out;
+        for (const json& n : typed(value, key, json::value_t::array, "an array of whole numbers")) {
+            if (!n.is_number_integer() || n.get<std::int64_t>() < static_cast<std::int64_t>(least) ||
+                n.get<std::uint64_t>() > most)
+                throw fail(fmt::format("\"{}\" must hold whole numbers from {} to {} ({}), not {}", key, least, most,
+                                       what, n.dump()));
+            out.push_back(n.get<std::uint64_t>());
+        }
+        if (out.empty()) throw fail(fmt::format("\"{}\" must list at least one value", key));
         return out;
     }
 

@@ -61,8 +61,15 @@ inline constexpr double max_suite_min_time = 86400;
 /// link to /dev/zero or a huge file is refused, not read into memory).
 inline constexpr std::size_t max_suite_file_bytes = std::size_t{16} << 20;
 
-/// Builds the name of a benchmark.
+/// Builds the name of a benchmark:
+/// `<workload>/<method>[/buf:<bytes>][/cache:<state>][/threads:<n>[/sink:<s>]<pacing_suffix>]`.
 std::string case_name(const Workload& workload, const Method& method, const Params& params);
+
+/// A per-call row's pacing and batching, as its name ends:
+/// `[/rate:<calls per second>[/burst:<k>]][/batch:<k>]` (a paced batch is one
+/// burst: no `/burst`); "" for a closed-loop
+/// row timed call by call.
+std::string pacing_suffix(const Params& params);
 
 /// Every workload paired with every method it takes (Workload::takes: the
 /// suite "all"), with the page cache warm and cold where the workload has

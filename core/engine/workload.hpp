@@ -49,7 +49,26 @@ struct Params {
     /// With threads > 1: one sink that every thread calls (`/sink:shared`)
     /// rather than one per thread (`/sink:per_thread`).
     bool shared_sink = false;
+    /// With threads > 0: 0, each thread calls as fast as it can (closed
+    /// loop); else each thread's intended rate, calls per second (open loop,
+    /// `/rate:<n>` in the name): call i of a thread is due at its start + i /
+    /// rate (+ `burst`), and its latency is measured from then, not from when
+    /// the call began (coordinated omission corrected, as wrk2 does).
+    std::uint64_t rate = 0;
+    /// With rate > 0: calls due together, in bursts (`/burst:<k>`): call i is
+    /// due at start + (i - i % burst) / rate; 0 or 1: one call at a time.
+    /// Unused with batch > 1: a paced batch is due as one burst.
+    unsigned burst = 0;
+    /// With threads > 0: 0 or 1, each call is one reading of the histogram;
+    /// k > 1, the average of each k calls timed together is one reading
+    /// (`/batch:<k>`: the method of odygrd/logger_benchmarks, k = 20).
+    unsigned batch = 0;
 };
+
+/// The most calls per second per thread a paced row may ask for (one per 10 ns).
+inline constexpr std::uint64_t max_rate = 100'000'000;
+/// The most calls a burst or a batch may hold.
+inline constexpr unsigned max_batch = 1'000'000;
 
 /// Most threads a per-call row may have.
 inline constexpr unsigned max_threads = 1024;

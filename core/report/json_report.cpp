@@ -123,6 +123,9 @@ ordered_json results_row(const Run& run, const RowStructure* s) {
     if (s->cache) params["cache"] = std::string(to_string(*s->cache));
     if (s->threads > 0) params["threads"] = s->threads;
     if (s->threads > 1) params["sink"] = s->shared_sink ? "shared" : "per_thread";
+    if (s->rate > 0) params["rate"] = s->rate;
+    if (s->burst > 0) params["burst"] = s->burst;
+    if (s->batch > 0) params["batch"] = s->batch;
     row["params"] = std::move(params);
     row["item_unit"] = s->item_unit;
     row["compared_per"] = s->compared_per_byte ? "byte" : "item";

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <benchmark/benchmark.h>
+#include <cstdint>
 #include <nlohmann/json_fwd.hpp>
 
 #include <map>
@@ -42,6 +43,13 @@ struct RowStructure {
     unsigned threads = 0;
     /// `/sink:shared` (true) or `/sink:per_thread` (false), with threads > 1.
     bool shared_sink = false;
+    /// The end of a per-call row's name after `/sink:`: its pacing and
+    /// batching (pacing_suffix: `/rate:100000`, `/batch:20`); "" for a
+    /// closed-loop row timed call by call.
+    std::string pacing;
+    std::uint64_t rate = 0;  ///< `/rate:` of the name (Params::rate); 0 for a closed-loop row
+    unsigned burst = 0;      ///< `/burst:` of the name (Params::burst); 0 where none
+    unsigned batch = 0;      ///< `/batch:` of the name (Params::batch); 0 where none
     std::string item_unit;  ///< Workload::item_unit() ("integer", "line", ...)
     bool compared_per_byte = false;  ///< Workload::compared_per_byte()
     /// Why the row has no read or write calls ("" when it has them):

@@ -8,6 +8,7 @@
 #include <string>
 
 #include <iobench/method.hpp>
+#include "core/engine/suite.hpp"
 #include "core/engine/workload.hpp"
 
 namespace iobench {
@@ -25,7 +26,7 @@ std::string RowStructure::label() const {
     std::string label = buffer_size != 0 ? fmt::format("{}/buf:{}", method, buffer_size) : method;
     if (threads > 0) label += fmt::format("/threads:{}", threads);
     if (threads > 1) label += shared_sink ? "/sink:shared" : "/sink:per_thread";
-    return label;
+    return label + pacing;
 }
 
 RowStructure row_structure(const Case& c) {
@@ -41,6 +42,12 @@ RowStructure row_structure(const Case& c) {
     s.compared_per_byte = c.workload->compared_per_byte();
     s.threads = c.params.threads;
     s.shared_sink = c.params.threads > 1 && c.params.shared_sink;
+    if (c.params.threads > 0) {
+        s.pacing = pacing_suffix(c.params);
+        s.rate = c.params.rate;
+        if (s.pacing.find("/burst:") != std::string::npos) s.burst = c.params.burst;
+        if (c.params.batch > 1) s.batch = c.params.batch;
+    }
     // A method's own threads, or a per-call row's several: the whole process's.
     s.process_counters = c.method->process_counters || c.params.threads > 1;
     // The method's own reason, else the platform's (wine counts no call).

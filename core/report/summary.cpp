@@ -81,6 +81,7 @@ struct SummaryTable {
     bool has_instructions = false;  // some row has instructions_per_item (--instructions)
     bool has_latency = false;       // some row is a per-call row (latency_p50_ns)
     bool has_heap = false;          // some row counted its allocations (heap_allocations_per_item)
+    bool has_other_threads = false; // some per-call row's other threads used CPU time (other_threads_cpu_ns >= 1 % of end_to_end_ns)
     bool has_heap_peak = false;     // some row measured its peak heap (peak_heap_bytes)
     bool has_baseline = false;      // some row has a --baseline-method row to compare with (set_baselines)
 };
@@ -191,6 +192,9 @@ void finish_table(SummaryTable& t) {
         t.has_latency = t.has_latency || r.counters.count("latency_p50_ns") != 0;
         t.has_heap = t.has_heap || r.counters.count("heap_allocations_per_item") != 0;
         t.has_heap_peak = t.has_heap_peak || r.counters.count("peak_heap_bytes") != 0;
+        if (const auto other = r.counters.find("other_threads_cpu_ns"), whole = r.counters.find("end_to_end_ns");
+            other != r.counters.end() && whole != r.counters.end() && other->second >= 0.01 * whole->second)
+            t.has_other_threads = true;
     }
     t.input = reads > writes;
     t.any_calls = reads + writes > 0;
@@ -467,7 +471,8 @@ void note_table(const SummaryTable& t, SummaryNotes& notes) {
 /// sink), else its row without parameters; rows with neither get none.
 void set_baselines(SummaryTable& t, const std::vector<std::string>& methods) {
     const auto same_parameters = [](const RowStructure& a, const RowStructure& b) {
-        return a.buffer_size == b.buffer_size && a.threads == b.threads && a.shared_sink == b.shared_sink;
+        return a.buffer_size == b.buffer_size && a.threads == b.threads && a.shared_sink == b.shared_sink &&
+               a.pacing == b.pacing;
     };
     const auto ran = [](const SummaryRow& r) { return r.outcome.ok() && r.ms > 0; };
     for (SummaryRow& row : t.rows) {
@@ -501,6 +506,7 @@ bool shown(Shown when, const SummaryTable& t) {
         case Shown::cold_warm: return t.has_cold_warm;
         case Shown::instructions: return t.has_instructions;
         case Shown::per_call: return t.has_latency;
+        case Shown::other_threads: return t.has_other_threads;
         case Shown::heap: return t.has_heap;
         case Shown::heap_peak: return t.has_heap_peak;
         case Shown::reads: return t.input;
@@ -538,7 +544,8 @@ std::optional<double> value_of(const Column& c, const RowFigures& f) {
             return *seconds / (r.ms / 1e3);
         }
         case Field::cv: return r.cv;
-        case Field::latency: {
+        case Field::latency:
+        case Field::nanoseconds: {
             const auto ns = counter_of(r, c.counter);
             if (!ns) return std::nullopt;
             return *ns / 1e9;
@@ -700,7 +707,7 @@ void render_threads_tables(std::ostream& out, const SummaryTable& t) {
     if (counts.size() < 2) return;
     std::sort(counts.begin(), counts.end());
     const auto method_of = [](const RowStructure& s) {
-        return s.buffer_size == 0 ? s.method : fmt::format("{}/buf:{}", s.method, s.buffer_size);
+        return (s.buffer_size == 0 ? s.method : fmt::format("{}/buf:{}", s.method, s.buffer_size)) + s.pacing;
     };
     const auto cell = [](const SummaryRow& r) {
         const auto rate = counter_of(r, "items_per_second");

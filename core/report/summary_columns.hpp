@@ -28,6 +28,7 @@ enum class Field {
     cpu_share,   ///< Column::counter (CPU seconds per run) / wall seconds per run, where long enough to mean it
     cv,          ///< coefficient of variation of the repetitions' times
     latency,     ///< Column::counter (nanoseconds per call) in seconds; "≤" before it at the clock's resolution
+    nanoseconds, ///< Column::counter (nanoseconds per run) in seconds
 };
 
 /// How a cell's value is written: core/report/number_format.hpp's kinds
@@ -39,8 +40,8 @@ enum class Format { text, interval, time, throughput, ratio, count, bytes, perce
 enum class Flag { none, cv_flag, interval_flag };
 
 /// Which tables show a column (summary_columns.json's "shown").
-enum class Shown { always, ranked_by_time, ranked_by_size, baseline, limit, cold_warm, instructions, per_call, heap,
-                   heap_peak, reads, writes, no_calls };
+enum class Shown { always, ranked_by_time, ranked_by_size, baseline, limit, cold_warm, instructions, per_call,
+                   other_threads, heap, heap_peak, reads, writes, no_calls };
 
 /// One column of a summary table.
 struct Column {
@@ -91,6 +92,10 @@ inline constexpr auto columns = std::to_array<Column>({
      Flag::none, "", Shown::per_call},
     {"max_call", "max call", Align::right, 9, false, "seconds per call", Field::latency, "latency_max_ns", Format::time,
      Flag::none, "", Shown::per_call},
+    {"end_to_end", "end-to-end", Align::right, 10, false, "seconds per run", Field::nanoseconds, "end_to_end_ns",
+     Format::time, Flag::none, "", Shown::other_threads},
+    {"other_cpu", "other CPU", Align::right, 9, false, "CPU seconds per run", Field::nanoseconds,
+     "other_threads_cpu_ns", Format::time, Flag::none, "", Shown::other_threads},
     {"heap_allocations", "allocs/item", Align::right, 11, false, "allocations per item", Field::counter,
      "heap_allocations_per_item", Format::count, Flag::none, "", Shown::heap},
     {"peak_heap", "peak heap", Align::right, 9, false, "bytes", Field::counter, "peak_heap_bytes", Format::bytes,
