@@ -36,7 +36,7 @@
 /// Raised whenever any of them changes (an operation added too): a plugin is
 /// loaded only by an iobench of the same number, and one of another number is
 /// refused with a line naming both (docs/plugins.md, "The API and its versions").
-#define IOBENCH_API_VERSION 3
+#define IOBENCH_API_VERSION 4
 /// The major version of iobench's package (find_package(iobench 1)): a method
 /// file that compiles against one release of it compiles against every later
 /// release of the same major version.
