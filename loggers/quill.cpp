@@ -11,7 +11,8 @@
 //   2  quill_bounded_dropping  BoundedDropping, 128 KiB: a full queue drops the record
 //                              (Calls::drops: counted as records_dropped)
 // The close waits for the backend (flush_log, then the logger removed and its
-// file closed): the row's time includes that.
+// file closed): the row's time includes that. The system calls and CPU time
+// are the process's (process_counters): the backend thread writes.
 #include <quill/Backend.h>
 #include <quill/Frontend.h>
 #include <quill/LogMacros.h>
@@ -124,6 +125,7 @@ const MethodRegistrar registrar{{.family = "quill_unbounded"}, {
     {.name = "quill_unbounded",
      .description = IOBENCH_QUILL_VERSION ": FileSink, pattern \"%(message)\", UnboundedBlocking queue (Quill's "
                     "default, 128 KiB at first); close waits for the backend",
+     .process_counters = true,
      .calls = &calls},
 }};
 #elif IOBENCH_QUILL_QUEUE == 1
@@ -131,6 +133,7 @@ const MethodRegistrar registrar{{.family = "quill_bounded_blocking"}, {
     {.name = "quill_bounded_blocking",
      .description = IOBENCH_QUILL_VERSION ": FileSink, pattern \"%(message)\", BoundedBlocking queue of 128 KiB: a "
                     "full queue blocks the caller",
+     .process_counters = true,
      .calls = &calls},
 }};
 #else
@@ -138,6 +141,7 @@ const MethodRegistrar registrar{{.family = "quill_bounded_dropping"}, {
     {.name = "quill_bounded_dropping",
      .description = IOBENCH_QUILL_VERSION ": FileSink, pattern \"%(message)\", BoundedDropping queue of 128 KiB: a "
                     "full queue drops the record (records_dropped)",
+     .process_counters = true,
      .calls = &calls},
 }};
 #endif

@@ -11,7 +11,8 @@
 // The per-call shape only (iobench/calls.hpp): one logger call per item, as a
 // program makes them. An asynchronous logger's close waits for its backend:
 // the pool is destroyed (its thread writes every message queued before it
-// ends), then the file is flushed; the row's time includes that.
+// ends), then the file is flushed; the row's time includes that, and its
+// system calls and CPU time are the process's (the backend thread writes).
 // Built as the plugin iobench_logger_spdlog by the `loggers` target.
 #include <spdlog/async.h>
 #include <spdlog/async_logger.h>
@@ -163,10 +164,12 @@ const MethodRegistrar registrar{{.family = "spdlog"}, {
     {.name = "spdlog_async_block",
      .description = IOBENCH_SPDLOG_VERSION ": async_logger, its own thread pool (queue of 8192, 1 thread), "
                     "async_overflow_policy::block; close waits for the backend",
+     .process_counters = true,
      .calls = &block_calls},
     {.name = "spdlog_async_overrun",
      .description = IOBENCH_SPDLOG_VERSION ": async_logger as spdlog_async_block with overrun_oldest: a full queue "
                     "drops its oldest message (records_dropped)",
+     .process_counters = true,
      .calls = &overrun_calls},
 }};
 

@@ -1,7 +1,8 @@
-# cmake -DIOBENCH=exe -DWORK=dir -DARGS=a;b [-DNEEDS=file] -DROWS=regex -DEXPECT=verified|failed
+# cmake -DIOBENCH=exe -DWORK=dir -DARGS=a;b [-DFILTER=regex] [-DNEEDS=file] -DROWS=regex -DEXPECT=verified|failed
 #       [-DCOUNT=n] [-DFAILED_REGEX=regex] [-DDROPPED=reported|absent [-DDROPPED_EQUALS=n]] [-DFORBID=regex]
 #       -P logger_run.cmake
-# Runs iobench with ARGS (lists with "|" between items), its results written
+# Runs iobench with ARGS (lists with "|" between items) and FILTER (the
+# --benchmark_filter, which may hold a "|"), its results written
 # to WORK/out.json, and checks the rows whose names match ROWS (at least
 # COUNT of them, else one):
 #   EXPECT=verified  exit 0, every repetition of each row verified (no error);
@@ -19,6 +20,9 @@ if(NEEDS AND NOT EXISTS "${NEEDS}")
   return()
 endif()
 string(REPLACE "|" ";" ARGS "${ARGS}")
+if(FILTER)
+  list(APPEND ARGS "--benchmark_filter=${FILTER}")
+endif()
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK}/dir)
 execute_process(COMMAND ${IOBENCH} ${ARGS} --dir ${WORK}/dir --benchmark_out=${WORK}/out.json
