@@ -1,4 +1,4 @@
-# cmake -DIOBENCH=exe -DWORK=dir -DARGS=a;b [-DFILTER=regex] [-DNEEDS=file] -DROWS=regex -DEXPECT=verified|failed
+# cmake -DIOBENCH=exe [-DEMULATOR=...] -DWORK=dir -DARGS=a;b [-DFILTER=regex] [-DNEEDS=file] -DROWS=regex -DEXPECT=verified|failed
 #       [-DCOUNT=n] [-DFAILED_REGEX=regex] [-DDROPPED=reported|absent [-DDROPPED_EQUALS=n]] [-DFORBID=regex]
 #       -P logger_run.cmake
 # Runs iobench with ARGS (lists with "|" between items) and FILTER (the
@@ -25,7 +25,8 @@ if(FILTER)
 endif()
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK}/dir)
-execute_process(COMMAND ${IOBENCH} ${ARGS} --dir ${WORK}/dir --benchmark_out=${WORK}/out.json
+string(REPLACE "|" ";" EMULATOR "${EMULATOR}")
+execute_process(COMMAND ${EMULATOR} ${IOBENCH} ${ARGS} --dir ${WORK}/dir --benchmark_out=${WORK}/out.json
   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(EXPECT STREQUAL "failed")
   set(expected_rc 1)
