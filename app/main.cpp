@@ -22,6 +22,7 @@
 #include <csignal>
 #include <cstdlib>
 #include <cstdint>
+#include <cstring>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -278,6 +279,10 @@ fs::path results_target_of(const Options& opt, const std::optional<std::string>&
     return results_target;
 }
 
+/// Why each plugin of the --suite's "plugins" is not loaded (not built):
+/// the suite then lists its methods' cases as skipped with the reason.
+iobench::AbsentPlugins absent_suite_plugins;
+
 /// What a run will do, decided from the command line and the suite before
 /// anything is written.
 struct Plan {
@@ -349,7 +354,7 @@ std::optional<int> make_plan(const CommandLine& cl, Plan& plan) {
         return print_or_fail(iobench::methods_markdown(iobench::methods(), iobench::workloads()));
 
     try {
-        plan.suite = opt.suite.empty() ? iobench::all_pairs() : iobench::load_suite(opt.suite);
+        plan.suite = opt.suite.empty() ? iobench::all_pairs() : iobench::load_suite(opt.suite, absent_suite_plugins);
     } catch (const iobench::suite_error& e) {
         throw usage_error(e.what());
     }
@@ -796,30 +801,92 @@ int execute(const CommandLine& cl, const Plan& plan, const char* argv0) {
     return finish(cl, plan, outcomes, json_text, summary, dir);
 }
 
-/// Loads every --plugin of the command line, in order, before anything else
-/// is parsed (so a plugin's methods can be named in a suite or a filter),
-/// after refusing a registry that start-up left inconsistent. Throws
-/// usage_error.
+/// Loads the plugin at `path` (load_plugin), refusing one that closes or
+/// replaces a standard descriptor while it loads. Throws usage_error.
+void load_one_plugin(const std::string& path) {
+    // A plugin's constructors run as it loads: one that closes or
+    // replaces standard output would have the summary written elsewhere.
+    iobench::StandardDescriptorGuard standard;
+    try {
+        iobench::load_plugin(path);
+    } catch (...) {
+        standard.restore();
+        throw;
+    }
+    if (const auto touched = standard.restore(); !touched.empty())
+        throw usage_error(fmt::format("--plugin {}: closed or replaced {} while it was loaded: refused (put back "
+                                      "for this line)",
+                                      path, fmt::join(touched, ", ")));
+}
+
+/// The value of the last --suite (or --suite=) of `args`, "" when none.
+std::string suite_argument(const std::vector<std::string>& args) {
+    std::string suite;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        if (args[i] == "--suite" && i + 1 < args.size()) suite = args[++i];
+        else if (args[i].rfind("--suite=", 0) == 0) suite = args[i].substr(std::strlen("--suite="));
+    }
+    return suite;
+}
+
+/// Loads the plugins the --suite names ("plugins": the `loggers` suite's),
+/// each from beside the executable: <its directory>/plugins/ (a build tree,
+/// where the `loggers` target puts them), else <its directory>/../lib/iobench/plugins/
+/// (an installed tree). A plugin found nowhere is recorded in
+/// absent_suite_plugins, with the build command; one found is loaded as
+/// --plugin loads it (the same checks; refused: exit 2); one given with
+/// --plugin too is loaded once.
+void load_suite_plugins(const std::vector<std::string>& args) {
+    const std::string suite = suite_argument(args);
+    if (suite.empty()) return;
+    std::vector<iobench::SuitePlugin> plugins;
+    try {
+        plugins = iobench::suite_plugins(suite);
+    } catch (const iobench::suite_error& e) {
+        throw usage_error(e.what());
+    }
+#ifdef _WIN32
+    for (const iobench::SuitePlugin& p : plugins)
+        absent_suite_plugins.emplace_back(p.file, "not built: the loggers build target is not built on Windows in "
+                                                  "this release");
+#else
+    std::error_code ec;
+    const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+    const fs::path dir = ec ? fs::path() : exe.parent_path();
+    for (const iobench::SuitePlugin& p : plugins) {
+        const std::string name = p.file + ".so";
+        fs::path found;
+        for (const fs::path& candidate : {dir / "plugins" / name, dir / ".." / "lib" / "iobench" / "plugins" / name})
+            if (!dir.empty() && fs::is_regular_file(candidate, ec)) {
+                found = candidate.lexically_normal();
+                break;
+            }
+        if (found.empty()) {
+            absent_suite_plugins.emplace_back(
+                p.file, fmt::format("not built: no {} in {} (cmake --build <build dir> --target loggers)", name,
+                                    dir.empty() ? "the executable's directory" : (dir / "plugins").string()));
+            continue;
+        }
+        const fs::path real = fs::canonical(found, ec);
+        bool loaded = false;
+        for (const iobench::LoadedPlugin& l : iobench::loaded_plugins())
+            if (!ec && fs::path(l.path) == real) loaded = true;
+        if (!loaded) load_one_plugin(found.string());
+    }
+#endif
+}
+
+/// Loads every --plugin of the command line, in order, then the plugins of
+/// its --suite, before anything else is parsed (so a plugin's methods can be
+/// named in a suite or a filter), after refusing a registry that start-up
+/// left inconsistent. Throws usage_error.
 void load_plugins(int argc, char** argv) {
     if (!iobench::registration_errors().empty())
         throw usage_error(fmt::format("method families built into this executable clash: {}",
                                       fmt::join(iobench::registration_errors(), "; ")));
     const std::vector<std::string> args(argv + 1, argv + argc);
-    for (const std::string& path : iobench::plugin_arguments(args)) {
-        // A plugin's constructors run as it loads: one that closes or
-        // replaces standard output would have the summary written elsewhere.
-        iobench::StandardDescriptorGuard standard;
-        try {
-            iobench::load_plugin(path);
-        } catch (...) {
-            standard.restore();
-            throw;
-        }
-        if (const auto touched = standard.restore(); !touched.empty())
-            throw usage_error(fmt::format("--plugin {}: closed or replaced {} while it was loaded: refused (put back "
-                                          "for this line)",
-                                          path, fmt::join(touched, ", ")));
-    }
+    for (const std::string& path : iobench::plugin_arguments(args)) load_one_plugin(path);
+    load_suite_plugins(args);
 }
 
 /// --instructions: makes the process's instruction counter count with

@@ -195,7 +195,7 @@ std::set<std::string> names_described(const nlohmann::json& doc) {
                 for (const std::string& cache : caches)
                     for (const std::string& call : calls)
                         names.insert(fmt::format("{}/{}{}{}{}", w->name(), m, size, cache.empty() ? "" : "/cache:" + cache,
-                                                 find_method(m)->reference ? "" : call));
+                                                 find_method(m) && find_method(m)->reference ? "" : call));
     }
     return names;
 }
@@ -247,13 +247,62 @@ TEST(Suite, EveryBuiltInSuiteIsWhatItsFileDescribes) {
             }
             EXPECT_TRUE(selected.insert(c.name).second) << c.name << " twice";
         }
+        // (A method of the suite's own plugins, none loaded here: skipped,
+        // saying its plugin is not loaded.)
+        std::set<std::string> plugin_methods;
+        if (doc.contains("plugins"))
+            for (const auto& p : doc.at("plugins"))
+                for (const auto& m : p.at("methods")) plugin_methods.insert(m.get<std::string>());
         for (const Skipped& k : s.skipped) {
             EXPECT_NE(k.reason, "") << k.name;
+            const std::string method = k.name.substr(k.name.find('/') + 1, k.name.find('/', k.name.find('/') + 1) - k.name.find('/') - 1);
+            if (plugin_methods.count(method) != 0) {
+                EXPECT_NE(k.reason.find("is not loaded"), std::string::npos) << k.name << ": " << k.reason;
+            }
             EXPECT_TRUE(selected.insert(k.name).second) << k.name << " twice";
         }
         EXPECT_FALSE(selected.empty());
         EXPECT_EQ(selected, names_described(doc));
     }
+}
+
+TEST(Suite, AMethodOfAnAbsentPluginIsSkippedWithItsPluginsReason) {
+    const std::string text = R"({"plugins": [{"file": "iobench_logger_x", "methods": ["x_st", "x_mt"]}],
+        "benchmarks": [{"workload": "log", "methods": ["fprintf", "x_mt"], "threads": [1, 4], "sink": ["shared"]},
+                       {"workload": "hello", "methods": ["x_st"], "threads": [1]}]})";
+    const Suite s = parse_suite(text, "t.json", {{"iobench_logger_x", "not built: no iobench_logger_x.so"}});
+    ASSERT_EQ(s.plugins.size(), 1u);
+    EXPECT_EQ(s.plugins[0].file, "iobench_logger_x");
+    EXPECT_EQ(s.plugins[0].methods, (std::vector<std::string>{"x_st", "x_mt"}));
+    std::vector<std::string> run;
+    for (const Case& c : s.cases) run.push_back(c.name);
+    EXPECT_EQ(run, (std::vector<std::string>{"log/fprintf/threads:1", "log/fprintf/threads:4/sink:shared"}));
+    std::vector<std::string> skipped;
+    for (const Skipped& k : s.skipped) {
+        skipped.push_back(k.name);
+        EXPECT_EQ(k.reason, "not built: no iobench_logger_x.so") << k.name;
+    }
+    EXPECT_EQ(skipped, (std::vector<std::string>{"log/x_mt/threads:1", "log/x_mt/threads:4/sink:shared",
+                                                 "hello/x_st/threads:1"}));
+    // Without a reason given (the plugin was not looked for): its own.
+    const Suite t = parse_suite(text, "t.json");
+    ASSERT_EQ(t.skipped.size(), 3u);
+    EXPECT_EQ(t.skipped[0].reason, "its plugin iobench_logger_x is not loaded");
+    // A method no plugin of the suite names is still an error, and so is a bad entry.
+    EXPECT_EQ(error_of(R"({"plugins": [{"file": "p", "methods": ["x_st"]}],
+        "benchmarks": [{"workload": "log", "methods": ["y_st"], "threads": [1]}]})"),
+              "suite t.json: unknown method \"y_st\"");
+    EXPECT_EQ(error_of(R"({"plugins": [{"file": "../p", "methods": []}], "benchmarks": []})"),
+              "suite t.json: \"plugins.file\" must be a file's name (letters, digits and _ . + -), not \"../p\"");
+    EXPECT_EQ(error_of(R"({"plugins": [{"file": "p"}], "benchmarks": []})"),
+              "suite t.json: each entry of \"plugins\" must be an object with \"file\" and \"methods\"");
+    EXPECT_EQ(error_of(R"({"plugins": [{"file": "p", "methods": [], "path": "/x"}], "benchmarks": []})"),
+              "suite t.json: unknown key \"path\" in a plugins entry");
+    // suite_plugins reads the "plugins" alone, before any plugin is loaded.
+    const std::vector<SuitePlugin> loggers = suite_plugins("loggers");
+    ASSERT_FALSE(loggers.empty());
+    EXPECT_EQ(loggers[0].file, "iobench_logger_spdlog");
+    EXPECT_TRUE(suite_plugins("quick").empty());
 }
 
 TEST(Suite, StarSelectsEveryMethodOfTheWorkload) {

@@ -3,7 +3,8 @@
 # or with sudo available): compilers (and the program methods' Go, Rust, Java
 # and Node.js where none is installed), CMake + Ninja, Google Benchmark, {fmt},
 # nlohmann_json, CLI11, xxHash, Dragonbox, GoogleTest, Boost.Iostreams, liburing, fast_float, OpenSSL's
-# libcrypto (the SHA-256 of a loaded plugin) and spdlog (examples/out-of-tree, built by a test) (and Google
+# libcrypto (the SHA-256 of a loaded plugin), spdlog (examples/out-of-tree, built by a test; and a logger of the
+# loggers suite, as Boost.Log is; glog is installed for a logger still to come) (and Google
 # Benchmark's compare.py, which a test runs on iobench's results); and
 # for tools/iobench-compare Python 3 with NumPy, SciPy, Matplotlib and tabulate
 # (Debian's packages: the system pip is externally managed), SQLAlchemy and
@@ -29,6 +30,7 @@ packages=(
   libbenchmark-dev libbenchmark-tools libfmt-dev nlohmann-json3-dev libcli11-dev libxxhash-dev libdragonbox-dev
   libgtest-dev
   libboost-iostreams-dev liburing-dev libfast-float-dev libssl-dev libspdlog-dev locales valgrind
+  libboost-log-dev libgoogle-glog-dev
   "${tools_python[@]}" python3-venv postgresql
 )
 browser=yes

@@ -166,8 +166,10 @@ private:
     /// closed unless shared. Exceptions go to its state's error.
     void thread_part(unsigned k, CallSink shared_sink, StartLine& start);
     /// The lines of `path` checked; "" when right. `only`: the thread whose
-    /// file it is (sink:per_thread), or -1 for a shared file.
-    std::string check_file(const std::string& path, int only);
+    /// file it is (sink:per_thread), or -1 for a shared file. A method that
+    /// drops by design (Calls::drops) may have fewer lines than items: how
+    /// many fewer is added to `missing`.
+    std::string check_file(const std::string& path, int only, std::uint64_t& missing);
     /// What one run of the calls gave: steady_clock ns of the first call and
     /// of the last close, and the allocations of every thread.
     struct Executed {
@@ -196,6 +198,9 @@ private:
     unsigned threads_;
     bool shared_;
     CallLines lines_;
+    bool drops_;  ///< Calls::drops: missing lines are counted (records_dropped), not a failure
+    std::uint64_t dropped_ = 0;  ///< lines missing in the runs verified so far
+    std::uint64_t verified_runs_ = 0;  ///< runs verified so far
     ClockKind clock_;  ///< CallClock's, when the trial was made
     std::vector<std::string> paths_;  ///< one (shared, or 1 thread) or one per thread
     std::vector<std::uint64_t> begin_;  ///< first item of each thread, then items

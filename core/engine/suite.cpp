@@ -48,16 +48,21 @@ void add_case(Suite& suite, std::unordered_set<std::string>& taken, const Worklo
     suite.cases.push_back({&w, &m, p, std::move(name)});
 }
 
-}  // namespace
-
-std::string case_name(const Workload& workload, const Method& method, const Params& params) {
-    std::string name = fmt::format("{}/{}", workload.name(), method.name);
+/// The name of the case of the method named `method` on `workload` with `params` (case_name).
+std::string case_name_of(const Workload& workload, std::string_view method, const Params& params) {
+    std::string name = fmt::format("{}/{}", workload.name(), method);
     if (params.buffer_size != 0) name += fmt::format("/buf:{}", params.buffer_size);
     if (workload.spec().axes.cache_state) name += fmt::format("/cache:{}", to_string(params.cache));
     if (params.threads > 0) name += fmt::format("/threads:{}", params.threads);
     if (params.threads > 1) name += params.shared_sink ? "/sink:shared" : "/sink:per_thread";
     if (params.threads > 0) name += pacing_suffix(params);
     return name;
+}
+
+}  // namespace
+
+std::string case_name(const Workload& workload, const Method& method, const Params& params) {
+    return case_name_of(workload, method.name, params);
 }
 
 std::string pacing_suffix(const Params& params) {
@@ -100,7 +105,7 @@ using nlohmann::json;
 /// the key in every error it throws (suite_error).
 class SuiteReader {
 public:
-    explicit SuiteReader(std::string origin) : origin_(std::move(origin)) {}
+    SuiteReader(std::string origin, const AbsentPlugins& absent) : origin_(std::move(origin)), absent_(absent) {}
 
     /// The error "suite <origin>: <what>".
     suite_error fail(const std::string& what) const { return suite_error(fmt::format("suite {}: {}", origin_, what)); }
@@ -116,9 +121,9 @@ public:
     }
 
     /// The suite's own keys (name, description, repetitions, min_time, scale,
-    /// stdout_target, min_repetitions and target_interval) into `suite`; an
+    /// stdout_target, min_repetitions, target_interval and plugins) into `suite`; an
     /// unknown key is an error.
-    void read_settings(const json& doc, Suite& suite) const {
+    void read_settings(const json& doc, Suite& suite) {
         suite.name = origin_;
         if (doc.contains("name")) suite.name = typed(doc.at("name"), "name", json::value_t::string, "a string");
         if (doc.contains("description"))
@@ -149,9 +154,10 @@ public:
                 throw fail(fmt::format("\"stdout_target\" must be \"devnull\", \"file\" or \"pipe\", not \"{}\"", t));
         }
         read_stopping_rule(doc, suite);
+        read_plugins(doc, suite);
         static const std::vector<std::string_view> keys = {
-            "name",       "description",   "repetitions",     "min_time",       "scale",
-            "benchmarks", "stdout_target", "min_repetitions", "target_interval"};
+            "name",          "description",     "repetitions",     "min_time", "scale", "benchmarks",
+            "stdout_target", "min_repetitions", "target_interval", "plugins"};
         for (const auto& item : doc.items())
             if (std::find(keys.begin(), keys.end(), item.key()) == keys.end())
                 throw fail(fmt::format("unknown key \"{}\"", item.key()));
@@ -209,7 +215,8 @@ public:
             return p;
         };
         const bool calls = threads.front() != 0;
-        const std::vector<const Method*> ms = read_methods(entry.at("methods"), key("methods"), *w, calls);
+        std::vector<std::string> absent;  // methods of the suite's plugins that are not loaded
+        const std::vector<const Method*> ms = read_methods(entry.at("methods"), key("methods"), *w, calls, absent);
         std::vector<std::size_t> sizes = {0};
         if (entry.contains("buffer_sizes")) {
             if (!w->spec().axes.buffer_size) throw fail(fmt::format("workload \"{}\" has no buffer size to set", wname));
@@ -237,6 +244,15 @@ public:
                                                : Params{size, cache, n, false});
             }
         }
+        // A method of a plugin of the suite that is not loaded: its cases
+        // are listed as skipped, with the reason.
+        for (const std::string& name : absent)
+            for (unsigned n : threads)
+                for (bool shared : sinks) {
+                    std::string case_name = case_name_of(*w, name, Params{0, caches.front(), n, shared && n > 1});
+                    if (taken_.insert(case_name).second)
+                        suite.skipped.push_back({std::move(case_name), absence_of(name)});
+                }
         // A user's methods (a plugin's, or built in with
         // iobench_add_executable) join every workload the suite names,
         // beside the methods it lists, at their default buffer size; unless
@@ -248,7 +264,8 @@ public:
         for (const Method* m : ms) named_families.push_back(m->family);
         for (const Method& m : methods()) {
             if (!is_added_family(m.family) ||
-                std::find(named_families.begin(), named_families.end(), m.family) != named_families.end())
+                std::find(named_families.begin(), named_families.end(), m.family) != named_families.end() ||
+                plugin_of(m.name))  // (the suite's own plugins: it names their methods where it wants them)
                 continue;
             if (calls ? w->takes_calls(m) : w->takes(m)) {
                 for (CacheState cache : caches)
@@ -265,6 +282,47 @@ public:
     }
 
 private:
+    /// "plugins": an array of {"file": "<name>", "methods": ["<method>", ...]},
+    /// a file name of letters, digits and "_.+-" (a name, never a path).
+    void read_plugins(const json& doc, Suite& suite) {
+        if (!doc.contains("plugins")) return;
+        for (const json& p : typed(doc.at("plugins"), "plugins", json::value_t::array, "an array")) {
+            if (!p.is_object() || !p.contains("file") || !p.contains("methods"))
+                throw fail("each entry of \"plugins\" must be an object with \"file\" and \"methods\"");
+            for (const auto& item : p.items())
+                if (item.key() != "file" && item.key() != "methods")
+                    throw fail(fmt::format("unknown key \"{}\" in a plugins entry", item.key()));
+            SuitePlugin plugin;
+            plugin.file = typed(p.at("file"), "plugins.file", json::value_t::string, "a string").get<std::string>();
+            if (!valid_name(plugin.file))
+                throw fail(fmt::format("\"plugins.file\" must be a file's name (letters, digits and _ . + -), not "
+                                       "\"{}\"",
+                                       plugin.file));
+            for (const json& m : typed(p.at("methods"), "plugins.methods", json::value_t::array, "an array"))
+                plugin.methods.push_back(
+                    typed(m, "plugins.methods", json::value_t::string, "an array of strings").get<std::string>());
+            suite.plugins.push_back(std::move(plugin));
+        }
+        plugins_ = suite.plugins;
+    }
+
+    /// The suite's plugin that registers the method `name`, or nullptr.
+    const SuitePlugin* plugin_of(const std::string& name) const {
+        for (const SuitePlugin& p : plugins_)
+            if (std::find(p.methods.begin(), p.methods.end(), name) != p.methods.end()) return &p;
+        return nullptr;
+    }
+
+    /// Why the method `name` of a plugin of the suite is not registered:
+    /// the reason its plugin was not loaded.
+    std::string absence_of(const std::string& name) const {
+        const SuitePlugin* p = plugin_of(name);
+        if (!p) return "";
+        for (const auto& [file, why] : absent_)
+            if (file == p->file) return why;
+        return fmt::format("its plugin {} is not loaded", p->file);
+    }
+
     /// "min_repetitions" and "target_interval", both or neither, with
     /// "repetitions" (read before): the suite's stopping rule.
     void read_stopping_rule(const json& doc, Suite& suite) const {
@@ -339,9 +397,10 @@ private:
     }
 
     /// "methods": "*" (every method `w` takes; with `calls`, every method
-    /// with its per-call rows) or an array of names.
-    std::vector<const Method*> read_methods(const json& jm, const std::string& key, const Workload& w,
-                                            bool calls) const {
+    /// with its per-call rows) or an array of names. A name of a method of
+    /// the suite's plugins whose plugin is not loaded goes to `absent`.
+    std::vector<const Method*> read_methods(const json& jm, const std::string& key, const Workload& w, bool calls,
+                                            std::vector<std::string>& absent) const {
         // (The `limit` reference has no calls: beside per-call rows it is
         // the workload's whole-run reference row.)
         auto takes = [&](const Method& m) { return calls ? w.takes_calls(m) || (m.reference && w.takes(m)) : w.takes(m); };
@@ -356,6 +415,10 @@ private:
         for (const json& n : jm) {
             const std::string mname = typed(n, key, json::value_t::string, "an array of strings").get<std::string>();
             const Method* m = find_method(mname);
+            if (!m && plugin_of(mname)) {
+                absent.push_back(mname);
+                continue;
+            }
             if (!m) throw fail(fmt::format("unknown method \"{}\"", mname));
             if (!takes(*m))
                 throw fail(calls ? fmt::format("method \"{}\" has no per-call shape for workload \"{}\" (its calls "
@@ -366,7 +429,8 @@ private:
         }
         // (An empty list selected nothing, which was reported as a
         // --benchmark_filter that matches nothing, also without one.)
-        if (ms.empty()) throw fail(fmt::format("\"{}\" names no method (give \"*\" for all of them)", key));
+        if (ms.empty() && absent.empty())
+            throw fail(fmt::format("\"{}\" names no method (give \"*\" for all of them)", key));
         return ms;
     }
 
@@ -398,6 +462,8 @@ private:
     }
 
     std::string origin_;
+    const AbsentPlugins& absent_;
+    std::vector<SuitePlugin> plugins_;  ///< "plugins" (read before the entries)
     mutable std::unordered_set<std::string> taken_;  // names of the cases added so far (add_case)
 };
 
@@ -483,8 +549,8 @@ std::string read_suite_file(const std::string& path) {
 
 }  // namespace
 
-Suite parse_suite(const std::string& text, const std::string& origin) {
-    const SuiteReader reader(origin);
+Suite parse_suite(const std::string& text, const std::string& origin, const AbsentPlugins& absent) {
+    SuiteReader reader(origin, absent);
     json doc;
     // JSON readers differ on what follows a NUL and on a key given twice (the
     // last one wins here, the first elsewhere): both are refused.
@@ -525,14 +591,39 @@ Suite parse_suite(const std::string& text, const std::string& origin) {
     }
 }
 
-Suite load_suite(const std::string& name_or_path) {
+Suite load_suite(const std::string& name_or_path, const AbsentPlugins& absent) {
     for (const auto& [name, text] : builtin_suite_texts)
-        if (name == name_or_path) return parse_suite(std::string(text), std::string(name));
+        if (name == name_or_path) return parse_suite(std::string(text), std::string(name), absent);
     if (name_or_path.size() > 5 && name_or_path.ends_with(".json"))
-        return parse_suite(read_suite_file(name_or_path), name_or_path);
+        return parse_suite(read_suite_file(name_or_path), name_or_path, absent);
     std::string known;
     for (const std::string& n : builtin_suites()) known += (known.empty() ? "" : ", ") + n;
     throw suite_error(fmt::format("unknown suite \"{}\" (built in: {}; or a path to a .json file)", name_or_path, known));
+}
+
+}  // namespace iobench
+
+namespace iobench {
+
+std::vector<SuitePlugin> suite_plugins(const std::string& name_or_path) {
+    std::string text, origin = name_or_path;
+    for (const auto& [name, builtin] : builtin_suite_texts)
+        if (name == name_or_path) text = builtin;
+    if (text.empty()) {
+        if (!(name_or_path.size() > 5 && name_or_path.ends_with(".json"))) return {};  // load_suite says why
+        text = read_suite_file(name_or_path);
+    }
+    json doc;
+    try {
+        doc = json::parse(text);
+    } catch (const json::exception&) {
+        return {};  // load_suite says what is wrong, with the rest of the suite
+    }
+    if (!doc.is_object() || !doc.contains("plugins")) return {};
+    Suite suite;
+    const AbsentPlugins none;
+    SuiteReader(origin, none).read_settings(doc, suite);
+    return suite.plugins;
 }
 
 }  // namespace iobench

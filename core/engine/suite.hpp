@@ -37,6 +37,18 @@ struct Skipped {
     std::string reason;
 };
 
+/// A plugin a suite loads itself (its "plugins" key: the `loggers` suite's
+/// loggers, each built as a plugin by the `loggers` build target).
+struct SuitePlugin {
+    std::string file;                  ///< the plugin file's name, without its suffix ("iobench_logger_spdlog")
+    std::vector<std::string> methods;  ///< the methods it registers, which the suite's entries name
+};
+
+/// Why each plugin of a suite that is not loaded is not: its file (as
+/// SuitePlugin::file) and the reason ("not built: ..."); the suite's cases of
+/// its methods are then listed as skipped with that reason.
+using AbsentPlugins = std::vector<std::pair<std::string, std::string>>;
+
 /// What a suite selects, and the defaults it sets for the harness.
 struct Suite {
     std::string name;
@@ -50,6 +62,7 @@ struct Suite {
     /// "min_repetitions" and "target_interval": a benchmark stops repeating
     /// once the interval of its median is tight; `repetitions` is then the most.
     std::optional<StoppingRule> stopping_rule;
+    std::vector<SuitePlugin> plugins;  ///< "plugins": loaded by iobench before the suite is read
 };
 
 /// Largest "repetitions" a suite may set (as --benchmark_repetitions).
@@ -85,10 +98,17 @@ Suite all_pairs();
 /// number from 1 to max_suite_repetitions; "min_repetitions" a whole number
 /// from min_samples_for_median_interval to "repetitions", given with
 /// "target_interval", a fraction > 0 and < 1, and with "repetitions").
-Suite load_suite(const std::string& name_or_path);
+/// "plugins": an array of {"file": name, "methods": [names]}; a method of
+/// such a plugin that is not registered (`absent` says why its plugin is not
+/// loaded) makes skipped cases with that reason, not an error.
+Suite load_suite(const std::string& name_or_path, const AbsentPlugins& absent = {});
 
 /// Parses suite JSON text; `origin` names it in error messages.
-Suite parse_suite(const std::string& text, const std::string& origin);
+Suite parse_suite(const std::string& text, const std::string& origin, const AbsentPlugins& absent = {});
+
+/// The "plugins" of suite `name_or_path` alone (none when it has none), read
+/// before any plugin is loaded. Throws suite_error as load_suite does.
+std::vector<SuitePlugin> suite_plugins(const std::string& name_or_path);
 
 /// Google Benchmark's --benchmark_filter semantics (an extended regular
 /// expression searched in the name; a leading '-' negates; "", "all" and "."

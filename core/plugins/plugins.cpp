@@ -435,7 +435,10 @@ LoadedPlugin load_plugin(const fs::path& given) {
         register_family(FamilyDefaults{f.family, f.unavailable}, std::span<const Method>(f.methods),
                         FamilyOrigin::added);
         plugin.families.push_back(f.family);
-        for (const Method& m : f.methods) plugin.methods.push_back(m.name);
+        for (const Method& m : f.methods) {
+            plugin.methods.push_back(m.name);
+            plugin.descriptions.push_back(m.description);
+        }
     }
     plugin_list().push_back(plugin);
     return plugin;

@@ -17,6 +17,9 @@ struct LoadedPlugin {
     std::string built_with;             ///< its build identity: compiler, standard library, build type, API
     std::vector<std::string> families;  ///< the families it registered, in its registrars' order
     std::vector<std::string> methods;   ///< their methods, in registration order
+    /// Each method's description (Method::description), in the order of
+    /// `methods`: where a logger's plugin names its library and version.
+    std::vector<std::string> descriptions;
     std::vector<std::string> workloads;  ///< the workloads it registered (iobench/workload.hpp)
 };
 

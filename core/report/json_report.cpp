@@ -184,14 +184,19 @@ void NamedJSONReporter::Finalize() {
     }
     if (!plugins_.empty()) {
         ordered_json list = ordered_json::array();
-        for (const LoadedPlugin& p : plugins_)
+        for (const LoadedPlugin& p : plugins_) {
+            ordered_json descriptions = ordered_json::object();
+            for (std::size_t i = 0; i < p.methods.size() && i < p.descriptions.size(); ++i)
+                descriptions[p.methods[i]] = p.descriptions[i];
             list.push_back({{"path", p.path},
                             {"owner", p.owner},
                             {"sha256", p.sha256},
                             {"built_with", p.built_with},
                             {"families", p.families},
                             {"methods", p.methods},
+                            {"descriptions", std::move(descriptions)},
                             {"workloads", p.workloads}});
+        }
         context["plugins"] = std::move(list);
     }
     ordered_json rows = ordered_json::array();

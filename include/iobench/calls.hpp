@@ -96,6 +96,14 @@ struct Calls {
     /// thread may (an obuf, an ofstream): its rows with several threads then
     /// give each thread a sink of its own (`sink:per_thread`) only.
     bool shared = false;
+    /// True when the method is configured to drop records by design (an
+    /// asynchronous logger whose full queue discards a record rather than
+    /// block the caller: spdlog's overrun_oldest, Quill's bounded dropping
+    /// queue). Its rows then accept missing lines: each line present must
+    /// still be an item's, whole, once, and each thread's in its order, and
+    /// the row reports how many it lost (`records_dropped`). False: a
+    /// missing line fails the row, as a wrong one does.
+    bool drops = false;
 };
 
 }  // namespace iobench
