@@ -134,17 +134,17 @@ const std::string buffers_text = std::to_string(handoff_buffer_count) + " buffer
 
 const MethodRegistrar registrar{{.family = "ibuf_overlapped"}, {
     {.name = "ibuf_thread",
-     .description = "ibuf parsing " + buffers_text + " (get_uints / get_doubles, 1024 numbers per call); each "
-                    "one read with " + thread_call + " by a reader thread of its own while ibuf parses another",
+     .description = "ibuf's get_uints / get_doubles (1024 numbers per call) over " + buffers_text +
+                    "; each one read with " + thread_call + " by a reader thread of its own while ibuf parses another",
      .default_buffer_size = default_handoff_buffer_size,
      .sizable_buffer = true,
      .process_counters = true,
      .get_ints = readahead_ints<open_thread>,
      .get_doubles = readahead_doubles<open_thread>},
     {.name = "ibuf_io_uring",
-     .description = "ibuf parsing " + buffers_text +
-                    " (get_uints / get_doubles, 1024 numbers per call); each one an io_uring read at its offset "
-                    "(IOSQE_ASYNC), submitted again as soon as ibuf gives it back",
+     .description = "ibuf's get_uints / get_doubles (1024 numbers per call) over " + buffers_text +
+                    "; each one an io_uring read at its offset (IOSQE_ASYNC), submitted again as soon as ibuf "
+                    "gives it back",
      .default_buffer_size = default_handoff_buffer_size,
      .sizable_buffer = true,
      .unavailable = uring_unavailable,
