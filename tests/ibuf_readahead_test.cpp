@@ -109,10 +109,17 @@ std::vector<std::uint64_t> read_all(const std::string& path, std::size_t buffer_
 }
 
 #if defined(__linux__)
-/// The threads of this process now (/proc/self/task).
+/// The threads of this process now (/proc/self/task), but io_uring's io-wq
+/// workers ("iou-wrk-<pid>", "iou-sqp-<pid>": the kernel's, ending on their
+/// own after the ring is gone).
 std::size_t thread_count() {
     std::size_t n = 0;
-    for ([[maybe_unused]] const auto& entry : std::filesystem::directory_iterator("/proc/self/task")) ++n;
+    for (const auto& entry : std::filesystem::directory_iterator("/proc/self/task")) {
+        std::ifstream comm(entry.path() / "comm");
+        std::string name;
+        std::getline(comm, name);
+        if (name.rfind("iou-", 0) != 0) ++n;
+    }
     return n;
 }
 #endif
