@@ -14,7 +14,9 @@
 // The per-call state stays in registers. Numbers that touch the end of the buffer
 // (split across refills), longer digit runs and errors take an out-of-line
 // byte-by-byte path that carries the partial value across refills and names
-// the offending byte.
+// the offending byte. The same parsing runs over a read-ahead device
+// (readahead_device: the next buffers read while one is parsed,
+// methods/ibuf_overlapped.cpp).
 #pragma once
 
 #include <bit>
@@ -421,7 +423,7 @@ private:
             }
         }
         std::memset(end_, sentinel, padding);  // the sentinel, and defined bytes for loads past it
-        return end_ != first;
+        return end_ != begin();  // begin(): the buffer now held (a read-ahead device's next one)
     }
 
     /// Byte-by-byte get_uint starting at `p` (no digit of the number consumed
