@@ -3,7 +3,9 @@
 // an empty one): how many buffers they own, and the buffers. The devices are
 // thread_device.hpp (a writer thread), uring_device.hpp (io_uring) and
 // overlapped_device.hpp (overlapped WriteFile); the methods over them are in
-// obuf_overlapped.cpp. Portable C++20.
+// obuf_overlapped.cpp. ibuf's read-ahead devices (thread_source_device.hpp,
+// uring_source_device.hpp; ibuf_overlapped.cpp) own their buffers the same
+// way. Portable C++20.
 #pragma once
 
 #include <cstddef>

@@ -14,7 +14,9 @@
 // The per-call state stays in registers. Numbers that touch the end of the buffer
 // (split across refills), longer digit runs and errors take an out-of-line
 // byte-by-byte path that carries the partial value across refills and names
-// the offending byte.
+// the offending byte. The same parsing runs over a read-ahead device
+// (readahead_device: the next buffers read while one is parsed,
+// methods/ibuf_overlapped.cpp).
 #pragma once
 
 #include <bit>
@@ -51,6 +53,33 @@ namespace iobench {
 template <class D>
 concept source_device = requires(D& d, char* buf, std::size_t size) {
     { d.read_some(buf, size) } -> std::convertible_to<std::size_t>;
+};
+
+/// A buffer a read-ahead device hands over: `buffer` (a pointer its start()
+/// or next() returned before) holding `size` bytes of the input from its
+/// `offset`-th byte on (start()'s offset).
+struct read_buffer {
+    char* buffer = nullptr;
+    std::size_t size = 0;
+};
+
+/// A read-ahead device: it owns ibuf's buffers and fills them with the
+/// following bytes of the input in the background (a reader thread, io_uring),
+/// so that ibuf parses one buffer while the next ones are read
+/// (methods/ibuf_overlapped.cpp).
+/// - `start(capacity, offset, size)` allocates its buffers of `capacity`
+///   bytes each, starts reading up to `size` bytes at `offset` into every
+///   buffer but one, and returns that one, empty, to the caller (called once,
+///   by ibuf's constructor).
+/// - `next(done)` takes back `done` (the buffer the caller held) to be
+///   filled in turn and returns the next buffer of the input in order,
+///   waiting until it is read; size 0 at end of input. When it throws (the
+///   io_error of a failed read, in input order: every byte before the
+///   failure is handed over first), it has not taken `done`.
+template <class D>
+concept readahead_device = requires(D& d, char* done, std::size_t n) {
+    { d.start(n, n, n) } -> std::same_as<char*>;
+    { d.next(done) } -> std::same_as<read_buffer>;
 };
 
 namespace detail {
@@ -136,21 +165,30 @@ inline bool parse_double(const char* first, const char* last, double& v) noexcep
 /// Any buffer size >= 1 works: a number split across refills (or longer than
 /// the whole buffer) is carried over digit by digit.
 ///
+/// Over a read-ahead device (readahead_device) the buffers, of the same
+/// layout, are the device's: ibuf parses one while the device reads the next
+/// ones; a refill hands the parsed buffer back and takes the next filled one
+/// (no copy). The parsing is the same code either way.
+///
 /// Errors: io_error from the device; parse_error from get_uint(). Also
 /// std::bad_alloc from the constructor. Not copyable.
-template <source_device Device>
+template <class Device>
+    requires source_device<Device> || readahead_device<Device>
 class basic_ibuf {
+    static constexpr bool reads_ahead = readahead_device<Device>;
+
 public:
     /// `buffer_size` in bytes; 0 means `obuf_buffer_size`.
     explicit basic_ibuf(Device dev, std::size_t buffer_size = obuf_buffer_size)
         : dev_(std::move(dev)),
           size_(buffer_size == 0 ? obuf_buffer_size : buffer_size),
-          buf_(new char[front_padding + size_ + padding]),
+          buf_(reads_ahead ? nullptr : new char[front_padding + size_ + padding]),
+          mem_(first_buffer()),
           cur_(begin()),
           end_(begin()) {
         // Only the padding is zeroed (the bytes read need not be: zeroing a
         // 1 MiB buffer cost ~1 instruction per number of a 1M-number file).
-        std::memset(buf_.get(), 0, front_padding);
+        std::memset(mem_, 0, front_padding);
         std::memset(end_, sentinel, padding);
     }
 
@@ -291,7 +329,15 @@ private:
     static constexpr char sentinel = '\0';           // neither digit nor white space
 
     /// The first byte read.
-    char* begin() const noexcept { return buf_.get() + front_padding; }
+    char* begin() const noexcept { return mem_ + front_padding; }
+
+    /// The buffer ibuf holds first: its own, or an empty one of the read-ahead device's.
+    char* first_buffer() {
+        if constexpr (reads_ahead)
+            return dev_.start(front_padding + size_ + padding, front_padding, size_);
+        else
+            return buf_.get();
+    }
 
     std::uint64_t offset_of(const char* p) const noexcept {
         return base_ + static_cast<std::uint64_t>(p - begin());
@@ -360,12 +406,24 @@ private:
         base_ += static_cast<std::uint64_t>(end_ - first);
         cur_ = end_ = first;
         if (!eof_) {
-            const std::size_t n = dev_.read_some(first, size_);
-            if (n == 0) eof_ = true;
-            end_ = first + (n < size_ ? n : size_);
+            if constexpr (reads_ahead) {
+                // The buffer goes back to the device only when the next one
+                // is taken: should next() throw, ibuf keeps this one, empty.
+                *first = sentinel;
+                const read_buffer next = dev_.next(mem_);
+                mem_ = next.buffer;
+                std::memset(mem_, 0, front_padding);
+                cur_ = end_ = begin();
+                if (next.size == 0) eof_ = true;
+                end_ += next.size < size_ ? next.size : size_;
+            } else {
+                const std::size_t n = dev_.read_some(first, size_);
+                if (n == 0) eof_ = true;
+                end_ = first + (n < size_ ? n : size_);
+            }
         }
         std::memset(end_, sentinel, padding);  // the sentinel, and defined bytes for loads past it
-        return end_ != first;
+        return end_ != begin();  // begin(): the buffer now held (a read-ahead device's next one)
     }
 
     /// Byte-by-byte get_uint starting at `p` (no digit of the number consumed
@@ -454,7 +512,8 @@ private:
 
     Device dev_;
     std::size_t size_;
-    std::unique_ptr<char[]> buf_;
+    std::unique_ptr<char[]> buf_;  // ibuf's own buffer (none over a read-ahead device)
+    char* mem_;                    // the buffer held: buf_, or the device's; begin() is front_padding into it
     const char* cur_;
     char* end_;
     std::uint64_t base_ = 0;  // input offset of begin()[0]

@@ -602,7 +602,7 @@ TEST(Suite, SeedSuitesSelectTheirExperiments) {
     for (const char* n : {"ints_out/fprintf", "ints_out/obuf_mutex", "ints_out/fmt_format_int_obuf",
                           "ints_out/boost_iostreams", "hello/fwrite", "doubles_out/to_chars_obuf", "ints_out/obuf_thread",
                           "ints_out/obuf_io_uring", "ints_out/WriteFile_overlapped", "hello/obuf_thread",
-                          "ints_out/scalar_obuf", "ints_out/sse2_obuf"})
+                          "ints_out/scalar_obuf", "ints_out/sse2_obuf", "ints_in/ibuf_thread", "ints_in/ibuf_io_uring"})
         EXPECT_TRUE(has(fast_io, n)) << n;
     // buffer-sizes: 512 B to 4 MiB and each library's default (no /buf).
     const auto sizes = names(load_suite("buffer-sizes"));
@@ -618,7 +618,7 @@ TEST(Suite, SeedSuitesSelectTheirExperiments) {
     for (const char* n : {"ints_out/obuf", "ints_out/obuf_thread", "ints_out/fast_io_obuf_file", "ints_in/ibuf",
                           "ints_in/fast_io_ibuf_file", "hello/obuf", "hello/limit", "doubles_out/obuf",
                           "doubles_out/dragonbox_obuf", "doubles_in/ibuf", "doubles_in/limit", "ints_out/scalar_obuf",
-                          "ints_out/sse2_obuf"})
+                          "ints_out/sse2_obuf", "ints_in/ibuf_thread", "ints_in/ibuf_io_uring"})
         EXPECT_TRUE(has(own, n)) << n;
 }
 
