@@ -76,7 +76,7 @@ std::string pacing_suffix(const Params& params) {
 std::string_view to_string(CacheState state) { return state == CacheState::cold ? "cold" : "warm"; }
 
 Suite all_pairs() {
-    Suite suite{"all", "every workload with every method that supports it", {}, {}, {}, {}, {}, {}, {}};
+    Suite suite{"all", "every workload with every method that supports it", {}, {}, {}, {}, {}, {}, {}, {}};
     std::unordered_set<std::string> taken;
     for (const auto& w : workloads())
         for (const Method& m : methods())
@@ -249,9 +249,9 @@ public:
         for (const std::string& name : absent)
             for (unsigned n : threads)
                 for (bool shared : sinks) {
-                    std::string case_name = case_name_of(*w, name, Params{0, caches.front(), n, shared && n > 1});
-                    if (taken_.insert(case_name).second)
-                        suite.skipped.push_back({std::move(case_name), absence_of(name)});
+                    std::string skipped_name = case_name_of(*w, name, Params{0, caches.front(), n, shared && n > 1});
+                    if (taken_.insert(skipped_name).second)
+                        suite.skipped.push_back({std::move(skipped_name), absence_of(name)});
                 }
         // A user's methods (a plugin's, or built in with
         // iobench_add_executable) join every workload the suite names,
