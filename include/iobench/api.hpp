@@ -28,3 +28,7 @@
 #define IOBENCH_PLUGIN_EXPORT
 #define IOBENCH_PLUGIN_LOCAL
 #endif
+
+#define IOBENCH_STRINGIFY_(x) #x
+/// The value of macro `x` as a string literal: IOBENCH_STRINGIFY(SPDLOG_VER_MAJOR) is "1".
+#define IOBENCH_STRINGIFY(x) IOBENCH_STRINGIFY_(x)

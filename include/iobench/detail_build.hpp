@@ -14,10 +14,6 @@
 #error "iobench/detail_build.hpp is included by iobench/method.hpp only"
 #endif
 
-#define IOBENCH_STRINGIFY_(x) #x
-/// The value of macro `x` as a string literal.
-#define IOBENCH_STRINGIFY(x) IOBENCH_STRINGIFY_(x)
-
 /// The compiler, as its own macros name it.
 #if defined(__clang__)
 #define IOBENCH_COMPILER_IDENTITY                                                                  \
