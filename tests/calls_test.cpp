@@ -91,20 +91,21 @@ void torn_line(CallSink sink, std::string_view line) {
 }
 
 /// Writes each pair of integers the wrong way round (1, 0, 3, 2, ...): every
-/// line whole, the thread's order not kept. (An odd last one is written.)
-struct Held {
+/// line whole, the thread's order not kept (one sink per thread). The value
+/// held is the sink's: a new sink starts afresh. (An odd last one is lost.)
+struct HeldFile : CountedFile {
     bool holding = false;
     std::uint64_t value = 0;
 };
 void swapped_int(CallSink sink, std::uint64_t v) {
-    auto& s = *static_cast<CountedFile*>(sink);
-    thread_local Held held;
-    if (!held.holding) {
-        held = {true, v};
+    auto& s = *static_cast<HeldFile*>(static_cast<CountedFile*>(sink));
+    if (!s.holding) {
+        s.holding = true;
+        s.value = v;
         return;
     }
-    std::fprintf(s.f, "%llu\n%llu\n", static_cast<unsigned long long>(v), static_cast<unsigned long long>(held.value));
-    held.holding = false;
+    std::fprintf(s.f, "%llu\n%llu\n", static_cast<unsigned long long>(v), static_cast<unsigned long long>(s.value));
+    s.holding = false;
 }
 
 /// fwrite of a heap copy of the line: one allocation of 256 bytes or more per call.
@@ -165,6 +166,16 @@ void stall_once_line(CallSink sink, std::string_view line) {
     }
 }
 
+/// fwrite of the line, then a spin of 5 us on steady_clock: a call that
+/// does work far above what timing it costs.
+void spin_line(CallSink sink, std::string_view line) {
+    auto& s = *static_cast<CountedFile*>(sink);
+    std::fwrite(line.data(), 1, line.size(), s.f);
+    const std::uint64_t until = steady_ns() + 5'000;
+    while (steady_ns() < until) {
+    }
+}
+
 /// CPU time zz_backend's own thread uses in each run, ns.
 constexpr std::uint64_t backend_cpu_ns = 30'000'000;
 
@@ -194,13 +205,15 @@ constexpr Calls resident_calls{.open = open_file_of<ResidentFile>, .close = coun
 constexpr Calls stall_once_calls{.open = counted_open, .close = counted_close, .put_line = stall_once_line};
 constexpr Calls backend_calls{.open = backend_open, .close = counted_close, .put_line = plain_line};
 constexpr Calls stall_calls{.open = counted_open, .close = counted_close, .put_line = stall_line};
+constexpr Calls spin_calls{.open = counted_open, .close = counted_close, .put_line = spin_line};
 constexpr Calls torn_calls{.open = counted_open, .close = counted_close, .put_line = torn_line, .shared = true};
-constexpr Calls swapped_calls{.open = counted_open, .close = counted_close, .put_int = swapped_int};
+constexpr Calls swapped_calls{.open = open_file_of<HeldFile>, .close = counted_close, .put_int = swapped_int};
 
 const MethodRegistrar calls_registrar{{.family = "zz_calls"}, {
     {.name = "zz_stall", .description = "fwrite per call; every 1,000th call sleeps 2 ms (tests)", .calls = &stall_calls},
     {.name = "zz_stall_once", .description = "fwrite per call; the 5,000th call sleeps 10 ms, once (tests)",
      .calls = &stall_once_calls},
+    {.name = "zz_spin", .description = "fwrite per call, then a spin of 5 us (tests)", .calls = &spin_calls},
     {.name = "zz_backend", .description = "fwrite per call; the sink's own thread uses 30 ms of CPU time (tests)",
      .calls = &backend_calls},
     {.name = "zz_copying", .description = "fwrite of a heap copy of each line (tests)", .calls = &copying_calls},
@@ -485,6 +498,36 @@ TEST(CallTrial, AStallInOneCallIn1000IsP999AndNotP50) {
     EXPECT_GE(*r.seconds, 20 * 2e-3);  // the stalls are inside the measured time
     EXPECT_LE(*r.seconds, 20 * 2e-3 + 2.0);
     EXPECT_NEAR(r.counters.at("latency_wall_ns_per_item"), *r.seconds * 1e9 / 20000, 1e-6 * *r.seconds * 1e9);
+}
+
+TEST(CallTrial, TheTimingsCostIsMeasuredOnTheRowsOwnCallsAndIsNotTheCallsTime) {
+    // Calls of 5 us: latency_overhead_ns is timed less untimed calls of the
+    // method (tens of ns), not a timed call's time (5 us and more), and the
+    // calls made to measure it are not in the row's readings or its file.
+    const CallRun r = run_calls(1e-4, "hello", "zz_spin", 1, false);
+    ASSERT_EQ(r.verdict, "");
+    EXPECT_EQ(r.counters.at("latency_calls"), 10000);
+    EXPECT_GE(r.counters.at("latency_p50_ns"), 5000);
+    ASSERT_TRUE(r.counters.count("latency_overhead_ns"));
+    EXPECT_GE(r.counters.at("latency_overhead_ns"), 0);
+    EXPECT_LT(r.counters.at("latency_overhead_ns"), 2500);
+    ASSERT_TRUE(r.counters.count("latency_empty_call_overhead_ns"));
+    EXPECT_LT(r.counters.at("latency_empty_call_overhead_ns"), 2500);
+    // Paced and batched rows time otherwise: their calls are not measured so.
+    test::TempDir dir;
+    Session session(dir.path(), 1e-4, false);
+    for (const auto& [rate, batch] : {std::pair<std::uint64_t, unsigned>{1'000'000, 0}, {0, 20}}) {
+        Params p{0, CacheState::warm, 1, false};
+        p.rate = rate;
+        p.batch = batch;
+        auto trial = trial_for(*find_workload("hello"), *find_method("zz_spin"), p, session);
+        trial->reset();
+        trial->run();
+        EXPECT_EQ(trial->verify(), "");
+        EXPECT_EQ(trial->counters.count("latency_overhead_ns"), 0u) << rate << " " << batch;
+        EXPECT_TRUE(trial->counters.count("latency_empty_call_overhead_ns"));
+        trial->finish();
+    }
 }
 
 TEST(PacedCalls, AStallOf10msAt100000CallsPerSecondDelaysAbout1000CallsAndClosedLoopOne) {
@@ -932,6 +975,7 @@ TEST(CallTrial, UntimedRowsHaveAWallTimeAndNoPercentiles) {
     ASSERT_EQ(r.verdict, "");
     EXPECT_EQ(r.counters.count("latency_p50_ns"), 0u);
     EXPECT_EQ(r.counters.count("latency_overhead_ns"), 0u);
+    EXPECT_EQ(r.counters.count("latency_empty_call_overhead_ns"), 0u);
     ASSERT_TRUE(r.seconds);
     EXPECT_NEAR(r.counters.at("latency_wall_ns_per_item"), *r.seconds * 1e9 / static_cast<double>(r.items), 1e-3);
 }

@@ -400,7 +400,8 @@ LatencySummary summarize(const LatencyHistogram& histogram, double ns_per_tick);
 struct TimingCost {
     /// Wall time per call of the timed loop (two readings, a record in a
     /// histogram) less that of the same loop untimed, in ns: what the timing
-    /// adds to a row's wall time per item (its `latency_overhead_ns`).
+    /// adds to an empty call (a row's `latency_empty_call_overhead_ns`;
+    /// its `latency_overhead_ns` is measured on its own calls).
     double wall_ns = 0;
     /// The median reading around the empty call, in ns (the row's
     /// `latency_empty_call_ns`): what the clock shows for no work; at the
