@@ -641,7 +641,10 @@ def _columns(table: Workload, keys: list[str], asked: bool) -> list[counter_colu
     cells = [c for r in table.rows for c in r.cells if c.ok]
     columns = [counter_columns.column(k) for k in keys]
     values = {col.key: [v for v in (col.value(c) for c in cells) if v is not None] for col in columns}
-    return [col for col in columns if values[col.key] and (asked or any(values[col.key]))]
+    # End-to-end and other CPU by default only where a method's own threads worked (as the summary).
+    others_worked = any(counter_columns.other_threads_worked(c) for c in cells)
+    return [col for col in columns if values[col.key] and (asked or any(values[col.key]))
+            and (asked or others_worked or col.key not in counter_columns.OTHER_THREADS_COLUMNS)]
 
 
 def available_counters(files: list[ResultFile]) -> list[str]:

@@ -57,11 +57,12 @@ class Column:
     description: str
     counter: str
     latency: bool = False  # one call's time of a per-call row: the counter in ns, the value in seconds
+    nanoseconds: bool = False  # a time per run in ns (end_to_end_ns): the value in seconds, never at the clock's resolution
 
     def value(self, cell) -> float | None:
         """The cell's value for this column (per run; seconds for a latency column), or None when the row
         does not carry it."""
-        if self.latency:
+        if self.latency or self.nanoseconds:
             ns = cell.counters.get(self.counter)
             return None if ns is None else ns / 1e9
         if self.key == "sys":
@@ -75,7 +76,8 @@ class Column:
 def _summary_column(key: str, description: str) -> Column:
     """A column of iobench's summary: its header, number format and counter are columns.py's."""
     spec = columns.BY_KEY[key]
-    return Column(key, spec.header, spec.format, description, spec.counter, spec.field == "latency")
+    return Column(key, spec.header, spec.format, description, spec.counter, spec.field == "latency",
+                  spec.field == "nanoseconds")
 
 
 # A per-call figure within this many steps of the clock's resolution is an upper bound, not a measurement
@@ -114,6 +116,10 @@ KNOWN = [
     _summary_column("p99", "one call's 99th percentile"),
     _summary_column("p999", "one call's 99.9th percentile"),
     _summary_column("max_call", "the slowest call"),
+    _summary_column("end_to_end", "from the first call to the last close's return, per run (per-call rows): an "
+                    "asynchronous method's backend draining its queue included"),
+    _summary_column("other_cpu", "CPU time of the threads other than the callers, per run (an asynchronous "
+                    "method's backend thread)"),
     _summary_column("instructions_per_item",
                     "user-space instructions per item of the measured calls (iobench --instructions): the same in "
                     "every run, so compared as they are, without a significance test"),
@@ -129,7 +135,20 @@ BY_KEY = {c.key: c for c in KNOWN}
 # What the tables show unless --counters says otherwise (each only where a row carries it and
 # it is not 0 in every row of the table: see compare._columns).
 DEFAULT = ["write_calls", "read_calls", "bytes_per_call", "sys", "x_limit", "binary_size", "instructions_per_item",
-           "p50", "p90", "p99", "p999", "max_call"]
+           "p50", "p90", "p99", "p999", "max_call", "end_to_end", "other_cpu"]
+
+# The default tables show end-to-end and other CPU, as iobench's summary does, only where some row's other
+# threads used CPU time: other_threads_cpu_ns at least this share of end_to_end_ns (core/report/summary.cpp,
+# the summary's column condition "other_threads" in tests/data/summary_columns.json).
+OTHER_THREADS_SHARE = 0.01
+OTHER_THREADS_COLUMNS = frozenset({"end_to_end", "other_cpu"})
+
+
+def other_threads_worked(cell) -> bool:
+    """True when the cell's threads other than its callers used CPU time (its other_threads_cpu_ns at least
+    OTHER_THREADS_SHARE of its end_to_end_ns)."""
+    other, whole = cell.counters.get("other_threads_cpu_ns"), cell.counters.get("end_to_end_ns")
+    return other is not None and whole is not None and other >= OTHER_THREADS_SHARE * whole
 
 
 def column(key: str) -> Column:

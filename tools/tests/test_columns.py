@@ -77,12 +77,35 @@ class HeadersTest(unittest.TestCase):
         # that carry them), and every header of its tables is the summary's or its own.
         outputs = [run_ok(self, fixture(name))
                    for name in ("quick-gcc.json", "file-read-cache.json", "instructions-valgrind.json",
-                                "threads-log.json")]
+                                "threads-log.json", "paced-log.json")]
         shown = {h for text in outputs for line in header_lines(text) for h in line}
         wanted = {c.header for c in columns.SUMMARY_COLUMNS if c.compare and c.key != "binary_size"}
         self.assertEqual(wanted - shown, set())
         self.assertEqual(shown - {c.header for c in columns.SUMMARY_COLUMNS} - OWN_HEADERS, set())
         self.assertNotIn("sys %", shown)
+
+    def test_end_to_end_and_other_cpu_only_where_other_threads_worked(self):
+        # paced-log.json: obuf_thread's writer thread used ~0.5 ms of CPU a run, so its table shows both
+        # columns; with every row's other threads idle, as with synchronous methods only, neither shows,
+        # unless --counters names it.
+        with open(fixture("paced-log.json"), encoding="utf-8") as f:
+            data = json.load(f)
+        headers = {h for line in header_lines(run_ok(self, fixture("paced-log.json"))) for h in line}
+        self.assertLessEqual({"end-to-end", "other CPU"}, headers)
+        for row in data["benchmarks"]:
+            if "other_threads_cpu_ns" in row:
+                row["other_threads_cpu_ns"] = 0.005 * row["end_to_end_ns"]  # below 1 %
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "idle-others.json")
+            with open(path, "w", encoding="utf-8") as f:
+                json.dump(data, f)
+            headers = {h for line in header_lines(run_ok(self, path)) for h in line}
+            self.assertFalse({"end-to-end", "other CPU"} & headers)
+            asked = run_ok(self, path, "--counters", "end_to_end,other_cpu")
+            self.assertLessEqual({"end-to-end", "other CPU"}, {h for line in header_lines(asked) for h in line})
+            page = run_ok(self, fixture("paced-log.json"), "--format", "html")
+            self.assertIn("end-to-end", page)
+            self.assertIn("523.7 us", page)  # obuf_thread/threads:1's other CPU, as the summary printed it
 
     def test_a_table_per_item_says_so_in_its_time_header(self):
         comparison = compare.compare([results.load(fixture("quick-gcc.json")),
