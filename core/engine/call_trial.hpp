@@ -192,15 +192,15 @@ private:
     /// latency_overhead_ns of a row timed call by call: what timing adds to
     /// this method's own calls, in wall time per call. Before the first run,
     /// on one thread and a sink of its own (the row's first file, removed
-    /// after; not verified): rounds of up to 10,000 calls (items 0 ..; fewer
-    /// where 1 ms holds fewer, one for a call of 1 ms or more), alternately timed as the row times them and untimed, until 32 of each
-    /// or 20 ms (at least 3 of each); the median round of each, timed less
-    /// untimed. (Measured here against the rows' own timed less untimed wall
-    /// time, docs/methodology.md: the least of rounds of 1,000 came out
-    /// 21-30 % low for fwrite and fprintf; the median of rounds of 10,000
-    /// within 7 % for obuf, fwrite, fprintf, ofstream.) A timed
-    /// empty call (latency_empty_call_overhead_ns) overstates it for a call
-    /// that does work: part of the readings' cost overlaps the call's own
+    /// after; not verified): pairs of rounds of up to 10,000 calls (items
+    /// 0 ..; as many as 1 ms holds, one for a call of 1 ms or more), timed
+    /// as the row times them, then untimed, until 32 pairs or 20 ms (at
+    /// least 5 pairs); the median of the pairs' differences, per call (a
+    /// round the scheduler interrupted moves its pair's difference far up or
+    /// far down, not the median). (Measured here against the rows' own timed
+    /// less untimed wall time, docs/methodology.md.) A timed empty call
+    /// (latency_empty_call_overhead_ns) overstates it for a call that does
+    /// work: part of the readings' cost overlaps the call's own
     /// (docs/methodology.md, "The timing's own cost"). Throws what a call,
     /// the open or the close throws.
     void measure_timing_overhead();
