@@ -363,7 +363,7 @@ void CallTrialBase::probe_memory() {
 void CallTrialBase::measure_timing_overhead() {
     const std::uint64_t most = std::min<std::uint64_t>(items, 10000);
     if (most == 0) return;
-    constexpr int max_rounds = 32;
+    constexpr int max_pairs = 32;
     constexpr std::uint64_t round_ns = 250'000;
     constexpr std::uint64_t budget_ns = 20'000'000;
     // A state of its own: these readings are not the row's.
@@ -385,7 +385,7 @@ void CallTrialBase::measure_timing_overhead() {
             n = std::min(most, 2 * n);
         }
         const std::uint64_t begun = steady_ns();
-        for (int round = 0; round < max_rounds; ++round) {
+        for (int pair = 0; pair < max_pairs; ++pair) {
             const std::uint64_t t0 = steady_ns();
             call_items(clock_, sink, 0, n, *scratch);
             const std::uint64_t t1 = steady_ns();
@@ -393,7 +393,7 @@ void CallTrialBase::measure_timing_overhead() {
             const std::uint64_t t2 = steady_ns();
             differences.push_back((static_cast<double>(t1 - t0) - static_cast<double>(t2 - t1)) /
                                   static_cast<double>(n));
-            if (round >= 4 && t2 - begun > budget_ns) break;
+            if (pair >= 4 && t2 - begun > budget_ns) break;
         }
         CallSink open_sink = std::exchange(sink, nullptr);
         close_(open_sink);

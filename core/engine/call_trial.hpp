@@ -193,7 +193,7 @@ private:
     /// this method's own calls, in wall time per call. Before the first run,
     /// on one thread and a sink of its own (the row's first file, removed
     /// after; not verified): pairs of rounds of up to 10,000 calls (items
-    /// 0 ..; as many as 1 ms holds, one for a call of 1 ms or more), timed
+    /// 0 ..; as many as 0.25 ms holds, one for a call of 0.25 ms or more), timed
     /// as the row times them, then untimed, until 32 pairs or 20 ms (at
     /// least 5 pairs); the median of the pairs' differences, per call (a
     /// round the scheduler interrupted moves its pair's difference far up or
