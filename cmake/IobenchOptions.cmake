@@ -76,6 +76,12 @@ function(iobench_apply_options target)
   target_compile_options(${target} PRIVATE ${IOBENCH_OWN_FLAGS} ${IOBENCH_SANITIZER_FLAGS})
   if(IOBENCH_SANITIZER_FLAGS AND NOT MSVC)
     target_link_options(${target} PRIVATE ${IOBENCH_SANITIZER_FLAGS})
+    # The runtime's default options (why: the file's header), read from the
+    # executable itself.
+    get_target_property(_type ${target} TYPE)
+    if(_type STREQUAL "EXECUTABLE")
+      target_sources(${target} PRIVATE ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/../core/os/sanitizer_defaults.cpp)
+    endif()
   endif()
   if(MSVC)
     # fopen, getenv, ...: the portable calls are the point, not their _s variants.
