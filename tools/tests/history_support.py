@@ -11,6 +11,7 @@ import sqlite3
 import subprocess
 import sys
 
+import support
 from support import fixture, tool_env
 
 try:
@@ -70,9 +71,7 @@ def medians(source):
 
 def run_tool(*args, cwd=None, env=None):
     """Runs the tool with this interpreter: (status, stdout, stderr)."""
-    done = subprocess.run([sys.executable, "-m", "iobench_compare", *args], capture_output=True, text=True,
-                          check=False, env=env or tool_env(), cwd=cwd)
-    return done.returncode, done.stdout, done.stderr
+    return support.run_tool(args, cwd=cwd, env=env)
 
 
 def start_tool(*args):

@@ -38,7 +38,7 @@ import threading
 import unittest
 
 from support import (EXPECTED, FIXTURES, TOOLS, check_golden, csv_rows, fixture, iteration_rows, iteration_times,
-                     main, rows_of, run, run_ok, tool_env)
+                     main, rows_of, run, run_ok, run_tool, tool_env)
 
 from iobench_compare import compare as cmp  # noqa: E402
 from iobench_compare import counters as counter_columns  # noqa: E402
@@ -1120,9 +1120,7 @@ class OutputFileTest(unittest.TestCase):
             if limit_bytes is not None:  # a disk that fills at limit_bytes: writes fail with EFBIG
                 signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
                 resource.setrlimit(resource.RLIMIT_FSIZE, (limit_bytes, limit_bytes))
-        done = subprocess.run([sys.executable, "-m", "iobench_compare", *args], stdout=stdout,
-                              stderr=subprocess.PIPE, text=True, check=False, env=tool_env(), preexec_fn=limit)
-        return done.returncode, done.stdout, done.stderr
+        return run_tool(args, stdout=stdout, preexec=limit)
 
     def test_an_input_is_never_the_output(self):
         with tempfile.TemporaryDirectory() as tmp:
@@ -1225,10 +1223,9 @@ class OutputFileTest(unittest.TestCase):
             )
             for args, message in cases:
                 with self.subTest(args=args):
-                    done = subprocess.run([sys.executable, "-m", "iobench_compare", fixture("gcc.json"), *args],
-                                          capture_output=True, text=True, check=False, env=tool_env(), timeout=120)
-                    self.assertEqual(done.returncode, 2, done.stderr)
-                    self.assertEqual(done.stderr, f"iobench-compare: error: {message}\n")
+                    status, _, err = run_tool([fixture("gcc.json"), *args], timeout=120)
+                    self.assertEqual(status, 2, err)
+                    self.assertEqual(err, f"iobench-compare: error: {message}\n")
             with open(private, encoding="utf-8") as f:
                 self.assertEqual(f.read(), "secret\n")
             self.assertEqual(stat.S_IMODE(os.stat(private).st_mode), 0o600)
