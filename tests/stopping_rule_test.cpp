@@ -172,6 +172,15 @@ TEST(StoppingRule, GoogleBenchmarkCallsTheRestWhichReturnAtOnceAndLeaveNoTrace) 
             EXPECT_EQ(r.repetitions, 6);
             if (r.run_type == Row::RT_Aggregate) {
                 EXPECT_EQ(r.iterations, 6) << r.aggregate_name;
+                // The time per run is still the statistic of the 6 (not 9/6 of it).
+                if (r.aggregate_name == "median") {
+                    EXPECT_NEAR(r.GetAdjustedRealTime(), (times[2] + times[3]) / 2, 1e-9 * times[3]);
+                }
+                if (r.aggregate_name == "mean") {
+                    double sum = 0;
+                    for (double t : times) sum += t;
+                    EXPECT_NEAR(r.GetAdjustedRealTime(), sum / 6, 1e-9 * times[5]);
+                }
             }
         }
         EXPECT_EQ(iterations_of(file.all, c.name).size(), aggregates_only ? 0u : 6u);

@@ -41,8 +41,9 @@ std::vector<benchmark::BenchmarkReporter::Run> repetitions_that_ran(
 /// gives its `repetitions` as the most, and drops the label that the
 /// repetitions not run lack (statistics.cc, ComputeStats). Makes
 /// `aggregates` say what `ran` (repetitions_that_ran of the same benchmark)
-/// are: `repetitions` and `iterations` their count, the label theirs when
-/// they share it.
+/// are: `repetitions` and `iterations` their count (a time aggregate's
+/// accumulated times scaled with it, so its time per run is unchanged), the
+/// label theirs when they share it.
 void count_repetitions_that_ran(std::vector<benchmark::BenchmarkReporter::Run>& aggregates,
                                 const std::vector<benchmark::BenchmarkReporter::Run>& ran);
 
