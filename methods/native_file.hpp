@@ -35,6 +35,9 @@ using native_source_device = handle_source_device;
 
 /// Creates or truncates `path` for writing (CreateFileW). Throws `io_error`.
 inline native_file create_native_file(const std::string& path) { return create_file_handle(path); }
+/// Opens the existing file `path` for writing from its first byte, not
+/// truncated (CreateFileW, OPEN_EXISTING). Throws `io_error`.
+inline native_file overwrite_native_file(const std::string& path) { return overwrite_file_handle(path); }
 /// Opens the existing file `path` for reading (CreateFileW). Throws `io_error`.
 inline native_file open_native_file(const std::string& path) { return open_file_handle(path); }
 /// Standard output as a sink device: the STD_OUTPUT_HANDLE (not owned).
@@ -49,6 +52,9 @@ using native_source_device = fd_source_device;
 
 /// Creates or truncates `path` for writing (open(2), mode 0644). Throws `io_error`.
 inline native_file create_native_file(const std::string& path) { return create_file(path); }
+/// Opens the existing file `path` for writing from its first byte, not
+/// truncated (open(2) without O_CREAT and O_TRUNC). Throws `io_error`.
+inline native_file overwrite_native_file(const std::string& path) { return open_file_for_overwrite(path); }
 /// Opens `path` for reading (open(2)). Throws `io_error`.
 inline native_file open_native_file(const std::string& path) { return open_file(path); }
 /// Standard output as a sink device: file descriptor 1 (not owned).

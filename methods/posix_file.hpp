@@ -47,6 +47,14 @@ inline unique_fd create_file(const std::string& path, int extra_flags = 0) {
     return unique_fd(fd, path);
 }
 
+/// Opens the existing file `path` for writing from its first byte, without
+/// truncating it (no O_CREAT, no O_TRUNC). Throws `io_error`.
+inline unique_fd open_file_for_overwrite(const std::string& path) {
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+    if (fd < 0) throw_errno("open", path);
+    return unique_fd(fd, path);
+}
+
 /// Opens `path` for reading. Throws `io_error`.
 inline unique_fd open_file(const std::string& path, int extra_flags = 0) {
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | extra_flags);

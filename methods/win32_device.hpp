@@ -76,6 +76,15 @@ inline unique_handle create_file_handle(const std::string& path, DWORD flags = 0
     return unique_handle(h, path);
 }
 
+/// Opens the existing file `path` for writing from its first byte, without
+/// truncating it (OPEN_EXISTING, no sharing for writers). Throws `io_error`.
+inline unique_handle overwrite_file_handle(const std::string& path) {
+    const HANDLE h = CreateFileW(to_wide(path).c_str(), GENERIC_WRITE, FILE_SHARE_READ, nullptr, OPEN_EXISTING,
+                                 FILE_ATTRIBUTE_NORMAL, nullptr);
+    if (h == INVALID_HANDLE_VALUE) throw_last_error("CreateFileW", path);
+    return unique_handle(h, path);
+}
+
 /// Opens the existing file `path` for reading (`flags` such as
 /// FILE_FLAG_SEQUENTIAL_SCAN added). Throws `io_error`.
 inline unique_handle open_file_handle(const std::string& path, DWORD flags = 0) {

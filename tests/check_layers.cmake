@@ -113,10 +113,13 @@ endforeach()
 # Every source of the libraries is in the explicit list of its folder's
 # CMakeLists.txt (core/CMakeLists.txt for core/engine/x.cpp, as engine/x.cpp):
 # a file left out would be a family or workload that silently is not there.
-# core/plugins/plugin_entry.cpp is compiled into plugins, never into a library.
+# core/plugins/plugin_entry.cpp is compiled into plugins, and
+# core/os/sanitizer_defaults.cpp into sanitized executables
+# (cmake/IobenchOptions.cmake), never into a library.
 set(listed 0)
 foreach(file IN LISTS sources)
-  if(NOT file MATCHES "^(core|data|workloads|methods|app)/(.+\\.cpp)$" OR file STREQUAL "core/plugins/plugin_entry.cpp")
+  if(NOT file MATCHES "^(core|data|workloads|methods|app)/(.+\\.cpp)$" OR file STREQUAL "core/plugins/plugin_entry.cpp"
+     OR file STREQUAL "core/os/sanitizer_defaults.cpp")
     continue()
   endif()
   set(top "${CMAKE_MATCH_1}")

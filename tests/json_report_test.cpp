@@ -348,6 +348,7 @@ TEST(ResultsFile, SaysWhatTheResultsFormatSpecSays) {
     RowStructure s = ints_out_structure("go_File.Write", "go");
     s.calls_not_counted = "not counted here";
     s.program = true;
+    s.overwrites_existing = true;  // (limit_overwrite's field, here only to list every field)
     BenchmarkRun run;
     run.run_name.function_name = s.name;
     const std::vector<std::string> gb = keys_of(json_report::results_row(run, nullptr));

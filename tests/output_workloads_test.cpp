@@ -11,9 +11,11 @@
 #include <cstdio>
 #include <map>
 #include <set>
+#include <span>
 #include <string>
 
 #include <iobench/console_format.hpp>
+#include <iobench/error.hpp>
 #include <iobench/method.hpp>
 #include "core/engine/case_trial.hpp"
 #include "core/engine/session.hpp"
@@ -59,6 +61,82 @@ TEST(PageCache, EveryOutputRunStartsWithThePreviousOutputRemoved) {
     EXPECT_NO_THROW(iobench::remove_and_settle(out, std::uint64_t{32} << 20));
     EXPECT_FALSE(std::filesystem::exists(out));
     EXPECT_NO_THROW(iobench::remove_and_settle(out, 0));  // nothing left to remove
+}
+
+/// The bytes of the file at `path` ("" when it cannot be read).
+std::string file_bytes(const std::filesystem::path& path) {
+    std::string bytes;
+    if (std::FILE* f = std::fopen(path.string().c_str(), "rb")) {
+        char chunk[65536];
+        for (std::size_t n; (n = std::fread(chunk, 1, sizeof chunk, f)) > 0;) bytes.append(chunk, n);
+        std::fclose(f);
+    }
+    return bytes;
+}
+
+TEST(PageCache, AZeroFileHasItsSizeInZeros) {
+    test::TempDir dir;
+    const std::filesystem::path out = dir.path() / "zeros";
+    const std::uint64_t size = (std::uint64_t{3} << 20) + 12345;  // more than one 1 MiB write, and a tail
+    write_zero_file(out, size);
+    const std::string bytes = file_bytes(out);
+    EXPECT_EQ(bytes.size(), size);
+    EXPECT_EQ(bytes.find_first_not_of('\0'), std::string::npos);
+    // Where it cannot be created: io_error naming the call and the path, nothing left.
+    const std::filesystem::path nowhere = dir.path() / "no-such-dir" / "zeros";
+    try {
+        write_zero_file(nowhere, 10);
+        ADD_FAILURE() << "no error";
+    } catch (const io_error& e) {
+        EXPECT_NE(std::string(e.what()).find("fopen"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find(nowhere.string()), std::string::npos) << e.what();
+    }
+    EXPECT_FALSE(std::filesystem::exists(nowhere));
+}
+
+/// limit_overwrite's trial writes the file its run writes over before the
+/// run: zeros of the output's size, so that the run's pages are not new and a
+/// run that wrote nothing fails; limit's run starts with no file at all.
+TEST(LimitOverwrite, EachRunWritesOverAZeroFileOfTheOutputsSizeAndIsVerified) {
+    const Workload& hello = *find_workload("hello");
+    const Method* overwrite = find_method("limit_overwrite");
+    ASSERT_NE(overwrite, nullptr);
+    EXPECT_TRUE(overwrite->reference);
+    EXPECT_TRUE(overwrite->overwrites_existing);
+    EXPECT_FALSE(find_method("limit")->overwrites_existing);
+    EXPECT_TRUE(hello.takes(*overwrite));
+    EXPECT_FALSE(find_workload("ints_in")->takes(*overwrite)) << "an output reference only";
+    test::TempDir dir;
+    Session session(dir.path(), 1e-4, false);
+    const std::filesystem::path out = dir.path() / "output-hello-limit_overwrite";
+    auto trial = trial_for(hello, *overwrite, Params{}, session);
+    for (int run = 0; run < 2; ++run) {
+        trial->reset();
+        const std::string before = file_bytes(out);
+        ASSERT_EQ(before.size(), trial->bytes) << "run " << run;
+        EXPECT_EQ(before.find_first_not_of('\0'), std::string::npos) << "run " << run;
+        trial->run();
+        EXPECT_EQ(trial->verify(), "") << "run " << run;
+    }
+    trial->finish();
+    EXPECT_FALSE(std::filesystem::exists(out));
+
+    auto limit = trial_for(hello, *find_method("limit"), Params{}, session);
+    limit->reset();
+    EXPECT_FALSE(std::filesystem::exists(dir.path() / "output-hello-limit")) << "limit writes a new file";
+    limit->run();
+    EXPECT_EQ(limit->verify(), "");
+    limit->finish();
+
+    // A run that writes nothing over the zeros is caught by the checksum.
+    Method lazy = *overwrite;
+    lazy.name = "zz_writes_nothing";
+    lazy.put_prepared = [](const Sink&, std::span<const char>) {};
+    auto nothing = trial_for(hello, lazy, Params{}, session);
+    nothing->reset();
+    nothing->run();
+    EXPECT_NE(nothing->verify().find("output differs"), std::string::npos) << nothing->verify();
+    nothing->finish();
 }
 
 TEST(Lines, NumberedTextIsTheGoExperimentsLines) {

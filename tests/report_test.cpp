@@ -266,6 +266,54 @@ TEST(Report, AnOutputTablesLimitRowThatIsMostlyNewPagesIsNoted) {
     EXPECT_EQ(quiet.find("! new pages"), std::string::npos) << quiet;
 }
 
+TEST(Report, LimitLessLimitOverwriteIsWhatNewPagesCost) {
+    // hello: limit 400 ms, limit_overwrite 100 ms: new pages are 300 ms (75 %),
+    // said in the legend and noted (measured, whatever the page cost measured
+    // at start says); ints_out: 40 ms against 30 ms (25 %): said, not noted.
+    // limit is listed before limit_overwrite, and x limit is over limit.
+    const CaseIndex index = index_of({{"ints_out", "obuf"},
+                                      {"ints_out", "limit"},
+                                      {"ints_out", "limit_overwrite"},
+                                      {"hello", "obuf"},
+                                      {"hello", "limit"},
+                                      {"hello", "limit_overwrite"}});
+    std::vector<benchmark::BenchmarkReporter::Run> runs;
+    int family = 0;
+    for (const auto& [name, seconds] : std::vector<std::pair<std::string, double>>{{"ints_out/obuf", 0.08},
+                                                                                   {"ints_out/limit", 0.04},
+                                                                                   {"ints_out/limit_overwrite", 0.03},
+                                                                                   {"hello/obuf", 0.5},
+                                                                                   {"hello/limit", 0.4},
+                                                                                   {"hello/limit_overwrite", 0.1}}) {
+        benchmark::BenchmarkReporter::Run r = single_run(name, seconds, family++);
+        r.counters["bytes"] = 1.2e9;
+        runs.push_back(r);
+    }
+    add_x_limit(runs, index);
+    EXPECT_DOUBLE_EQ(runs[3].counters.at("x_limit").value, 0.5 / 0.4);
+    EXPECT_EQ(runs[5].counters.count("x_limit"), 0u) << "a reference row";
+    const std::string text = summary_of(runs, "", index);
+    EXPECT_NE(text.find("limit_overwrite: limit's bytes written over an existing file of their size, so no page-cache "
+                        "page is new; limit less limit_overwrite, what the kernel's new pages cost: ints_out 10.00 ms "
+                        "(25% of limit), hello 300 ms (75% of limit);\n"),
+              std::string::npos)
+        << text;
+    EXPECT_NE(text.find("! new pages: the limit row of hello (about 75% of 400 ms: limit_overwrite 100 ms) is mostly "
+                        "the kernel finding page-cache pages for a new file (limit less limit_overwrite, which writes "
+                        "the same bytes over an existing file)."),
+              std::string::npos)
+        << text;
+    EXPECT_EQ(text.find("ints_out (about"), std::string::npos) << text;
+    const auto limit = text.find("\n  limit "), overwrite = text.find("\n  limit_overwrite ");
+    ASSERT_NE(limit, std::string::npos) << text;
+    EXPECT_LT(limit, overwrite) << text;
+    // A table without limit_overwrite: no such line.
+    EXPECT_EQ(summary_of({single_run("hello/obuf", 0.5, 0), single_run("hello/limit", 0.4, 1)}, "",
+                         index_of({{"hello", "obuf"}, {"hello", "limit"}}))
+                  .find("limit_overwrite"),
+              std::string::npos);
+}
+
 TEST(Report, StolenTimeInTheSlowRepetitionsOnlyIsHostInterferenceToo) {
     // hello/limit: 3 repetitions, the slow one lost 20 % of its 15 ms to the
     // host, the median one nothing: named with the count. hello/obuf: the

@@ -4,6 +4,7 @@
 
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <map>
 #include <set>
 #include <string>
 
@@ -138,11 +139,12 @@ TEST(ResultsJson, EveryRowIsVerifiedWithRatesAndPlainNames) {
     const std::string unbuffered = "write";  // WriteFile is Windows only
 #endif
     const std::set<std::string> expected = {
-        "ints_out/fprintf", "ints_out/ofstream",  "ints_out/" + unbuffered, "ints_out/obuf",  "ints_out/limit",
-        "ints_in/fscanf",   "ints_in/ifstream",   "ints_in/ibuf",           "ints_in/limit",  "hello/fwrite",
-        "hello/ofstream",   "hello/obuf",         "hello/limit"};
+        "ints_out/fprintf", "ints_out/ofstream", "ints_out/" + unbuffered, "ints_out/obuf",
+        "ints_out/limit",   "ints_out/limit_overwrite",  "ints_in/fscanf", "ints_in/ifstream",
+        "ints_in/ibuf",     "ints_in/limit",     "hello/fwrite",  "hello/ofstream",
+        "hello/obuf",       "hello/limit",       "hello/limit_overwrite"};
     EXPECT_EQ(names, expected);
-    EXPECT_EQ(iterations, 2 * 13);  // --benchmark_repetitions=2
+    EXPECT_EQ(iterations, 2 * 15);  // --benchmark_repetitions=2
 }
 
 TEST(ResultsJson, EveryRowCarriesItsStructure) {
@@ -156,7 +158,9 @@ TEST(ResultsJson, EveryRowCarriesItsStructure) {
         const std::string method = row.at("method");
         EXPECT_EQ(name, workload + "/" + method) << "the default suite sweeps no parameter";
         EXPECT_FALSE(row.at("family").get<std::string>().empty()) << name;
-        EXPECT_EQ(row.at("reference").get<bool>(), method == "limit") << name;
+        EXPECT_EQ(row.at("reference").get<bool>(), method == "limit" || method == "limit_overwrite") << name;
+        // Only limit_overwrite's rows say that they write over an existing file.
+        EXPECT_EQ(row.value("overwrites_existing", false), method == "limit_overwrite") << name;
         EXPECT_TRUE(row.at("params").is_object() && row.at("params").empty()) << name;
         EXPECT_EQ(row.at("item_unit"), workload == "hello" ? "line" : "integer") << name;
         EXPECT_EQ(row.at("compared_per"), "item") << name;
@@ -168,12 +172,20 @@ TEST(ResultsJson, EveryRowCarriesItsStructure) {
                 << name;
             EXPECT_GT(row.at("bytes").get<double>(), row.at("items").get<double>()) << name;
         }
-        if (row.value("aggregate_name", "") == "median" && method != "limit") {
+        if (row.value("aggregate_name", "") == "median" && !row.at("reference").get<bool>()) {
             ++medians;
             EXPECT_GT(row.at("x_limit").get<double>(), 0) << name;
         }
     }
-    EXPECT_EQ(medians, 10);  // every method but the three limit rows
+    EXPECT_EQ(medians, 10);  // every method but the five reference rows
+    // x_limit is the time over limit's, never over limit_overwrite's.
+    std::map<std::string, double> median_ms;
+    for (const auto& row : doc.at("benchmarks"))
+        if (row.value("aggregate_name", "") == "median") median_ms[row.at("run_name")] = row.at("real_time");
+    for (const auto& row : doc.at("benchmarks"))
+        if (row.value("aggregate_name", "") == "median" && row.at("run_name") == "hello/obuf")
+            EXPECT_NEAR(row.at("x_limit").get<double>(), median_ms.at("hello/obuf") / median_ms.at("hello/limit"),
+                        1e-6 * row.at("x_limit").get<double>());
 }
 
 TEST(ResultsJson, AnEmulatedCpuIsSaidInTheContextAndOnEveryRow) {

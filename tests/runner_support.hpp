@@ -41,7 +41,7 @@ struct Ran {
 inline const CaseIndex no_cases;
 
 /// The structure of rows made by hand: `<workload>/<method>` for each pair,
-/// the `limit` method as the reference row.
+/// the `limit` and `limit_overwrite` methods as the reference rows.
 inline CaseIndex index_of(std::initializer_list<std::pair<std::string, std::string>> rows) {
     CaseIndex index;
     for (const auto& [workload, method] : rows) {
@@ -49,7 +49,8 @@ inline CaseIndex index_of(std::initializer_list<std::pair<std::string, std::stri
         s.name = workload + "/" + method;
         s.workload = workload;
         s.method = method;
-        s.reference = method == "limit";
+        s.reference = method == "limit" || method == "limit_overwrite";
+        s.overwrites_existing = method == "limit_overwrite";
         index.add(std::move(s));
     }
     return index;

@@ -10,6 +10,7 @@
 
 #include <iobench/byte_fold.hpp>
 #include "core/engine/output_trial.hpp"
+#include "core/os/page_cache.hpp"
 
 #ifdef __linux__
 #include <sys/mman.h>
@@ -41,16 +42,19 @@ class OutputReferenceTrial final : public OutputTrial {
 public:
     OutputReferenceTrial(Session& s, std::string_view workload, const Method& m, const Params& p,
                          const ExpectedOutput& expected)
-        : OutputTrial(s, workload, m, p, expected), put_(m.put_prepared) {
+        : OutputTrial(s, workload, m, p, expected), put_(m.put_prepared), overwrite_(m.overwrites_existing) {
         text_.reserve(bytes);
         ask_for_huge_pages(text_.data(), text_.capacity());
         expected.bytes([this](std::string_view chunk) { text_.append(chunk); });
     }
-    /// The output trial's settle, then one read of every page of the
-    /// prepared bytes: memory left idle between repetitions may have been
-    /// taken back by a hypervisor, and its faults belong to no method.
+    /// The output trial's settle; for `limit_overwrite`, the file it writes
+    /// over (zeros of the output's size, flushed: a run that wrote nothing
+    /// fails verification); then one read of every page of the prepared
+    /// bytes: memory left idle between repetitions may have been taken back
+    /// by a hypervisor, and its faults belong to no method.
     void reset() override {
         OutputTrial::reset();
+        if (overwrite_) write_zero_file(sink_.path, text_.size());
         const volatile char* p = text_.data();
         char sum = 0;
         for (std::size_t at = 0; at < text_.size(); at += 4096) sum = static_cast<char>(sum + p[at]);
@@ -60,6 +64,7 @@ public:
 
 private:
     PutPrepared put_;
+    bool overwrite_;  // Method::overwrites_existing
     char touched_ = 0;  // keeps the page reads of reset()
     std::string text_;
 };

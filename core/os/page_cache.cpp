@@ -14,6 +14,7 @@
 #include "core/os/environment.hpp"
 
 #ifdef _WIN32
+#include <io.h>  // _commit, _fileno
 #include <windows.h>
 #else
 #include <fcntl.h>
@@ -205,6 +206,37 @@ void read_through(const std::filesystem::path& path) {
     const int err = errno;
     std::fclose(f);
     if (failed) throw io_error("fread", p, std::error_code(err, std::generic_category()));
+}
+
+void write_zero_file(const std::filesystem::path& path, std::uint64_t bytes) {
+    const std::string p = path.string();
+    std::FILE* f = std::fopen(p.c_str(), "wb");
+    if (!f) throw_errno("fopen", p);
+    std::setvbuf(f, nullptr, _IONBF, 0);  // each 1 MiB straight to write(2)
+    const std::vector<char> zeros(std::size_t{1} << 20);
+    const char* failed = nullptr;  // the call that failed, with errno in err
+    int err = 0;
+    auto check = [&](bool ok, const char* call) {
+        if (ok || failed) return;
+        failed = call;
+        err = errno;
+    };
+    for (std::uint64_t left = bytes; left > 0 && !failed;) {
+        const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(left, zeros.size()));
+        check(std::fwrite(zeros.data(), 1, n, f) == n, "fwrite");
+        left -= n;
+    }
+#ifdef _WIN32
+    if (!failed) check(::_commit(::_fileno(f)) == 0, "_commit");
+#else
+    if (!failed) check(::fsync(::fileno(f)) == 0, "fsync");
+#endif
+    check(std::fclose(f) == 0, "fclose");
+    if (failed) {
+        std::error_code ec;
+        std::filesystem::remove(path, ec);  // a full disk keeps no half-written file
+        throw io_error(failed, p, std::error_code(err, std::generic_category()));
+    }
 }
 
 void make_memory_resident(std::uint64_t bytes) {

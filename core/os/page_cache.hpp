@@ -81,6 +81,13 @@ StandbyPurge purge_standby_list();
 /// when syncfs fails.
 void remove_and_settle(const std::filesystem::path& path, std::uint64_t output_bytes);
 
+/// Writes a new file of `bytes` zero bytes at `path` (1 MiB per write) and
+/// flushes it to its device (fsync; _commit on Windows): a run that then
+/// writes over it without truncating (Method::overwrites_existing) finds every
+/// page of the file in the page cache, clean, and takes no new one. Throws
+/// `io_error` when a call fails (a full disk: the file is removed first).
+void write_zero_file(const std::filesystem::path& path, std::uint64_t bytes);
+
 /// Touches and frees `bytes` (rounded up to 2 MiB, at most half the memory
 /// the kernel reports available, at most 4 GiB) of anonymous memory, asking for transparent
 /// huge pages (MADV_HUGEPAGE), so that the free memory the next output run's

@@ -14,15 +14,7 @@
 // load). Fixed in LLVM 17 (the block's start is asked of the allocator). The
 // cost: pointers held only in a plugin's thread_local variables are not seen
 // as roots by the leak check.
-#if defined(__SANITIZE_ADDRESS__)
-#define IOBENCH_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define IOBENCH_ASAN 1
-#endif
-#endif
+// (Compiled only into executables built with -fsanitize=address: cmake/IobenchOptions.cmake.)
 
-#ifdef IOBENCH_ASAN
 /// Read by the AddressSanitizer runtime at start-up: its default options.
 extern "C" const char* __asan_default_options() { return "intercept_tls_get_addr=0"; }
-#endif

@@ -34,7 +34,10 @@ struct RowStructure {
     std::string workload;  ///< Workload::name()
     std::string method;    ///< Method::name
     std::string family;    ///< Method::family
-    bool reference = false;  ///< Method::reference: the `limit` row
+    bool reference = false;  ///< Method::reference: the `limit` rows
+    /// Method::overwrites_existing: the `limit_overwrite` row, written over an
+    /// existing file (x_limit is never taken against it).
+    bool overwrites_existing = false;
     /// `/buf:` of the name in bytes (the suite swept the buffer size); 0 when the name has none.
     std::size_t buffer_size = 0;
     /// `/cache:` of the name, for workloads with a page-cache state.

@@ -36,6 +36,7 @@ RowStructure row_structure(const Case& c) {
     s.method = c.method->name;
     s.family = c.method->family;
     s.reference = c.method->reference;
+    s.overwrites_existing = c.method->overwrites_existing;
     s.buffer_size = c.params.buffer_size;
     if (c.workload->spec().axes.cache_state) s.cache = c.params.cache;
     s.item_unit = std::string(c.workload->item_unit());
@@ -83,12 +84,13 @@ RowStructure CaseIndex::structure(const std::string& name) const {
 
 void add_x_limit(std::vector<Run>& runs, const CaseIndex& index) {
     // The median time per run of each table's limit row (a single
-    // repetition: its only time).
+    // repetition: its only time); not limit_overwrite's, which writes no
+    // new file as the methods do.
     std::map<std::string, double> limit_ms;
     for (const Run& r : runs) {
         if (r.error_occurred) continue;
         const RowStructure* s = index.find(r.run_name.str());
-        if (s == nullptr || !s->reference) continue;
+        if (s == nullptr || !s->reference || s->overwrites_existing) continue;
         if (r.run_type == Run::RT_Aggregate && r.aggregate_name == "median") limit_ms[s->table()] = milliseconds(r);
         else if (r.run_type == Run::RT_Iteration && r.repetitions <= 1) limit_ms.emplace(s->table(), milliseconds(r));
     }

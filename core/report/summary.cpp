@@ -178,6 +178,8 @@ void finish_table(SummaryTable& t) {
     std::stable_sort(t.rows.begin(), t.rows.end(), [by_size](const SummaryRow& a, const SummaryRow& b) {
         if (a.outcome.ok() != b.outcome.ok()) return a.outcome.ok();
         if (a.structure.reference != b.structure.reference) return !a.structure.reference;
+        // limit, then limit_overwrite (whatever their times).
+        if (a.structure.overwrites_existing != b.structure.overwrites_existing) return !a.structure.overwrites_existing;
         if (by_size) return a.binary_size.value_or(0) < b.binary_size.value_or(0);
         return a.ms < b.ms;
     });
@@ -289,6 +291,10 @@ struct SummaryNotes {
     /// mostly new page-cache pages (note_new_pages), and that cost per page, ns.
     std::vector<std::string> new_pages;
     double new_page_ns = 0;
+    /// "hello 36.2 ms (47% of limit)": limit less limit_overwrite in each
+    /// table that has both (note_new_pages).
+    std::vector<std::string> overwrite;
+    bool new_pages_measured = false;  // an entry of new_pages is from a limit_overwrite row
     bool under_valgrind = false;  // the run ran under valgrind not started by --instructions
     /// "hello/fwrite/threads:8/sink:shared (4.02 ms)": per-call rows whose max call is about one
     /// scheduler time slice under contention (note_time_slice).
@@ -439,20 +445,39 @@ void note_row(const RowFigures& f, const std::string& title, SummaryNotes& notes
 }
 
 /// Names output table `t` when its limit row's median time is mostly new
-/// page-cache pages: the row's bytes / 4 KiB x `cost`'s new_page_ns at least
-/// half of it.
-void note_new_pages(const SummaryTable& t, const PageCost& cost, SummaryNotes& notes) {
-    if (t.input || !(cost.new_page_ns() > 0)) return;
-    for (const SummaryRow& r : t.rows) {
-        if (!r.structure.reference || !r.outcome.ok() || !(r.ms > 0)) continue;
-        const auto bytes = r.counters.find("bytes");
-        if (bytes == r.counters.end() || !(bytes->second > 0)) continue;
-        const double pages_ms = bytes->second / 4096 * cost.new_page_ns() / 1e6;
-        if (pages_ms < 0.5 * r.ms) continue;
-        notes.new_pages.push_back(fmt::format("{} (about {:.0f}% of {})", t.title, std::min(100.0, 100 * pages_ms / r.ms),
-                                              format_time(r.ms / 1e3)));
-        notes.new_page_ns = cost.new_page_ns();
+/// page-cache pages: measured by the table's limit_overwrite row (limit less
+/// limit_overwrite at least half of limit) where it has one that ran, else
+/// estimated from `cost` (the row's bytes / 4 KiB x new_page_ns at least half
+/// of it; nothing without `cost`).
+void note_new_pages(const SummaryTable& t, const PageCost* cost, SummaryNotes& notes) {
+    if (t.input) return;
+    const SummaryRow* limit = nullptr;
+    const SummaryRow* overwrite = nullptr;
+    for (const SummaryRow& r : t.rows)
+        if (r.structure.reference && r.outcome.ok() && r.ms > 0)
+            (r.structure.overwrites_existing ? overwrite : limit) = &r;
+    if (limit == nullptr) return;
+    if (overwrite != nullptr) {
+        const double pages_ms = limit->ms - overwrite->ms;
+        notes.overwrite.push_back(fmt::format("{} {} ({:.0f}% of limit)", t.title,
+                                              pages_ms < 0 ? "-" + format_time(-pages_ms / 1e3)
+                                                           : format_time(pages_ms / 1e3),
+                                              100 * pages_ms / limit->ms));
+        if (pages_ms < 0.5 * limit->ms) return;
+        notes.new_pages_measured = true;
+        notes.new_pages.push_back(fmt::format("{} (about {:.0f}% of {}: limit_overwrite {})", t.title,
+                                              100 * pages_ms / limit->ms, format_time(limit->ms / 1e3),
+                                              format_time(overwrite->ms / 1e3)));
+        return;
     }
+    if (cost == nullptr || !(cost->new_page_ns() > 0)) return;
+    const auto bytes = limit->counters.find("bytes");
+    if (bytes == limit->counters.end() || !(bytes->second > 0)) return;
+    const double pages_ms = bytes->second / 4096 * cost->new_page_ns() / 1e6;
+    if (pages_ms < 0.5 * limit->ms) return;
+    notes.new_pages.push_back(fmt::format("{} (about {:.0f}% of {})", t.title, std::min(100.0, 100 * pages_ms / limit->ms),
+                                          format_time(limit->ms / 1e3)));
+    notes.new_page_ns = cost->new_page_ns();
 }
 
 /// What the notes must say about a table's optional columns.
@@ -802,6 +827,11 @@ void render_notes(std::ostream& out, const SummaryNotes& notes) {
     }
     if (notes.any_limit)
         out << "x limit: time / the `limit` row's (the same bytes prepared in memory, 1 MiB system calls);\n";
+    if (!notes.overwrite.empty())
+        out << fmt::format("limit_overwrite: limit's bytes written over an existing file of their size, so no "
+                           "page-cache page is new; limit less limit_overwrite, what the kernel's new pages cost: "
+                           "{};\n",
+                           fmt::join(notes.overwrite, ", "));
     if (notes.any_cold_warm)
         out << "cold/warm: time with the file's pages dropped / the same method's time with them in memory;\n";
     out << "calls, bytes/call, sys (system CPU time / wall time): per run, from the operating system's counters.\n";
@@ -880,14 +910,23 @@ void render_notes(std::ostream& out, const SummaryNotes& notes) {
             "! CPU contention: other work on this machine kept tasks waiting for a CPU while {} ran (cpu_wait, as % of "
             "the wall time per run): a busy machine, not the method.\n",
             fmt::join(notes.contended, ", "));
-    if (!notes.new_pages.empty())
+    if (!notes.new_pages.empty()) {
+        // Measured by the table's limit_overwrite row, or estimated from the page cost measured at start.
+        const std::string measured = "limit less limit_overwrite, which writes the same bytes over an existing file";
+        const std::string estimated = fmt::format(
+            "{:.0f} ns per 4 KiB page more than overwriting a file's pages, measured at start: page_cache_pages in "
+            "the JSON",
+            notes.new_page_ns);
+        const std::string how = !(notes.new_page_ns > 0) ? measured
+                                : notes.new_pages_measured ? measured + " where the table has it, else " + estimated
+                                                           : estimated;
         out << fmt::format(
-            "! new pages: the limit row of {} is mostly the kernel finding page-cache pages for a new file ({:.0f} ns "
-            "per 4 KiB page more than overwriting a file's pages, measured at start: page_cache_pages in the JSON). "
+            "! new pages: the limit row of {} is mostly the kernel finding page-cache pages for a new file ({}). "
             "That cost is this machine's memory, not the methods', and on a virtual machine whose free memory goes "
             "back to the host it moves from run to run (docs/methodology.md, \"Where a new file's pages come "
             "from\").\n",
-            fmt::join(notes.new_pages, ", "), notes.new_page_ns);
+            fmt::join(notes.new_pages, ", "), how);
+    }
     if (!notes.stopped.empty())
         out << fmt::format(
             "! stopped or blocked: a repetition spent far longer neither on a CPU nor waiting for one than the "
@@ -934,8 +973,7 @@ void SummaryConsoleReporter::Finalize() {
             set_baselines(t, baseline_methods_);
             if (!t.has_baseline) notes.without_baseline.push_back(t.title);
         }
-    if (page_cost_)
-        for (const SummaryTable& t : tables) note_new_pages(t, *page_cost_, notes);
+    for (const SummaryTable& t : tables) note_new_pages(t, page_cost_ ? &*page_cost_ : nullptr, notes);
     for (const SummaryTable& t : tables) {
         render_table(out, table_text(t, notes));
         render_threads_tables(out, t);

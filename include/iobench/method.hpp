@@ -96,8 +96,9 @@ using PutLines = void (*)(const Sink& sink, const NumberedLine& line, std::uint6
 using PutDoubles = void (*)(const Sink& sink, std::span<const double> values);
 
 /// Writes `bytes`, formatted before the call (outside the measurement), to a
-/// new file: the operation of the `limit` reference, which shows what the
-/// kernel alone costs for a workload's bytes. Throws `io_error`.
+/// new file (or, for a method with `overwrites_existing`, over the existing
+/// file of their size): the operation of the `limit` references, which show
+/// what the kernel alone costs for a workload's bytes. Throws `io_error`.
 using PutPrepared = void (*)(const Sink& sink, std::span<const char> bytes);
 
 /// The process's standard output as the target of a console operation: fd 1,
@@ -155,7 +156,7 @@ using Transcode = void (*)(const Source& source, const Sink& sink, Encoding to);
     X(GetInts, get_ints, "reads white-space separated decimal integers into a vector")                        \
     X(PutLines, put_lines, "writes N numbered lines (prefix, number, suffix)")                                \
     X(PutDoubles, put_doubles, "writes doubles as round-trip text, one per line")                             \
-    X(PutPrepared, put_prepared, "writes bytes formatted before the call (the limit reference)")              \
+    X(PutPrepared, put_prepared, "writes bytes formatted before the call (the limit references)")              \
     X(PutConsole, put_console, "writes one line N times to standard output")                                  \
     X(PrintConsole, print_console, "prints a formatted message N times to standard output")                   \
     X(ReadBytes, read_bytes, "reads a file to its end, folding every byte")                                   \
@@ -282,6 +283,14 @@ struct Method {
     /// or read in 1 MiB system calls). The summary lists it apart and never
     /// ranks it as the fastest; other rows are given as multiples of it (x_limit).
     bool reference = false;
+    /// True for a reference row whose run writes over an existing file of the
+    /// output's full size instead of a new one (`limit_overwrite`): before each
+    /// run, outside the measurement, the trial writes that file (zeros, then
+    /// fsync), so the run finds the file's page-cache pages already there and
+    /// its time is the copy without the kernel's supply of new pages
+    /// (docs/methodology.md, "Where a new file's pages come from"). Rows are
+    /// never given as multiples of such a row.
+    bool overwrites_existing = false;
     /// Why the operating system's call counters say nothing about this
     /// method's I/O (io_uring: requests go through the ring, not read(2) or
     /// write(2) calls); empty when they do. Its rows then carry no

@@ -146,15 +146,16 @@ def bar_chart(comparison: Comparison, workload: Workload) -> Chart:
     handles = [Patch(color=colors[i % len(colors)], label=f.label) for i, f in enumerate(files)]
     if len(files) == 1:
         handles = []
-    for row in limits:
+    for n, row in enumerate(limits):  # limit dashed, limit_overwrite (after it) dotted
+        style = "--" if n == 0 else ":"
         for i, f in enumerate(files):
             rate = _rate(row.cells[i])
             if rate is None:
                 continue
-            ax.axvline(rate / scale, color=colors[i % len(colors)], linestyle="--", linewidth=1.2)
+            ax.axvline(rate / scale, color=colors[i % len(colors)], linestyle=style, linewidth=1.2)
             lines.append(rate / scale)
-            label = "limit" if len(files) == 1 else f"limit ({f.label})"
-            handles.append(Line2D([], [], color=colors[i % len(colors)], linestyle="--",
+            label = row.method if len(files) == 1 else f"{row.method} ({f.label})"
+            handles.append(Line2D([], [], color=colors[i % len(colors)], linestyle=style,
                                   label=f"{label}: {_rate_text(rate, in_bytes)}"))
     ax.set_yticks(range(len(methods)))
     ax.set_yticklabels([r.key for r in methods], fontsize=LABEL_FONT)
@@ -207,7 +208,7 @@ def sweep_chart(comparison: Comparison, workload: Workload, param: str, rows: li
         for i, f in enumerate(files):
             rate = _rate(row.cells[i])
             if rate is not None:
-                label = "limit" if len(files) == 1 else f"limit ({f.label})"
+                label = row.method if len(files) == 1 else f"{row.method} ({f.label})"
                 ax.axhline(rate / scale, color="black", linestyle=styles[i % len(styles)], linewidth=1,
                            label=f"{label}: {_rate_text(rate, in_bytes)}")
     ax.set_xscale("log", base=2)

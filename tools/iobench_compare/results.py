@@ -182,9 +182,10 @@ def _registration(row: dict) -> tuple[int, int] | None:
 # The fields iobench writes on every row (iteration, aggregate, failed or skipped) about what it measured,
 # in its order (tests/data/results_format.json); calls_not_counted only where the row has no read or
 # write calls, with the reason; counters_scope only where the counters are a process's or a program's;
-# emulated (true) only on the rows of a run on an emulated CPU.
-STRUCTURE_FIELDS = ("workload", "method", "family", "reference", "params", "item_unit", "compared_per",
-                    "calls_not_counted", "counters_scope", "emulated")
+# emulated (true) only on the rows of a run on an emulated CPU; overwrites_existing (true) only on the
+# limit_overwrite row.
+STRUCTURE_FIELDS = ("workload", "method", "family", "reference", "overwrites_existing", "params", "item_unit",
+                    "compared_per", "calls_not_counted", "counters_scope", "emulated")
 
 
 def _structure(row: dict) -> dict | None:
