@@ -33,7 +33,9 @@ void put_chunks(native_file file, const Sink& sink, std::span<const char> bytes)
     file.close();
 }
 
-void put_prepared(const Sink& sink, std::span<const char> bytes) { put_chunks(create_native_file(sink.path), sink, bytes); }
+void put_prepared(const Sink& sink, std::span<const char> bytes) {
+    put_chunks(create_native_file(sink.path), sink, bytes);
+}
 
 /// Over the file the trial wrote beforehand (Method::overwrites_existing),
 /// which has the bytes' size: no page of it is new.

@@ -475,8 +475,8 @@ void note_new_pages(const SummaryTable& t, const PageCost* cost, SummaryNotes& n
     if (bytes == limit->counters.end() || !(bytes->second > 0)) return;
     const double pages_ms = bytes->second / 4096 * cost->new_page_ns() / 1e6;
     if (pages_ms < 0.5 * limit->ms) return;
-    notes.new_pages.push_back(fmt::format("{} (about {:.0f}% of {})", t.title, std::min(100.0, 100 * pages_ms / limit->ms),
-                                          format_time(limit->ms / 1e3)));
+    notes.new_pages.push_back(fmt::format("{} (about {:.0f}% of {})", t.title,
+                                          std::min(100.0, 100 * pages_ms / limit->ms), format_time(limit->ms / 1e3)));
     notes.new_page_ns = cost->new_page_ns();
 }
 

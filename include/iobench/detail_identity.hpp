@@ -62,7 +62,8 @@ inline const iobench_type_layout* crossing_layouts(unsigned& count) {
                           [](const Method& m, LayoutHash& h) {
                               h.member(m, m.name).member(m, m.family).member(m, m.description);
                               h.member(m, m.default_buffer_size).member(m, m.sizable_buffer).member(m, m.unavailable);
-                              h.member(m, m.reference).member(m, m.overwrites_existing).member(m, m.calls_not_counted).member(m, m.process_counters);
+                              h.member(m, m.reference).member(m, m.overwrites_existing);
+                              h.member(m, m.calls_not_counted).member(m, m.process_counters);
 #define IOBENCH_OPERATION_LAYOUT(type, member_name, summary) h.member(m, m.member_name);
                               IOBENCH_OPERATIONS(IOBENCH_OPERATION_LAYOUT)
 #undef IOBENCH_OPERATION_LAYOUT

@@ -156,7 +156,7 @@ using Transcode = void (*)(const Source& source, const Sink& sink, Encoding to);
     X(GetInts, get_ints, "reads white-space separated decimal integers into a vector")                        \
     X(PutLines, put_lines, "writes N numbered lines (prefix, number, suffix)")                                \
     X(PutDoubles, put_doubles, "writes doubles as round-trip text, one per line")                             \
-    X(PutPrepared, put_prepared, "writes bytes formatted before the call (the limit references)")              \
+    X(PutPrepared, put_prepared, "writes bytes formatted before the call (the limit references)")             \
     X(PutConsole, put_console, "writes one line N times to standard output")                                  \
     X(PrintConsole, print_console, "prints a formatted message N times to standard output")                   \
     X(ReadBytes, read_bytes, "reads a file to its end, folding every byte")                                   \
