@@ -146,11 +146,8 @@ TEST(StoppingRule, GoogleBenchmarkCallsTheRestWhichReturnAtOnceAndLeaveNoTrace) 
     std::sort(times.begin(), times.end());
     // Its aggregates are over the 6 that ran (the errors are left out of the
     // statistics), but count 9 as their iterations and repetitions.
-    const std::vector<Row> aggregates = aggregates_of(ran.runs, c.name);
-    ASSERT_EQ(aggregates.size(), 4u);  // mean, median, stddev, cv
-    for (const Row& a : aggregates) {
-        EXPECT_EQ(a.iterations, 9);
-        EXPECT_EQ(a.repetitions, 9);
+    // The time per run of a median or mean aggregate: the statistic of the 6.
+    auto expect_statistic_of_the_six = [&](const Row& a) {
         if (a.aggregate_name == "median") {
             EXPECT_NEAR(a.GetAdjustedRealTime(), (times[2] + times[3]) / 2, 1e-9 * times[3]);
         }
@@ -159,6 +156,13 @@ TEST(StoppingRule, GoogleBenchmarkCallsTheRestWhichReturnAtOnceAndLeaveNoTrace) 
             for (double t : times) sum += t;
             EXPECT_NEAR(a.GetAdjustedRealTime(), sum / 6, 1e-9 * times[5]);
         }
+    };
+    const std::vector<Row> aggregates = aggregates_of(ran.runs, c.name);
+    ASSERT_EQ(aggregates.size(), 4u);  // mean, median, stddev, cv
+    for (const Row& a : aggregates) {
+        EXPECT_EQ(a.iterations, 9);
+        EXPECT_EQ(a.repetitions, 9);
+        expect_statistic_of_the_six(a);
     }
 
     // Through iobench's reporters: 6 repetitions, aggregates that say 6, no error.
@@ -172,15 +176,7 @@ TEST(StoppingRule, GoogleBenchmarkCallsTheRestWhichReturnAtOnceAndLeaveNoTrace) 
             EXPECT_EQ(r.repetitions, 6);
             if (r.run_type == Row::RT_Aggregate) {
                 EXPECT_EQ(r.iterations, 6) << r.aggregate_name;
-                // The time per run is still the statistic of the 6 (not 9/6 of it).
-                if (r.aggregate_name == "median") {
-                    EXPECT_NEAR(r.GetAdjustedRealTime(), (times[2] + times[3]) / 2, 1e-9 * times[3]);
-                }
-                if (r.aggregate_name == "mean") {
-                    double sum = 0;
-                    for (double t : times) sum += t;
-                    EXPECT_NEAR(r.GetAdjustedRealTime(), sum / 6, 1e-9 * times[5]);
-                }
+                expect_statistic_of_the_six(r);  // still (not 9/6 of it)
             }
         }
         EXPECT_EQ(iterations_of(file.all, c.name).size(), aggregates_only ? 0u : 6u);
