@@ -240,7 +240,7 @@ nlohmann::json document_of(const std::vector<BenchmarkRun>& runs, const CaseInde
     std::ostringstream file;
     NamedJSONReporter json(index, file);
     json.set_context(std::move(context));
-    json.set_plugins({{"/p/plugin.so", "alice", std::string(64, 'a'), "GNU 12", {"mine"}, {"mine_write"}, {}}});
+    json.set_plugins({{"/p/plugin.so", "alice", std::string(64, 'a'), "GNU 12", {"mine"}, {"mine_write"}, {}, {}}});
     json.ReportContext(benchmark::BenchmarkReporter::Context());
     json.ReportRuns(runs);
     json.Finalize();
@@ -294,7 +294,7 @@ TEST(ResultsFile, FamiliesBuiltInSayWhatCompiledThemBeforeThePlugins) {
     const CaseIndex none;
     std::ostringstream file;
     NamedJSONReporter json(none, file);
-    json.set_plugins({{"/p/plugin.so", "alice", std::string(64, 'a'), "GNU 12", {"mine"}, {"mine_write"}, {}}});
+    json.set_plugins({{"/p/plugin.so", "alice", std::string(64, 'a'), "GNU 12", {"mine"}, {"mine_write"}, {}, {}}});
     json.set_added_families({{"spdlog", "Clang 14.0.6", "libstdc++ 20230528, C++11 ABI", "Release"}},
                             "-O3 -DNDEBUG -O2 -DNDEBUG");
     json.ReportContext(benchmark::BenchmarkReporter::Context());

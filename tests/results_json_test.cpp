@@ -182,10 +182,12 @@ TEST(ResultsJson, EveryRowCarriesItsStructure) {
     std::map<std::string, double> median_ms;
     for (const auto& row : doc.at("benchmarks"))
         if (row.value("aggregate_name", "") == "median") median_ms[row.at("run_name")] = row.at("real_time");
-    for (const auto& row : doc.at("benchmarks"))
-        if (row.value("aggregate_name", "") == "median" && row.at("run_name") == "hello/obuf")
+    for (const auto& row : doc.at("benchmarks")) {
+        if (row.value("aggregate_name", "") == "median" && row.at("run_name") == "hello/obuf") {
             EXPECT_NEAR(row.at("x_limit").get<double>(), median_ms.at("hello/obuf") / median_ms.at("hello/limit"),
                         1e-6 * row.at("x_limit").get<double>());
+        }
+    }
 }
 
 TEST(ResultsJson, AnEmulatedCpuIsSaidInTheContextAndOnEveryRow) {
@@ -205,7 +207,9 @@ TEST(ResultsJson, AnEmulatedCpuIsSaidInTheContextAndOnEveryRow) {
     for (const auto& row : doc.at("benchmarks")) {
         EXPECT_EQ(row.contains("emulated"), emulated) << row.at("name");
         if constexpr (emulated) {
-            if (row.contains("emulated")) EXPECT_EQ(row.at("emulated"), true) << row.at("name");
+            if (row.contains("emulated")) {
+                EXPECT_EQ(row.at("emulated"), true) << row.at("name");
+            }
         }
     }
 }

@@ -65,10 +65,15 @@ inline SavedRun read_saved_run(const json& doc) {
         saved.skipped.push_back({item.substr(0, colon), colon == std::string::npos ? "" : item.substr(colon + 2)});
         start = end + 2;
     }
-    for (const json& p : context.value("plugins", json::array()))
+    for (const json& p : context.value("plugins", json::array())) {
+        const auto methods = p.value("methods", std::vector<std::string>{});
+        // The file holds each method's description by name; LoadedPlugin in the methods' order.
+        const json descriptions = p.value("descriptions", json::object());
+        std::vector<std::string> described;
+        for (const std::string& method : methods) described.push_back(descriptions.value(method, ""));
         saved.plugins.push_back({p.at("path"), p.value("owner", ""), p.at("sha256"), p.value("built_with", ""), p.at("families"),
-                                 p.value("methods", std::vector<std::string>{}),
-                                 p.value("workloads", std::vector<std::string>{})});
+                                 methods, described, p.value("workloads", std::vector<std::string>{})});
+    }
     for (const json& row : doc.at("benchmarks")) {
         using Run = benchmark::BenchmarkReporter::Run;
         Run r;

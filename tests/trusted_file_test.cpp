@@ -54,7 +54,7 @@ void write(const fs::path& path, const std::string& text) {
     std::ofstream(path, std::ios::binary) << text;
 }
 
-std::string read(const fs::path& path) {
+[[maybe_unused]] std::string read(const fs::path& path) {  // (used by the POSIX tests only)
     std::ifstream in(path, std::ios::binary);
     std::ostringstream text;
     text << in.rdbuf();
