@@ -228,6 +228,33 @@ def _shown(value) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
+def _is_whole_within(value, low: int, high: int) -> bool:
+    """True when `value` is a whole number (an int, or a finite float without a fraction) from low to high."""
+    return _is_number(value) and (isinstance(value, int) or (math.isfinite(value) and value.is_integer())) \
+        and low <= value <= high
+
+
+# The fields Google Benchmark defines that a row may leave out, checked in this order where present:
+# (field, test of its value, what it must be).
+_FIELD_RULES = (
+    *((key, lambda value: isinstance(value, str), "a string") for key in _STRING_FIELDS),
+    ("run_type", lambda value: value in RUN_TYPES, '"iteration" or "aggregate"'),
+    ("error_occurred", lambda value: isinstance(value, bool), "true or false"),
+    *((key, lambda value, low=low, high=high: _is_whole_within(value, low, high),
+       f"a whole number from {low} to {high}") for key, (low, high) in _WHOLE_FIELDS.items()),
+)
+# Checked after every number is known to fit a double.
+_UNIT_RULES = (("time_unit", lambda value: value in TIME_UNITS, "one of " + ", ".join(TIME_UNITS)),)
+
+
+def _first_broken_rule(row: dict, rules) -> tuple[str, str] | None:
+    """(field, what it must be) of the first of `rules` whose field the row has with a value that fails it."""
+    for key, test, what in rules:
+        if key in row and not test(row[key]):
+            return key, what
+    return None
+
+
 def _check_row(path: str, index: int, row) -> None:
     """Checks the type and range of every field Google Benchmark defines and of
     every counter; raises InputError naming the benchmark, the field and the value.
@@ -241,25 +268,15 @@ def _check_row(path: str, index: int, row) -> None:
     def bad(field: str, what: str) -> InputError:
         return InputError(f'{path}: benchmark {name!r}: "{field}" must be {what}, not {_shown(row[field])}')
 
-    for key in _STRING_FIELDS:
-        if key in row and not isinstance(row[key], str):
-            raise bad(key, "a string")
-    if "run_type" in row and row["run_type"] not in RUN_TYPES:
-        raise bad("run_type", '"iteration" or "aggregate"')
-    if "error_occurred" in row and not isinstance(row["error_occurred"], bool):
-        raise bad("error_occurred", "true or false")
-    for key, (low, high) in _WHOLE_FIELDS.items():
-        if key not in row:
-            continue
-        value = row[key]
-        if not _is_number(value) or not (isinstance(value, int) or (math.isfinite(value) and value.is_integer())) \
-                or not low <= value <= high:
-            raise bad(key, f"a whole number from {low} to {high}")
+    broken = _first_broken_rule(row, _FIELD_RULES)
+    if broken:
+        raise bad(*broken)
     for key, value in row.items():
         if _is_number(value) and isinstance(value, int) and abs(value) > _MAX_DOUBLE:
             raise bad(key, "a number within a double's range")
-    if "time_unit" in row and row["time_unit"] not in TIME_UNITS:
-        raise bad("time_unit", "one of " + ", ".join(TIME_UNITS))
+    broken = _first_broken_rule(row, _UNIT_RULES)
+    if broken:
+        raise bad(*broken)
     # Every other field is a counter (bytes_per_second, write_calls, ...): a number, or null where it
     # was not finite. A string there is a damaged file, not a counter to leave out without a word.
     for key, value in row.items():
@@ -381,12 +398,8 @@ def _check_rows_of_each_benchmark(path: str, rows: list[dict], run_types: list[s
                              "benchmarks have theirs: rows removed or relabelled?")
 
 
-def parse(path: str, data) -> ResultFile:
-    """Builds a ResultFile from decoded JSON; raises InputError if it is not a benchmark result.
-
-    A benchmark whose wall time is NaN, infinite, zero or negative in any
-    repetition (or in its median row) is kept but marked invalid, with the reason.
-    """
+def _benchmark_rows(path: str, data) -> list[dict]:
+    """The document's "benchmarks" rows, each checked; raises InputError if it is not a benchmark result."""
     if not isinstance(data, dict):
         raise _not_a_result(path, "not a JSON object")
     rows = data.get("benchmarks")
@@ -400,56 +413,86 @@ def parse(path: str, data) -> ResultFile:
         _check_row(path, index, row)
     if not rows:
         raise InputError(f"{path}: contains no benchmark")
-    run_types = _run_types(rows)
-    _check_rows_of_each_benchmark(path, rows, run_types)
+    return rows
 
+
+def _add_repetition(bench: Benchmark, row: dict, real_time: float, unit: float) -> None:
+    """Adds an "iteration" row (one repetition) to its benchmark: its times, runs and counters."""
+    if not (math.isfinite(real_time) and real_time > 0) and bench.invalid is None:
+        bench.invalid = f"real_time is {_describe(real_time)} in repetition {len(bench.real_times) + 1}"
+    bench.real_times.append(real_time * unit)
+    if _is_finite(row.get("cpu_time")):
+        bench.cpu_times.append(row["cpu_time"] * unit)
+    if _is_finite(row.get("iterations")):
+        bench.iterations.append(float(row["iterations"]))
+    for name, value in _counters(row).items():
+        bench.counters.setdefault(name, []).append(value)
+    for name in _not_finite_counters(row):
+        bench.not_finite.setdefault(name, len(bench.real_times) - 1)
+
+
+def _add_median(bench: Benchmark, row: dict, real_time: float, unit: float) -> None:
+    """Adds the "median" aggregate row to its benchmark: its times, counters and interval of the median."""
+    if not (math.isfinite(real_time) and real_time > 0) and bench.invalid is None:
+        bench.invalid = f"real_time is {_describe(real_time)} in the median row"
+    bench.median = {"real_time": real_time * unit, **_counters(row)}
+    low, high = bench.median.pop("median_ci_low", None), bench.median.pop("median_ci_high", None)
+    if low is not None and high is not None:
+        bench.median_ci = (low * unit, high * unit)
+    if _is_finite(row.get("cpu_time")):
+        bench.median["cpu_time"] = row["cpu_time"] * unit
+
+
+def _add_row(bench: Benchmark, row: dict, run_type: str) -> None:
+    """Adds a checked row to its benchmark: its structure, label and error, or its repetition, median or cv."""
+    if bench.structure is None:
+        bench.structure = _structure(row)
+    if bench.label is None and row.get("label"):
+        bench.label = str(row["label"])
+    if _is_number(row.get("repetitions")):
+        bench.repetitions = max(bench.repetitions, int(row["repetitions"]))
+    if row.get("error_occurred") is True:
+        if bench.error is None:
+            bench.error = str(row.get("error_message") or "error occurred (no message)")
+        return
+    unit = TIME_UNITS[row["time_unit"]]
+    aggregate = _aggregate_name(row) if run_type == "aggregate" else None
+    real_time = math.nan if row["real_time"] is None else float(row["real_time"])
+    if run_type == "iteration":
+        _add_repetition(bench, row, real_time, unit)
+    elif aggregate == "median":
+        _add_median(bench, row, real_time, unit)
+    elif aggregate == "cv":
+        if math.isfinite(real_time):
+            bench.cv = real_time
+
+
+def _benchmarks(rows: list[dict], run_types: list[str]) -> dict[str, Benchmark]:
+    """The rows gathered into benchmarks by run name, in registration order where every row says it, else file order."""
     benchmarks: dict[str, Benchmark] = {}
     registered: dict[str, tuple[int, int] | None] = {}
     for row, run_type in zip(rows, run_types):
         key = _run_key(row, run_type)
         bench = benchmarks.setdefault(key, Benchmark(key))
         registered.setdefault(key, _registration(row))
-        if bench.structure is None:
-            bench.structure = _structure(row)
-        if bench.label is None and row.get("label"):
-            bench.label = str(row["label"])
-        if _is_number(row.get("repetitions")):
-            bench.repetitions = max(bench.repetitions, int(row["repetitions"]))
-        if row.get("error_occurred") is True:
-            if bench.error is None:
-                bench.error = str(row.get("error_message") or "error occurred (no message)")
-            continue
-        unit = TIME_UNITS[row["time_unit"]]
-        aggregate = _aggregate_name(row) if run_type == "aggregate" else None
-        real_time = math.nan if row["real_time"] is None else float(row["real_time"])
-        if run_type == "iteration":
-            if not (math.isfinite(real_time) and real_time > 0) and bench.invalid is None:
-                bench.invalid = f"real_time is {_describe(real_time)} in repetition {len(bench.real_times) + 1}"
-            bench.real_times.append(real_time * unit)
-            if _is_finite(row.get("cpu_time")):
-                bench.cpu_times.append(row["cpu_time"] * unit)
-            if _is_finite(row.get("iterations")):
-                bench.iterations.append(float(row["iterations"]))
-            for name, value in _counters(row).items():
-                bench.counters.setdefault(name, []).append(value)
-            for name in _not_finite_counters(row):
-                bench.not_finite.setdefault(name, len(bench.real_times) - 1)
-        elif aggregate == "median":
-            if not (math.isfinite(real_time) and real_time > 0) and bench.invalid is None:
-                bench.invalid = f"real_time is {_describe(real_time)} in the median row"
-            bench.median = {"real_time": real_time * unit, **_counters(row)}
-            low, high = bench.median.pop("median_ci_low", None), bench.median.pop("median_ci_high", None)
-            if low is not None and high is not None:
-                bench.median_ci = (low * unit, high * unit)
-            if _is_finite(row.get("cpu_time")):
-                bench.median["cpu_time"] = row["cpu_time"] * unit
-        elif aggregate == "cv":
-            if math.isfinite(real_time):
-                bench.cv = real_time
+        _add_row(bench, row, run_type)
     for bench in benchmarks.values():
         bench.repetitions = max(bench.repetitions, len(bench.real_times))
     if all(r is not None for r in registered.values()):  # interleaved runs: the file's order is random
         benchmarks = dict(sorted(benchmarks.items(), key=lambda item: registered[item[0]]))
+    return benchmarks
+
+
+def parse(path: str, data) -> ResultFile:
+    """Builds a ResultFile from decoded JSON; raises InputError if it is not a benchmark result.
+
+    A benchmark whose wall time is NaN, infinite, zero or negative in any
+    repetition (or in its median row) is kept but marked invalid, with the reason.
+    """
+    rows = _benchmark_rows(path, data)
+    run_types = _run_types(rows)
+    _check_rows_of_each_benchmark(path, rows, run_types)
+    benchmarks = _benchmarks(rows, run_types)
 
     if not any(b.has_result for b in benchmarks.values()):
         first = next(iter(benchmarks.values()))
