@@ -397,6 +397,88 @@ def _history(args) -> int:
     return 0
 
 
+def _baseline_methods(args) -> list[str]:
+    """--baseline-method's methods, checked: comma-separated or repeated."""
+    methods = [m.strip() for value in args.baseline_method for m in value.split(",") if m.strip()]
+    if args.baseline_method and not methods:
+        fail("--baseline-method: no method given")
+    return methods
+
+
+def _counters(args) -> list[str] | None:
+    """--counters' keys, checked (None when not given): comma-separated or repeated; 'all' and 'none' alone."""
+    if args.counters is None:
+        return None
+    counters = [c.strip() for value in args.counters for c in value.split(",") if c.strip()]
+    if not counters:
+        fail("--counters: no counter given")
+    if len(counters) > 1 and ({"all", "none"} & set(counters)):
+        fail(f"--counters {','.join(counters)}: 'all' and 'none' stand alone")
+    return counters
+
+
+def _gate_threshold(args, methods: list[str]) -> float | None:
+    """--fail-on-regression's threshold as a fraction (None without it), checked against the files and baseline."""
+    if args.fail_on_regression is None:
+        return None
+    pct = args.fail_on_regression
+    if not pct >= 0 or pct != pct or pct == float("inf"):
+        fail(f"--fail-on-regression {pct:g}: give a percentage of 0 or more")
+    if len(args.files) != 2:
+        fail(f"--fail-on-regression compares two files, BASE.json NEW.json (got {len(args.files)})")
+    if methods or args.baseline_file != 1:
+        fail("--fail-on-regression compares NEW with BASE, the first file: not with --baseline-method or "
+             "--baseline-file")
+    return abs(pct) / 100  # (-0 is 0)
+
+
+def _output_text(comparison, output_format: str, render) -> str:
+    """The comparison in --format: a table, the HTML report or an export (warning on stderr of what it leaves out)."""
+    if output_format in EXPORTS:
+        from . import export
+
+        text = export.to_bencher(comparison) if output_format == "bencher" else export.to_github_action_benchmark(
+            comparison)
+        for what in export.left_out(comparison):
+            _say(f"{PROG}: warning: left out of the export: {what}\n")
+    elif output_format == "html":
+        from .report import to_html
+
+        text = to_html(comparison)
+    else:
+        text = {"console": render.to_console, "md": render.to_markdown, "csv": render.to_csv}[output_format](
+            comparison)
+    return text
+
+
+def _write_plots(comparison, directory: str) -> None:
+    """--plot DIR: writes the comparison's charts into DIR; bad input (exit status 2) when they cannot be."""
+    from .plot import plot
+
+    try:
+        plot(comparison, directory)
+    except Refused as e:
+        fail(f"--plot {e}")
+    except OSError as e:
+        fail(f"--plot {directory}: {e.strerror or e}")
+
+
+def _run_gate(comparison, args, threshold: float, figures: tuple[str, ...], required: list[str]) -> int:
+    """--fail-on-regression: judges NEW against BASE, writes the verdict on stderr; returns the exit status."""
+    from .gate import gate, report, status
+
+    undecided = args.undecided or "error"
+    result = gate(comparison, threshold, figures, required, args.alpha)
+    from .pins import differences
+
+    moved = differences()
+    if moved:
+        result.notes.append(f"this Python has {', '.join(moved)}: the p-values and medians may differ from "
+                            "those of the versions tested (tools/constraints.txt)")
+    _say(report(result, undecided))
+    return status(result, undecided)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Runs the tool; returns the exit status (bad input exits with 2 from fail())."""
     args = _parser().parse_args(argv)
@@ -410,31 +492,13 @@ def main(argv: list[str] | None = None) -> int:
         args.alpha = 0.05
     if not 0 < args.alpha < 1:
         fail(f"--alpha {args.alpha:g}: must be between 0 and 1")
-    methods = [m.strip() for value in args.baseline_method for m in value.split(",") if m.strip()]
-    if args.baseline_method and not methods:
-        fail("--baseline-method: no method given")
-    counters = None
-    if args.counters is not None:
-        counters = [c.strip() for value in args.counters for c in value.split(",") if c.strip()]
-        if not counters:
-            fail("--counters: no counter given")
-        if len(counters) > 1 and ({"all", "none"} & set(counters)):
-            fail(f"--counters {','.join(counters)}: 'all' and 'none' stand alone")
+    methods = _baseline_methods(args)
+    counters = _counters(args)
     if args.baseline_file is None:
         args.baseline_file = 1
     if not 1 <= args.baseline_file <= len(args.files):
         fail(f"--baseline-file {args.baseline_file}: there are {len(args.files)} files")
-    gate_threshold = None
-    if args.fail_on_regression is not None:
-        pct = args.fail_on_regression
-        if not pct >= 0 or pct != pct or pct == float("inf"):
-            fail(f"--fail-on-regression {pct:g}: give a percentage of 0 or more")
-        if len(args.files) != 2:
-            fail(f"--fail-on-regression compares two files, BASE.json NEW.json (got {len(args.files)})")
-        if methods or args.baseline_file != 1:
-            fail("--fail-on-regression compares NEW with BASE, the first file: not with --baseline-method or "
-                 "--baseline-file")
-        gate_threshold = abs(pct) / 100  # (-0 is 0)
+    gate_threshold = _gate_threshold(args, methods)
     gate_figures, required = _gate_options(args, gate_threshold is not None)
     _check_output_is_not_an_input(args.output, args.files)
     if args.format in EXPORTS and len(args.files) != 1:
@@ -447,41 +511,10 @@ def main(argv: list[str] | None = None) -> int:
     except InputError as e:
         fail(str(e))
 
-    if args.format in EXPORTS:
-        from . import export
-
-        text = export.to_bencher(comparison) if args.format == "bencher" else export.to_github_action_benchmark(
-            comparison)
-        for what in export.left_out(comparison):
-            _say(f"{PROG}: warning: left out of the export: {what}\n")
-    elif args.format == "html":
-        from .report import to_html
-
-        text = to_html(comparison)
-    else:
-        text = {"console": render.to_console, "md": render.to_markdown, "csv": render.to_csv}[args.format](
-            comparison)
+    text = _output_text(comparison, args.format, render)
     if args.plot:
-        from .plot import plot
-
-        try:
-            plot(comparison, args.plot)
-        except Refused as e:
-            fail(f"--plot {e}")
-        except OSError as e:
-            fail(f"--plot {args.plot}: {e.strerror or e}")
+        _write_plots(comparison, args.plot)
     _write(args.output, text)
     if gate_threshold is not None:
-        from .gate import gate, report, status
-
-        undecided = args.undecided or "error"
-        result = gate(comparison, gate_threshold, gate_figures, required, args.alpha)
-        from .pins import differences
-
-        moved = differences()
-        if moved:
-            result.notes.append(f"this Python has {', '.join(moved)}: the p-values and medians may differ from "
-                                "those of the versions tested (tools/constraints.txt)")
-        _say(report(result, undecided))
-        return status(result, undecided)
+        return _run_gate(comparison, args, gate_threshold, gate_figures, required)
     return 0

@@ -746,6 +746,41 @@ def _note_short_runs(table: Workload) -> None:
     table.note = f"{table.note}; {text}" if table.note else text
 
 
+def _rows_by_workload(files: list[ResultFile]) -> dict[str, dict[str, Row]]:
+    """Every benchmark of the files as a row of its workload (keyed by the rest of its name), with a cell per file."""
+    by_workload: dict[str, dict[str, Row]] = {}
+    for f in files:
+        for name, bench in f.benchmarks.items():
+            structure = describe(name, bench)
+            rows = by_workload.setdefault(structure.workload, {})
+            if structure.key not in rows:
+                rows[structure.key] = Row(name, structure.key, structure.method, list(structure.params),
+                                          [summarize(g.benchmarks.get(name)) for g in files], structure=structure)
+    return by_workload
+
+
+def _compare_pairs(table: Workload, pairs, files: list[ResultFile], alpha: float) -> None:
+    """Compares each cell of `pairs` (see _pairs) with its baseline cell, or sets the verdict saying why not."""
+    for cell, i, base, j, base_row in pairs:
+        if cell is base:
+            _mark_baseline(cell)
+        elif cell.ok and base.ok:
+            why = _comparable(cell, i, base, j, table, files)
+            if why is None:
+                _compare(cell, base, alpha, table)
+            else:
+                cell.verdict = why
+
+
+def _cold_warm_tables(workloads: list[Workload]) -> None:
+    """Gives the rows of each cold-cache table their time against the warm table of the same workload."""
+    for table in workloads:
+        if table.part == f"{CACHE_PARAM}:cold":
+            warm = [w for w in workloads if w.name == table.name and w.part == f"{CACHE_PARAM}:warm"]
+            if warm:
+                _cold_warm(table, warm[0])
+
+
 def compare(files: list[ResultFile], baseline_file: int = 0, baseline_methods: list[str] | None = None,
             alpha: float = 0.05, counters: list[str] | None = None) -> Comparison:
     """Lines up the files' benchmarks by name and compares each with its baseline.
@@ -764,15 +799,7 @@ def compare(files: list[ResultFile], baseline_file: int = 0, baseline_methods: l
             raise _no_common_benchmark(files)
     counter_keys = resolve_counters(files, counters)
 
-    by_workload: dict[str, dict[str, Row]] = {}
-    for f in files:
-        for name, bench in f.benchmarks.items():
-            structure = describe(name, bench)
-            rows = by_workload.setdefault(structure.workload, {})
-            if structure.key not in rows:
-                rows[structure.key] = Row(name, structure.key, structure.method, list(structure.params),
-                                          [summarize(g.benchmarks.get(name)) for g in files], structure=structure)
-
+    by_workload = _rows_by_workload(files)
     parts = [(workload, part, part_rows) for workload, rows in by_workload.items()
              for part, part_rows in _split_by_cache(rows)]
     workloads = []
@@ -786,15 +813,7 @@ def compare(files: list[ResultFile], baseline_file: int = 0, baseline_methods: l
         _choose_unit(table, pairs, files)
         if _instructions_figure(table):
             table.figure = "instructions"
-        for cell, i, base, j, base_row in pairs:
-            if cell is base:
-                _mark_baseline(cell)
-            elif cell.ok and base.ok:
-                why = _comparable(cell, i, base, j, table, files)
-                if why is None:
-                    _compare(cell, base, alpha, table)
-                else:
-                    cell.verdict = why
+        _compare_pairs(table, pairs, files, alpha)
         _fastest(table, files)
         _order(table, baseline_file if not baseline_methods else 0)
         if baseline_methods and all(row.baseline is None for row in table.rows):
@@ -803,11 +822,7 @@ def compare(files: list[ResultFile], baseline_file: int = 0, baseline_methods: l
         _note_short_runs(table)
         workloads.append(table)
 
-    for table in workloads:
-        if table.part == f"{CACHE_PARAM}:cold":
-            warm = [w for w in workloads if w.name == table.name and w.part == f"{CACHE_PARAM}:warm"]
-            if warm:
-                _cold_warm(table, warm[0])
+    _cold_warm_tables(workloads)
     if baseline_methods and not found_baseline:
         methods = sorted({row.method for w in workloads for row in w.rows})
         raise InputError(f"--baseline-method {','.join(baseline_methods)}: no such method in these files "
