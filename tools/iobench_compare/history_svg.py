@@ -186,63 +186,91 @@ class _Panel:
         return number
 
 
-def draw(series: Series, gid: str, benchmark: str, found_changes: dict[str, list[Change]]) -> tuple[str, str]:
-    """(title, SVG element) of one benchmark's chart in a series; `gid` its id's stem, `found_changes` its change
-    points by figure (TIME, INSTRUCTIONS)."""
-    shown = panels(series, benchmark)
-    n = len(series.runs)
-    marker = n <= MARKERS_UP_TO
-    results = series.benchmarks[benchmark]
-    out: list[str] = []
-    changed = 0
-    top = TITLE
-    for panel in shown:
-        top += ABOVE
-        if panel == "time":
-            found = points(series, benchmark, TIME)
-            scale, unit = time_unit([v for _, v in found])
-            band = [(x, ci[0] / scale, ci[1] / scale) for x, _ in found for ci in [results[x].ci] if ci is not None]
-            p = _Panel(top, n, [v / scale for _, v in found] + [b for _, lo, hi in band for b in (lo, hi)], False)
-            p.frame(f"time ({unit})")
-            if band:
-                p.band(f"{gid}-interval", band, TIME_COLOR, "95% interval of the median")
-            if series.real_times:
-                p.line(f"{gid}-time", [(x, v / scale) for x, v in found], TIME_COLOR, marker,
-                       "median time of a run")
-                changed = p.changes(gid, found_changes.get(TIME, []), found[0][0], found[-1][0], scale, changed)
-            else:
-                p.line(f"{gid}-time", [(x, v / scale) for x, v in found], VALGRIND_COLOR, marker,
-                       "time under valgrind (~50x the real one; no change points)")
-        elif panel == "latency":
-            every = [getattr(r, a) for r in results if r is not None and r.ok for a, _, _ in PERCENTILES
-                     if getattr(r, a)]
-            scale, unit = time_unit(every)
-            p = _Panel(top, n, [v / scale for v in every], True)
-            p.frame(f"per call ({unit})")
-            for attribute, label, color in PERCENTILES:
-                found = [(x, getattr(r, attribute) / scale) for x, r in enumerate(results)
-                         if r is not None and r.ok and getattr(r, attribute)]
-                if found:
-                    p.line(f"{gid}-{attribute}", found, color, marker, f"{label} per call")
-        elif panel == "throughput":
-            rates = [(x, t) for x, r in enumerate(results) for t in [throughput(r)] if t]
-            units = [u for _, (_, u) in rates]
-            unit = max(set(units), key=units.count)
-            found = [(x, v) for x, (v, u) in rates if u == unit]
-            scale, label = rate_unit([v for _, v in found], unit)
-            p = _Panel(top, n, [v / scale for _, v in found], False)
-            p.frame(label)
-            p.line(f"{gid}-throughput", [(x, v / scale) for x, v in found], THROUGHPUT_COLOR, marker,
-                   f"throughput ({unit})")
+# What the chart's title calls each panel.
+PANEL_TITLES = {"time": "median time per run", "latency": "p50, p99, p99.9 per call", "throughput": "throughput",
+                "instructions": "instructions per item"}
+
+
+class _Chart:
+    """One benchmark's chart being drawn: what its panels share, and the change points numbered so far."""
+
+    def __init__(self, series: Series, gid: str, benchmark: str, found_changes: dict[str, list[Change]]):
+        """Starts the chart of `benchmark` in `series` (see draw()), with no change point numbered yet."""
+        self.series, self.gid, self.benchmark, self.found_changes = series, gid, benchmark, found_changes
+        self.n = len(series.runs)
+        self.marker = self.n <= MARKERS_UP_TO
+        self.results = series.benchmarks[benchmark]
+        self.changed = 0
+
+    def panel(self, name: str, top: float) -> _Panel:
+        """Panel `name` (see panels()) drawn from `top` down."""
+        draw_panel = {"time": self.time_panel, "latency": self.latency_panel,
+                      "throughput": self.throughput_panel}.get(name, self.instructions_panel)
+        return draw_panel(top)
+
+    def time_panel(self, top: float) -> _Panel:
+        """The time panel: the median time of each run, its 95 % interval and change points (none under valgrind)."""
+        series, gid, results, marker = self.series, self.gid, self.results, self.marker
+        found = points(series, self.benchmark, TIME)
+        scale, unit = time_unit([v for _, v in found])
+        band = [(x, ci[0] / scale, ci[1] / scale) for x, _ in found for ci in [results[x].ci] if ci is not None]
+        p = _Panel(top, self.n, [v / scale for _, v in found] + [b for _, lo, hi in band for b in (lo, hi)], False)
+        p.frame(f"time ({unit})")
+        if band:
+            p.band(f"{gid}-interval", band, TIME_COLOR, "95% interval of the median")
+        if series.real_times:
+            p.line(f"{gid}-time", [(x, v / scale) for x, v in found], TIME_COLOR, marker,
+                   "median time of a run")
+            self.changed = p.changes(gid, self.found_changes.get(TIME, []), found[0][0], found[-1][0], scale,
+                                     self.changed)
         else:
-            found = points(series, benchmark, INSTRUCTIONS)
-            p = _Panel(top, n, [v for _, v in found], False)
-            p.frame("instructions / item")
-            p.line(f"{gid}-instructions", found, INSTRUCTIONS_COLOR, marker, "instructions per item")
-            changed = p.changes(gid, found_changes.get(INSTRUCTIONS, []), found[0][0], found[-1][0], 1.0, changed)
-        out += p.out
-        top += PLOT
-    # The runs' labels under the last panel, at most about 25.
+            p.line(f"{gid}-time", [(x, v / scale) for x, v in found], VALGRIND_COLOR, marker,
+                   "time under valgrind (~50x the real one; no change points)")
+        return p
+
+    def latency_panel(self, top: float) -> _Panel:
+        """The per-call percentiles (p50, p99, p99.9) of each run, on a log scale."""
+        results = self.results
+        every = [getattr(r, a) for r in results if r is not None and r.ok for a, _, _ in PERCENTILES
+                 if getattr(r, a)]
+        scale, unit = time_unit(every)
+        p = _Panel(top, self.n, [v / scale for v in every], True)
+        p.frame(f"per call ({unit})")
+        for attribute, label, color in PERCENTILES:
+            found = [(x, getattr(r, attribute) / scale) for x, r in enumerate(results)
+                     if r is not None and r.ok and getattr(r, attribute)]
+            if found:
+                p.line(f"{self.gid}-{attribute}", found, color, self.marker, f"{label} per call")
+        return p
+
+    def throughput_panel(self, top: float) -> _Panel:
+        """The throughput of each run, in the unit most runs have (bytes or items per second)."""
+        rates = [(x, t) for x, r in enumerate(self.results) for t in [throughput(r)] if t]
+        units = [u for _, (_, u) in rates]
+        unit = max(set(units), key=units.count)
+        found = [(x, v) for x, (v, u) in rates if u == unit]
+        scale, label = rate_unit([v for _, v in found], unit)
+        p = _Panel(top, self.n, [v / scale for _, v in found], False)
+        p.frame(label)
+        p.line(f"{self.gid}-throughput", [(x, v / scale) for x, v in found], THROUGHPUT_COLOR, self.marker,
+               f"throughput ({unit})")
+        return p
+
+    def instructions_panel(self, top: float) -> _Panel:
+        """The instructions per item of each run, and their change points."""
+        found = points(self.series, self.benchmark, INSTRUCTIONS)
+        p = _Panel(top, self.n, [v for _, v in found], False)
+        p.frame("instructions / item")
+        p.line(f"{self.gid}-instructions", found, INSTRUCTIONS_COLOR, self.marker, "instructions per item")
+        self.changed = p.changes(self.gid, self.found_changes.get(INSTRUCTIONS, []), found[0][0], found[-1][0], 1.0,
+                                 self.changed)
+        return p
+
+
+def _run_labels(series: Series, top: float) -> list[str]:
+    """The runs' labels under the last panel (whose bottom is at `top`), at most about 25, and the axis's title."""
+    n = len(series.runs)
+    out = []
     step = max(1, (n + 24) // 25)
     axis = _Panel(top - PLOT, n, [0.0, 1.0], False)
     for k in range(0, n, step):
@@ -252,9 +280,22 @@ def draw(series: Series, gid: str, benchmark: str, found_changes: dict[str, list
                    f"{_e(series.runs[k].label[:24])}</text>")
     out.append(f'<text x="{(LEFT + WIDTH - RIGHT) / 2}" y="{top + BOTTOM - 6}" text-anchor="middle">runs in the '
                "order of their dates, by label (the project's commit)</text>")
-    names = {"time": "median time per run", "latency": "p50, p99, p99.9 per call", "throughput": "throughput",
-             "instructions": "instructions per item"}
-    title = f"{benchmark}: " + ", ".join(names[p] for p in shown)
+    return out
+
+
+def draw(series: Series, gid: str, benchmark: str, found_changes: dict[str, list[Change]]) -> tuple[str, str]:
+    """(title, SVG element) of one benchmark's chart in a series; `gid` its id's stem, `found_changes` its change
+    points by figure (TIME, INSTRUCTIONS)."""
+    shown = panels(series, benchmark)
+    chart = _Chart(series, gid, benchmark, found_changes)
+    out: list[str] = []
+    top = TITLE
+    for panel in shown:
+        top += ABOVE
+        out += chart.panel(panel, top).out
+        top += PLOT
+    out += _run_labels(series, top)
+    title = f"{benchmark}: " + ", ".join(PANEL_TITLES[p] for p in shown)
     height = top + BOTTOM
     svg = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height}" '
            f'viewBox="0 0 {WIDTH} {height}" font-family="sans-serif" font-size="10" fill="#24292f">'

@@ -107,6 +107,42 @@ def _clear_of_lines(ax, labels, lines: list[float]) -> None:
             text.set_x(to_data.transform((beyond, 0))[0])
 
 
+def _bar(ax, cell: Cell, y: float, bar: float, color: str, scale: float, in_bytes: bool):
+    """Draws a cell's bar at `y` with its 95% interval; returns its value label (None without a rate: a status word)."""
+    rate = _rate(cell)
+    if rate is None:
+        if cell.status in STATUS_WORDS:
+            ax.text(0, y, f" {STATUS_WORDS[cell.status]}", va="center", ha="left", fontsize=VALUE_FONT,
+                    color=_STATUS_COLORS[cell.status])
+        return None
+    interval = _rate_interval(cell)
+    xerr = None
+    if interval is not None:
+        xerr = [[max(0.0, rate - interval[0]) / scale], [max(0.0, interval[1] - rate) / scale]]
+    ax.barh(y, rate / scale, height=bar, color=color, xerr=xerr,
+            error_kw={"ecolor": "#222222", "elinewidth": 1, "capsize": 3})
+    end = (interval[1] if interval is not None else rate) / scale
+    return ax.text(end, y, " " + _rate_text(rate, in_bytes), va="center", ha="left", fontsize=VALUE_FONT)
+
+
+def _limit_lines(ax, limits: list[Row], files, colors: list[str], scale: float,
+                 in_bytes: bool) -> tuple[list[Line2D], list[float]]:
+    """Draws the limit rows as vertical lines, a line per file; returns their legend entries and x positions."""
+    handles, lines = [], []
+    for n, row in enumerate(limits):  # limit dashed, limit_overwrite (after it) dotted
+        style = "--" if n == 0 else ":"
+        for i, f in enumerate(files):
+            rate = _rate(row.cells[i])
+            if rate is None:
+                continue
+            ax.axvline(rate / scale, color=colors[i % len(colors)], linestyle=style, linewidth=1.2)
+            lines.append(rate / scale)
+            label = row.method if len(files) == 1 else f"{row.method} ({f.label})"
+            handles.append(Line2D([], [], color=colors[i % len(colors)], linestyle=style,
+                                  label=f"{label}: {_rate_text(rate, in_bytes)}"))
+    return handles, lines
+
+
 def bar_chart(comparison: Comparison, workload: Workload) -> Chart:
     """Grouped horizontal bars: one group per method (top to bottom in table order), one bar per file, each
     with the 95% interval of its median as an error bar and its value as a label clear of the limit lines."""
@@ -121,42 +157,19 @@ def bar_chart(comparison: Comparison, workload: Workload) -> Chart:
     bar = 0.8 / len(files)
     highs = [(_rate_interval(c) or (0.0, _rate(c) or 0.0))[1] for r in workload.rows for c in r.cells]
     top = max([_rate(c) or 0.0 for r in workload.rows for c in r.cells] + highs, default=0.0) / scale
-    labels, lines = [], []
+    labels = []
     for k, row in enumerate(methods):
         for i in range(len(files)):
-            cell = row.cells[i]
-            y = k - 0.4 + bar * (i + 0.5)
-            rate = _rate(cell)
-            if rate is None:
-                if cell.status in STATUS_WORDS:
-                    ax.text(0, y, f" {STATUS_WORDS[cell.status]}", va="center", ha="left", fontsize=VALUE_FONT,
-                            color=_STATUS_COLORS[cell.status])
-                continue
-            interval = _rate_interval(cell)
-            xerr = None
-            if interval is not None:
-                xerr = [[max(0.0, rate - interval[0]) / scale], [max(0.0, interval[1] - rate) / scale]]
-            ax.barh(y, rate / scale, height=bar, color=colors[i % len(colors)], xerr=xerr,
-                    error_kw={"ecolor": "#222222", "elinewidth": 1, "capsize": 3})
-            end = (interval[1] if interval is not None else rate) / scale
-            labels.append(ax.text(end, y, " " + _rate_text(rate, in_bytes), va="center", ha="left",
-                                  fontsize=VALUE_FONT))
+            label = _bar(ax, row.cells[i], k - 0.4 + bar * (i + 0.5), bar, colors[i % len(colors)], scale, in_bytes)
+            if label is not None:
+                labels.append(label)
     # Legend from patches (a file whose every benchmark failed has no bar to take a colour from); one file
     # needs none. The limit lines add theirs.
     handles = [Patch(color=colors[i % len(colors)], label=f.label) for i, f in enumerate(files)]
     if len(files) == 1:
         handles = []
-    for n, row in enumerate(limits):  # limit dashed, limit_overwrite (after it) dotted
-        style = "--" if n == 0 else ":"
-        for i, f in enumerate(files):
-            rate = _rate(row.cells[i])
-            if rate is None:
-                continue
-            ax.axvline(rate / scale, color=colors[i % len(colors)], linestyle=style, linewidth=1.2)
-            lines.append(rate / scale)
-            label = row.method if len(files) == 1 else f"{row.method} ({f.label})"
-            handles.append(Line2D([], [], color=colors[i % len(colors)], linestyle=style,
-                                  label=f"{label}: {_rate_text(rate, in_bytes)}"))
+    limit_handles, lines = _limit_lines(ax, limits, files, colors, scale, in_bytes)
+    handles += limit_handles
     ax.set_yticks(range(len(methods)))
     ax.set_yticklabels([r.key for r in methods], fontsize=LABEL_FONT)
     ax.tick_params(axis="x", labelsize=VALUE_FONT)
@@ -273,6 +286,58 @@ def percentile_chart(comparison: Comparison, workload: Workload) -> Chart | None
 MAX_SERIES = 8
 
 
+def _sink_lines(rows: list[Row], sink: str) -> dict[str, list[Row]]:
+    """Each method's rows on the chart of `sink`: those of the sink, and its rows of no sink (its one-thread row)."""
+    lines: dict[str, list[Row]] = {}
+    with_sink = {r.method for r in rows if dict(r.params).get("sink") == sink}
+    for row in rows:
+        params = dict(row.params)
+        if params.get("sink", "") == sink or ("sink" not in params and row.method in with_sink):
+            lines.setdefault(row.method, []).append(row)
+    return lines
+
+
+def _threads_chart(comparison: Comparison, workload: Workload, sink: str, lines: dict[str, list[Row]],
+                   parts: list[list[tuple[str, int]]], part_index: int) -> Chart:
+    """The chart of part `part_index` of a sink's lines (method, file): throughput against threads."""
+    files = comparison.files
+    part = parts[part_index]
+    chunk_rows = [r for method, _ in part for r in lines[method]]
+    scale, ylabel, _ = _unit(chunk_rows)
+    fig, ax = plt.subplots(figsize=(7.0, 5.0))
+    colors = _colors()
+    styles = ["-", "--", ":", "-."]
+    method_colors: dict[str, str] = {}
+    for method, i in part:
+        color = method_colors.setdefault(method, colors[len(method_colors) % len(colors)])
+        line_rows = sorted(lines[method], key=lambda r: int(dict(r.params)["threads"]))
+        points = [(int(dict(r.params)["threads"]), _rate(r.cells[i])) for r in line_rows]
+        points = [(x, y / scale) for x, y in points if y is not None]
+        label = method if len(files) == 1 else f"{method} ({files[i].label})"
+        ax.plot([p[0] for p in points], [p[1] for p in points], label=label, color=color,
+                linestyle=styles[i % len(styles)], marker="o")
+    ax.set_xscale("log", base=2)
+    values = sorted({int(dict(r.params)["threads"]) for r in chunk_rows})
+    ax.set_xticks(values)
+    ax.set_xticklabels([str(v) for v in values])
+    ax.minorticks_off()
+    ax.tick_params(labelsize=VALUE_FONT)
+    ax.set_xlabel("threads, log scale", fontsize=LABEL_FONT)
+    ax.set_ylabel(ylabel, fontsize=VALUE_FONT)
+    ax.set_ylim(bottom=0)
+    where = f", sink:{sink}" if sink else ""
+    more = f" ({part_index + 1} of {len(parts)})" if len(parts) > 1 else ""
+    title = f"{workload.title}{where}: throughput against threads{more}"
+    ax.set_title(title, fontsize=LABEL_FONT + 1)
+    ax.grid(alpha=0.3)
+    below = 0.62 / (5.0 * (fig.subplotpars.top - fig.subplotpars.bottom))
+    ax.legend(fontsize=VALUE_FONT - 1, loc="upper center", bbox_to_anchor=(0.5, -below), ncol=2,
+              frameon=False)
+    stem = f"{_safe(workload.title)}-threads" + (f"-{_safe(sink)}" if sink else "") + \
+        (f"-{part_index + 1}" if len(parts) > 1 else "")
+    return Chart(stem, title, fig)
+
+
 def threads_charts(comparison: Comparison, workload: Workload, rows: list[Row]) -> list[Chart]:
     """Throughput against threads, a chart per sink ("shared", "per_thread"), as the summary's
     threads tables are laid out: a line per method (and file) that starts at its one-thread row
@@ -282,53 +347,15 @@ def threads_charts(comparison: Comparison, workload: Workload, rows: list[Row]) 
     sinks = sorted({dict(r.params)["sink"] for r in rows if "sink" in dict(r.params)}) or [""]
     out = []
     for sink in sinks:
-        lines: dict[str, list[Row]] = {}
-        with_sink = {r.method for r in rows if dict(r.params).get("sink") == sink}
-        for row in rows:
-            params = dict(row.params)
-            if params.get("sink", "") == sink or ("sink" not in params and row.method in with_sink):
-                lines.setdefault(row.method, []).append(row)
+        lines = _sink_lines(rows, sink)
         series = [(method, i) for method in lines for i in range(len(files))
                   if any(_rate(r.cells[i]) is not None for r in lines[method])]
         if not series:
             continue
         per_chart = max(1, MAX_SERIES // len(files)) * len(files)
         parts = [series[k:k + per_chart] for k in range(0, len(series), per_chart)]
-        for part_index, part in enumerate(parts):
-            chunk_rows = [r for method, _ in part for r in lines[method]]
-            scale, ylabel, _ = _unit(chunk_rows)
-            fig, ax = plt.subplots(figsize=(7.0, 5.0))
-            colors = _colors()
-            styles = ["-", "--", ":", "-."]
-            method_colors: dict[str, str] = {}
-            for method, i in part:
-                color = method_colors.setdefault(method, colors[len(method_colors) % len(colors)])
-                line_rows = sorted(lines[method], key=lambda r: int(dict(r.params)["threads"]))
-                points = [(int(dict(r.params)["threads"]), _rate(r.cells[i])) for r in line_rows]
-                points = [(x, y / scale) for x, y in points if y is not None]
-                label = method if len(files) == 1 else f"{method} ({files[i].label})"
-                ax.plot([p[0] for p in points], [p[1] for p in points], label=label, color=color,
-                        linestyle=styles[i % len(styles)], marker="o")
-            ax.set_xscale("log", base=2)
-            values = sorted({int(dict(r.params)["threads"]) for r in chunk_rows})
-            ax.set_xticks(values)
-            ax.set_xticklabels([str(v) for v in values])
-            ax.minorticks_off()
-            ax.tick_params(labelsize=VALUE_FONT)
-            ax.set_xlabel("threads, log scale", fontsize=LABEL_FONT)
-            ax.set_ylabel(ylabel, fontsize=VALUE_FONT)
-            ax.set_ylim(bottom=0)
-            where = f", sink:{sink}" if sink else ""
-            more = f" ({part_index + 1} of {len(parts)})" if len(parts) > 1 else ""
-            title = f"{workload.title}{where}: throughput against threads{more}"
-            ax.set_title(title, fontsize=LABEL_FONT + 1)
-            ax.grid(alpha=0.3)
-            below = 0.62 / (5.0 * (fig.subplotpars.top - fig.subplotpars.bottom))
-            ax.legend(fontsize=VALUE_FONT - 1, loc="upper center", bbox_to_anchor=(0.5, -below), ncol=2,
-                      frameon=False)
-            stem = f"{_safe(workload.title)}-threads" + (f"-{_safe(sink)}" if sink else "") + \
-                (f"-{part_index + 1}" if len(parts) > 1 else "")
-            out.append(Chart(stem, title, fig))
+        for part_index in range(len(parts)):
+            out.append(_threads_chart(comparison, workload, sink, lines, parts, part_index))
     return out
 
 
