@@ -276,6 +276,9 @@ struct SummaryNotes {
     std::string instructions_source;  // "perf", "valgrind"
     std::vector<std::string> interfered;  // "name (n%)": spread with stolen time
     std::vector<std::string> contended;   // "name (n%)": spread with CPU pressure, no stolen time
+    /// "hello (268 ms to 448 ms per run)": tables whose limit_overwrite row spread
+    /// (note_machine_speed): the same work taking longer, the machine's doing.
+    std::vector<std::string> machine_slowed;
     std::vector<std::string> stopped;     // "name, repetition k of n: ..." (stopped_repetitions)
     std::map<std::string, std::vector<std::string>> calls_not_counted;  // reason -> methods whose calls are "-"
     std::vector<std::string> methods;  // every method with a row that ran
@@ -428,6 +431,22 @@ void note_time_slice(const SummaryRow& r, SummaryNotes& notes) {
         notes.time_slice_max.push_back(fmt::format("{} ({})", r.structure.name, format_time(max->second / 1e9)));
 }
 
+/// Names the table `title` when row `f` is its limit_overwrite row and its
+/// repetitions disagree (a cv or an interval over the flags): that row writes
+/// the same bytes over pages the file already has, so no page supply, no
+/// disk and no choice of a method's is in its spread; its work being the
+/// same in every repetition, a spread is the machine running slower in some
+/// of them. Measured 2026-12-05 on an idle 2-vCPU VM: tmpfs hello/limit_overwrite
+/// 268-281 ms in 4 repetitions, 302-448 ms in 5 others (system time, nothing
+/// stolen), limit and obuf slower in the same repetitions.
+void note_machine_speed(const RowFigures& f, const std::string& title, SummaryNotes& notes) {
+    const SummaryRow& r = *f.row;
+    if (!r.structure.overwrites_existing || !(f.unstable || f.wide) || r.samples.size() < 2) return;
+    const auto [fastest, slowest] = std::minmax_element(r.samples.begin(), r.samples.end());
+    notes.machine_slowed.push_back(fmt::format("{} ({} to {} per run)", title, format_time(*fastest / 1e3),
+                                               format_time(*slowest / 1e3)));
+}
+
 /// What the notes must say about a row that ran in the table `title`.
 void note_row(const RowFigures& f, const std::string& title, SummaryNotes& notes) {
     const SummaryRow& r = *f.row;
@@ -437,6 +456,7 @@ void note_row(const RowFigures& f, const std::string& title, SummaryNotes& notes
     notes.short_runs = notes.short_runs || (r.system_time && !long_enough_for_cpu_share(r));
     for (std::string& s : stopped_repetitions(r)) notes.stopped.push_back(std::move(s));
     note_interference(f, notes);
+    note_machine_speed(f, title, notes);
     note_time_slice(r, notes);
     add_once(notes.methods, r.structure.method);
     if (!r.structure.calls_not_counted.empty())
@@ -813,6 +833,58 @@ void render_baseline_percentiles(std::ostream& out, const SummaryTable& t) {
     render_small_table(out, lines);
 }
 
+/// The notes that warn ("! ..."): what makes rows disagree or not the methods' own.
+void render_warnings(std::ostream& out, const SummaryNotes& notes) {
+    if (notes.unstable || notes.wide)
+        out << fmt::format("\n! cv >= {} or an interval wider than ±{}: the repetitions disagree (a busy machine, "
+                           "page-cache writeback), so close rankings are not to be trusted. Rerun with more "
+                           "--benchmark_repetitions, on an idle machine or a tmpfs --dir.\n",
+                           rule_percent(rules::cv_flag), rule_percent(rules::interval_flag));
+    if (!notes.interfered.empty())
+        out << fmt::format(
+            "! host interference: the hypervisor took CPU time from this machine while {} ran (steal_time, as % of "
+            "the wall time per run): their spread is the host's, not the method's.\n",
+            fmt::join(notes.interfered, ", "));
+    if (!notes.contended.empty())
+        out << fmt::format(
+            "! CPU contention: other work on this machine kept tasks waiting for a CPU while {} ran (cpu_wait, as % of "
+            "the wall time per run): a busy machine, not the method.\n",
+            fmt::join(notes.contended, ", "));
+    if (!notes.machine_slowed.empty())
+        out << fmt::format(
+            "! machine speed: limit_overwrite, which writes the same bytes over pages the file already has (no new "
+            "page, no choice of a method's), spread in {}: the same work took longer in some repetitions, so the "
+            "machine itself ran slower then (the host's other guests, other work's memory traffic, the CPU's clock; "
+            "stolen time shows only part of it), and the spread of that table's other rows is the machine's, not the "
+            "methods'. Compare rows within this run (x limit) rather than their times with another run's "
+            "(docs/methodology.md, \"limit_overwrite: the new pages as a row of their own\").\n",
+            fmt::join(notes.machine_slowed, ", "));
+    if (!notes.new_pages.empty()) {
+        // Measured by the table's limit_overwrite row, or estimated from the page cost measured at start.
+        const std::string measured = "limit less limit_overwrite, which writes the same bytes over an existing file";
+        const std::string estimated = fmt::format(
+            "{:.0f} ns per 4 KiB page more than overwriting a file's pages, measured at start: page_cache_pages in "
+            "the JSON",
+            notes.new_page_ns);
+        const std::string how = !(notes.new_page_ns > 0) ? measured
+                                : notes.new_pages_measured ? measured + " where the table has it, else " + estimated
+                                                           : estimated;
+        out << fmt::format(
+            "! new pages: the limit row of {} is mostly the kernel finding page-cache pages for a new file ({}). "
+            "That cost is this machine's memory, not the methods', and on a virtual machine whose free memory goes "
+            "back to the host it moves from run to run (docs/methodology.md, \"Where a new file's pages come "
+            "from\").\n",
+            fmt::join(notes.new_pages, ", "), how);
+    }
+    if (!notes.stopped.empty())
+        out << fmt::format(
+            "! stopped or blocked: a repetition spent far longer neither on a CPU nor waiting for one than the "
+            "others did ({}): the process was stopped (SIGSTOP, Ctrl-Z, a suspended machine) or blocked on I/O, and "
+            "that time is not the method's; rerun.\n",
+            fmt::join(notes.stopped, "; "));
+}
+
+/// The notes under the tables: what each column and mark means, then the warnings.
 void render_notes(std::ostream& out, const SummaryNotes& notes) {
     out << fmt::format("\ntime: median of the repetitions; {} CI: half-width of the median's distribution-free "
                        "interval;\ncv: standard deviation / mean of the repetitions' times;\n",
@@ -895,44 +967,7 @@ void render_notes(std::ostream& out, const SummaryNotes& notes) {
         out << fmt::format("- in the {0} CI column: fewer than {1} repetitions, too few for a {0} interval of the "
                            "median.\n",
                            rule_percent(rules::confidence), rules::min_repetitions_for_interval);
-    if (notes.unstable || notes.wide)
-        out << fmt::format("\n! cv >= {} or an interval wider than ±{}: the repetitions disagree (a busy machine, "
-                           "page-cache writeback), so close rankings are not to be trusted. Rerun with more "
-                           "--benchmark_repetitions, on an idle machine or a tmpfs --dir.\n",
-                           rule_percent(rules::cv_flag), rule_percent(rules::interval_flag));
-    if (!notes.interfered.empty())
-        out << fmt::format(
-            "! host interference: the hypervisor took CPU time from this machine while {} ran (steal_time, as % of "
-            "the wall time per run): their spread is the host's, not the method's.\n",
-            fmt::join(notes.interfered, ", "));
-    if (!notes.contended.empty())
-        out << fmt::format(
-            "! CPU contention: other work on this machine kept tasks waiting for a CPU while {} ran (cpu_wait, as % of "
-            "the wall time per run): a busy machine, not the method.\n",
-            fmt::join(notes.contended, ", "));
-    if (!notes.new_pages.empty()) {
-        // Measured by the table's limit_overwrite row, or estimated from the page cost measured at start.
-        const std::string measured = "limit less limit_overwrite, which writes the same bytes over an existing file";
-        const std::string estimated = fmt::format(
-            "{:.0f} ns per 4 KiB page more than overwriting a file's pages, measured at start: page_cache_pages in "
-            "the JSON",
-            notes.new_page_ns);
-        const std::string how = !(notes.new_page_ns > 0) ? measured
-                                : notes.new_pages_measured ? measured + " where the table has it, else " + estimated
-                                                           : estimated;
-        out << fmt::format(
-            "! new pages: the limit row of {} is mostly the kernel finding page-cache pages for a new file ({}). "
-            "That cost is this machine's memory, not the methods', and on a virtual machine whose free memory goes "
-            "back to the host it moves from run to run (docs/methodology.md, \"Where a new file's pages come "
-            "from\").\n",
-            fmt::join(notes.new_pages, ", "), how);
-    }
-    if (!notes.stopped.empty())
-        out << fmt::format(
-            "! stopped or blocked: a repetition spent far longer neither on a CPU nor waiting for one than the "
-            "others did ({}): the process was stopped (SIGSTOP, Ctrl-Z, a suspended machine) or blocked on I/O, and "
-            "that time is not the method's; rerun.\n",
-            fmt::join(notes.stopped, "; "));
+    render_warnings(out, notes);
 }
 
 }  // namespace
