@@ -195,6 +195,32 @@ Outcome verify_trial(Trial& trial) {
     return mismatch.empty() ? Outcome{} : Outcome::failed("verification failed: " + mismatch);
 }
 
+/// The counters of a benchmark call whose runs were all verified (run_case):
+/// bytes and items, what one run did, the trial's own figures and label, the
+/// operating system's counters summed over the runs (`os_total`), the sizing
+/// run's system calls, and instructions per item where `instructions` were
+/// counted (user-space instructions over every run).
+void report_verified_runs(benchmark::State& state, const Method& method, const Trial& trial, const OsCounters& os_total,
+                          const RunCost& sizing, const std::optional<double>& instructions) {
+    if (instructions && trial.items > 0 && state.iterations() > 0)
+        state.counters["instructions_per_item"] =
+            *instructions / (static_cast<double>(trial.items) * static_cast<double>(state.iterations()));
+    state.SetBytesProcessed(static_cast<std::int64_t>(trial.bytes) * state.iterations());
+    state.SetItemsProcessed(static_cast<std::int64_t>(trial.items) * state.iterations());
+    state.counters["verified"] = 1;
+    // What one run did, for readers comparing runs of different sizes.
+    state.counters["items"] = static_cast<double>(trial.items);
+    state.counters["bytes"] = static_cast<double>(trial.bytes);
+    // Absent when unbuffered or unknown (0): no buffer has no size.
+    if (trial.buffer_size != 0) state.counters["buffer_size"] = static_cast<double>(trial.buffer_size);
+    // A trial's own figures are there when measured, and a measured 0 is
+    // reported (a program's system time, a cold file's resident pages).
+    for (const auto& [name, value] : trial.counters) state.counters[name] = value;
+    if (!trial.label.empty()) state.SetLabel(trial.label);
+    report_os_counters(state, method, trial, os_total);
+    report_syscalls(state, sizing);
+}
+
 /// One call of benchmark `c` by Google Benchmark: as many runs as it asks
 /// for, each reset, timed and verified, until one fails. Returns how the
 /// call ended; an outcome other than ok has also ended the benchmark with
@@ -264,23 +290,7 @@ Outcome run_case(benchmark::State& state, const Case& c, Session& session, doubl
     trial->finish();
     outcome = finish_outcome(&state, *trial, std::move(outcome));
     if (!outcome.ok()) return outcome;
-    if (instructions_counted && trial->items > 0 && state.iterations() > 0)
-        state.counters["instructions_per_item"] =
-            *instructions_counted / (static_cast<double>(trial->items) * static_cast<double>(state.iterations()));
-    state.SetBytesProcessed(static_cast<std::int64_t>(trial->bytes) * state.iterations());
-    state.SetItemsProcessed(static_cast<std::int64_t>(trial->items) * state.iterations());
-    state.counters["verified"] = 1;
-    // What one run did, for readers comparing runs of different sizes.
-    state.counters["items"] = static_cast<double>(trial->items);
-    state.counters["bytes"] = static_cast<double>(trial->bytes);
-    // Absent when unbuffered or unknown (0): no buffer has no size.
-    if (trial->buffer_size != 0) state.counters["buffer_size"] = static_cast<double>(trial->buffer_size);
-    // A trial's own figures are there when measured, and a measured 0 is
-    // reported (a program's system time, a cold file's resident pages).
-    for (const auto& [name, value] : trial->counters) state.counters[name] = value;
-    if (!trial->label.empty()) state.SetLabel(trial->label);
-    report_os_counters(state, *c.method, *trial, os_total);
-    report_syscalls(state, sizing);
+    report_verified_runs(state, *c.method, *trial, os_total, sizing, instructions_counted);
     return outcome;
 }
 

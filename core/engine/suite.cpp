@@ -173,23 +173,55 @@ public:
                 item.key() != "cache" && item.key() != "threads" && item.key() != "sink" && item.key() != "rate" &&
                 item.key() != "burst" && item.key() != "batch")
                 throw fail(fmt::format("unknown key \"{}\" in a benchmarks entry", item.key()));
-        auto key = [&](const char* k) { return fmt::format("{}.{}", at, k); };
+        const auto key = [&](const char* k) { return fmt::format("{}.{}", at, k); };
         if (!entry.contains("workload")) throw fail(fmt::format("\"{}\" is missing", key("workload")));
         if (!entry.contains("methods")) throw fail(fmt::format("\"{}\" is missing", key("methods")));
         const std::string wname =
             typed(entry.at("workload"), key("workload"), json::value_t::string, "a string").get<std::string>();
         const Workload* w = find_workload(wname);
         if (!w) throw fail(fmt::format("unknown workload \"{}\"", wname));
-        // "threads": the per-call rows (a log workload has no others).
-        std::vector<unsigned> threads = {0};
-        if (entry.contains("threads")) threads = read_threads(entry.at("threads"), key("threads"), *w);
-        else if (w->spec().calls_only) threads = {1};
-        std::vector<bool> sinks = {false};
+        EntryAxes axes = read_call_axes(entry, at, *w);
+        std::vector<std::string> absent;  // methods of the suite's plugins that are not loaded
+        const std::vector<const Method*> ms = read_methods(entry.at("methods"), key("methods"), *w, axes.calls, absent);
+        read_run_axes(entry, at, *w, axes);
+        for (const Method* m : ms) {
+            if (axes.calls && m->reference) {
+                for (CacheState cache : axes.caches) add_case(suite, taken_, *w, *m, Params{0, cache});
+                continue;
+            }
+            for (std::size_t size : axes.sizes) {
+                if (size != 0 && !m->sizable_buffer)
+                    throw fail(fmt::format("method \"{}\" has no buffer size to set", m->name));
+                add_grid(suite, *w, *m, size, axes);
+            }
+        }
+        add_absent(suite, *w, absent, axes);
+        add_user_methods(suite, *w, ms, axes);
+    }
+
+private:
+    /// The axes of one benchmarks entry: what each of its methods is crossed with.
+    struct EntryAxes {
+        std::vector<unsigned> threads = {0};     // 0: a whole run; else a per-call row's threads
+        std::vector<bool> sinks = {false};       // a per-call row's sink shared by its threads
+        std::vector<Params> pacings;             // rate x burst x batch of the per-call rows
+        std::vector<std::size_t> sizes = {0};    // buffer sizes (0: the method's default)
+        std::vector<CacheState> caches = {CacheState::warm};
+        bool calls = false;                      // per-call rows (threads named, or a log workload)
+    };
+
+    /// "threads", "sink", "rate", "burst" and "batch" of entry `at` of
+    /// workload `w`: the per-call rows (a log workload has no others) and how
+    /// they pace and time their calls.
+    EntryAxes read_call_axes(const json& entry, const std::string& at, const Workload& w) const {
+        const auto key = [&](const char* k) { return fmt::format("{}.{}", at, k); };
+        EntryAxes axes;
+        if (entry.contains("threads")) axes.threads = read_threads(entry.at("threads"), key("threads"), w);
+        else if (w.spec().calls_only) axes.threads = {1};
         if (entry.contains("sink")) {
             if (!entry.contains("threads")) throw fail(fmt::format("\"{}\" needs \"threads\"", key("sink")));
-            sinks = read_sinks(entry.at("sink"), key("sink"));
+            axes.sinks = read_sinks(entry.at("sink"), key("sink"));
         }
-        // "rate", "burst", "batch": how the per-call rows pace and time their calls.
         std::vector<std::uint64_t> rates = {0}, bursts = {1}, batches = {1};
         for (const char* k : {"rate", "batch"})
             if (entry.contains(k) && !entry.contains("threads"))
@@ -200,88 +232,86 @@ public:
             rates = read_whole_numbers(entry.at("rate"), key("rate"), 0, max_rate, "calls per second per thread (0: as fast as it can)");
         if (entry.contains("burst")) bursts = read_whole_numbers(entry.at("burst"), key("burst"), 1, max_batch, "calls per burst");
         if (entry.contains("batch")) batches = read_whole_numbers(entry.at("batch"), key("batch"), 1, max_batch, "calls per batch");
-        std::vector<Params> pacings;
         for (std::uint64_t rate : rates)
             for (std::uint64_t burst : bursts)
                 for (std::uint64_t batch : batches)
-                    pacings.push_back(Params{.rate = rate,
-                                             // (a paced batch is due as one burst)
-                                             .burst = rate > 0 && batch <= 1 ? static_cast<unsigned>(burst) : 0,
-                                             .batch = static_cast<unsigned>(batch)});
-        const auto paced = [&](Params p, const Params& pacing) {
-            p.rate = pacing.rate;
-            p.burst = pacing.burst;
-            p.batch = pacing.batch;
-            return p;
-        };
-        const bool calls = threads.front() != 0;
-        std::vector<std::string> absent;  // methods of the suite's plugins that are not loaded
-        const std::vector<const Method*> ms = read_methods(entry.at("methods"), key("methods"), *w, calls, absent);
-        std::vector<std::size_t> sizes = {0};
+                    axes.pacings.push_back(Params{.rate = rate,
+                                                  // (a paced batch is due as one burst)
+                                                  .burst = rate > 0 && batch <= 1 ? static_cast<unsigned>(burst) : 0,
+                                                  .batch = static_cast<unsigned>(batch)});
+        axes.calls = axes.threads.front() != 0;
+        return axes;
+    }
+
+    /// "buffer_sizes" and "cache" of entry `at` of workload `w` into `axes`;
+    /// an error where the workload has no such axis.
+    void read_run_axes(const json& entry, const std::string& at, const Workload& w, EntryAxes& axes) const {
+        const auto key = [&](const char* k) { return fmt::format("{}.{}", at, k); };
         if (entry.contains("buffer_sizes")) {
-            if (!w->spec().axes.buffer_size) throw fail(fmt::format("workload \"{}\" has no buffer size to set", wname));
-            sizes = read_buffer_sizes(entry.at("buffer_sizes"), key("buffer_sizes"));
+            if (!w.spec().axes.buffer_size) throw fail(fmt::format("workload \"{}\" has no buffer size to set", w.name()));
+            axes.sizes = read_buffer_sizes(entry.at("buffer_sizes"), key("buffer_sizes"));
         }
-        std::vector<CacheState> caches = {CacheState::warm};
         if (entry.contains("cache")) {
-            if (!w->spec().axes.cache_state) throw fail(fmt::format("workload \"{}\" has no page-cache state to set", wname));
-            caches = read_caches(entry.at("cache"), key("cache"));
+            if (!w.spec().axes.cache_state) throw fail(fmt::format("workload \"{}\" has no page-cache state to set", w.name()));
+            axes.caches = read_caches(entry.at("cache"), key("cache"));
         }
-        for (const Method* m : ms) {
-            if (calls && m->reference) {
-                for (CacheState cache : caches) add_case(suite, taken_, *w, *m, Params{0, cache});
-                continue;
-            }
-            for (std::size_t size : sizes) {
-                if (size != 0 && !m->sizable_buffer)
-                    throw fail(fmt::format("method \"{}\" has no buffer size to set", m->name));
-                for (CacheState cache : caches)
-                    for (unsigned n : threads)
-                        for (bool shared : sinks)
-                            for (const Params& pacing : pacings)
-                                add_case(suite, taken_, *w, *m,
-                                         n > 0 ? paced(Params{size, cache, n, shared && n > 1}, pacing)
-                                               : Params{size, cache, n, false});
-            }
-        }
-        // A method of a plugin of the suite that is not loaded: its cases
-        // are listed as skipped, with the reason.
+    }
+
+    /// Adds method `m`'s cases of workload `w` at buffer size `size`: each
+    /// cache state x threads x sink x pacing of `axes` (a whole run has no
+    /// sink or pacing).
+    void add_grid(Suite& suite, const Workload& w, const Method& m, std::size_t size, const EntryAxes& axes) const {
+        for (CacheState cache : axes.caches)
+            for (unsigned n : axes.threads)
+                for (bool shared : axes.sinks)
+                    for (const Params& pacing : axes.pacings) {
+                        Params p{size, cache, n, n > 0 && shared && n > 1};
+                        if (n > 0) {
+                            p.rate = pacing.rate;
+                            p.burst = pacing.burst;
+                            p.batch = pacing.batch;
+                        }
+                        add_case(suite, taken_, w, m, p);
+                    }
+    }
+
+    /// A method of a plugin of the suite that is not loaded (`absent`): its
+    /// cases are listed as skipped, with the reason.
+    void add_absent(Suite& suite, const Workload& w, const std::vector<std::string>& absent,
+                    const EntryAxes& axes) const {
         for (const std::string& name : absent)
-            for (unsigned n : threads)
-                for (bool shared : sinks) {
-                    std::string skipped_name = case_name_of(*w, name, Params{0, caches.front(), n, shared && n > 1});
+            for (unsigned n : axes.threads)
+                for (bool shared : axes.sinks) {
+                    std::string skipped_name = case_name_of(w, name, Params{0, axes.caches.front(), n, shared && n > 1});
                     if (taken_.insert(skipped_name).second)
                         suite.skipped.push_back({std::move(skipped_name), absence_of(name)});
                 }
-        // A user's methods (a plugin's, or built in with
-        // iobench_add_executable) join every workload the suite names,
-        // beside the methods it lists, at their default buffer size; unless
-        // the entry names methods of that family itself: then those only.
-        // A method with only the per-call shape joins an entry of whole
-        // runs with its one-thread per-call row, so that every suite (quick,
-        // which a regression gate runs, among them) measures it.
+    }
+
+    /// A user's methods (a plugin's, or built in with iobench_add_executable)
+    /// join every workload the suite names, beside the methods it lists
+    /// (`listed`), at their default buffer size; unless the entry names
+    /// methods of that family itself: then those only. A method with only
+    /// the per-call shape joins an entry of whole runs with its one-thread
+    /// per-call row, so that every suite (quick, which a regression gate
+    /// runs, among them) measures it.
+    void add_user_methods(Suite& suite, const Workload& w, const std::vector<const Method*>& listed,
+                          const EntryAxes& axes) const {
         std::vector<std::string> named_families;
-        for (const Method* m : ms) named_families.push_back(m->family);
+        for (const Method* m : listed) named_families.push_back(m->family);
         for (const Method& m : methods()) {
             if (!is_added_family(m.family) ||
                 std::find(named_families.begin(), named_families.end(), m.family) != named_families.end() ||
                 plugin_of(m.name))  // (the suite's own plugins: it names their methods where it wants them)
                 continue;
-            if (calls ? w->takes_calls(m) : w->takes(m)) {
-                for (CacheState cache : caches)
-                    for (unsigned n : threads)
-                        for (bool shared : sinks)
-                            for (const Params& pacing : pacings)
-                                add_case(suite, taken_, *w, m,
-                                         n > 0 ? paced(Params{0, cache, n, shared && n > 1}, pacing)
-                                               : Params{0, cache, n, false});
-            } else if (!calls && w->takes_calls(m)) {
-                for (CacheState cache : caches) add_case(suite, taken_, *w, m, Params{0, cache, 1, false});
+            if (axes.calls ? w.takes_calls(m) : w.takes(m)) {
+                add_grid(suite, w, m, 0, axes);
+            } else if (!axes.calls && w.takes_calls(m)) {
+                for (CacheState cache : axes.caches) add_case(suite, taken_, w, m, Params{0, cache, 1, false});
             }
         }
     }
 
-private:
     /// "plugins": an array of {"file": "<name>", "methods": ["<method>", ...]},
     /// a file name of letters, digits and "_.+-" (a name, never a path).
     void read_plugins(const json& doc, Suite& suite) {

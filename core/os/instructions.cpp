@@ -262,6 +262,61 @@ extern "C" void forward_signal(int signal) {
 }  // namespace
 #endif
 
+#ifndef _WIN32
+namespace {
+
+/// A new directory for callgrind's counts under $TMPDIR (else /tmp).
+/// Throws std::runtime_error naming it when it cannot be made.
+fs::path make_callgrind_dir() {
+    const char* tmp = std::getenv("TMPDIR");
+    std::string pattern = fmt::format("{}/iobench-callgrind.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (mkdtemp(pattern.data()) == nullptr)
+        throw std::runtime_error(fmt::format("{}: cannot make a directory for callgrind's counts: {}", pattern,
+                                             std::strerror(errno)));
+    return pattern;
+}
+
+/// This process's environment with callgrind_dir_variable set to `dir`
+/// (any value it had replaced).
+std::vector<std::string> environment_with_callgrind_dir(const fs::path& dir) {
+    std::vector<std::string> env = {fmt::format("{}={}", callgrind_dir_variable, dir.string())};
+    for (char** e = environ; *e != nullptr; ++e)
+        if (std::strncmp(*e, callgrind_dir_variable, std::strlen(callgrind_dir_variable)) != 0) env.emplace_back(*e);
+    return env;
+}
+
+/// Pointers to `strings`, then a null pointer: an argv or envp for posix_spawn.
+std::vector<char*> c_strings(std::vector<std::string>& strings) {
+    std::vector<char*> pointers;
+    for (std::string& s : strings) pointers.push_back(s.data());
+    pointers.push_back(nullptr);
+    return pointers;
+}
+
+/// The exit status of the run under valgrind that ended with wait status
+/// `status`: the run's own, where it got to record it in `dir` (which is
+/// removed), else 128 + the signal passed on that ended it; throws
+/// valgrind_failed when valgrind ended first.
+int exit_status_under_valgrind(const fs::path& dir, int status, const std::string& valgrind) {
+    std::optional<int> recorded;
+    if (std::ifstream in(dir / exit_status_file); in) {
+        int value = 0;
+        if (in >> value) recorded = value;
+    }
+    std::error_code ec;
+    fs::remove_all(dir, ec);
+    if (recorded) return *recorded;
+    if (signal_passed_on != 0) return 128 + signal_passed_on;
+    throw valgrind_failed(fmt::format(
+        "{} ended {} before the run under it finished: no results (valgrind's own messages, if any, are above)",
+        valgrind,
+        WIFSIGNALED(status) ? fmt::format("by signal {} ({})", WTERMSIG(status), strsignal(WTERMSIG(status)))
+                            : fmt::format("with exit status {}", WIFEXITED(status) ? WEXITSTATUS(status) : -1)));
+}
+
+}  // namespace
+#endif
+
 void record_exit_status(int status) {
 #ifdef _WIN32
     (void)status;
@@ -294,12 +349,7 @@ int rerun_under_valgrind(int argc, char** argv, const std::function<void()>& sta
     std::error_code ec;
     const fs::path self = fs::read_symlink("/proc/self/exe", ec);
     const std::string program = ec ? std::string(argv[0]) : self.string();
-    const char* tmp = std::getenv("TMPDIR");
-    std::string pattern = fmt::format("{}/iobench-callgrind.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (mkdtemp(pattern.data()) == nullptr)
-        throw std::runtime_error(fmt::format("{}: cannot make a directory for callgrind's counts: {}", pattern,
-                                             std::strerror(errno)));
-    const fs::path dir = pattern;
+    const fs::path dir = make_callgrind_dir();
 
     std::vector<std::string> args = {valgrind,
                                      "--tool=callgrind",
@@ -309,17 +359,9 @@ int rerun_under_valgrind(int argc, char** argv, const std::function<void()>& sta
                                      fmt::format("--callgrind-out-file={}/callgrind.out.%p", dir.string()),
                                      program};
     for (int i = 1; i < argc; ++i) args.emplace_back(argv[i]);
-    std::vector<char*> child_argv;
-    for (std::string& a : args) child_argv.push_back(a.data());
-    child_argv.push_back(nullptr);
-
-    std::vector<std::string> env_strings = {fmt::format("{}={}", callgrind_dir_variable, dir.string())};
-    for (char** e = environ; *e != nullptr; ++e)
-        if (std::strncmp(*e, callgrind_dir_variable, std::strlen(callgrind_dir_variable)) != 0)
-            env_strings.emplace_back(*e);
-    std::vector<char*> child_env;
-    for (std::string& e : env_strings) child_env.push_back(e.data());
-    child_env.push_back(nullptr);
+    std::vector<char*> child_argv = c_strings(args);
+    std::vector<std::string> env_strings = environment_with_callgrind_dir(dir);
+    std::vector<char*> child_env = c_strings(env_strings);
 
     // The child: the signal mask this process had, and the default action for
     // the signals this process handles (its own handlers are iobench's too).
@@ -346,21 +388,7 @@ int rerun_under_valgrind(int argc, char** argv, const std::function<void()>& sta
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
     valgrind_child = 0;
-    // The run's own status, where it got to record it; else valgrind ended
-    // first (or a signal passed on ended the run before it could).
-    std::optional<int> recorded;
-    if (std::ifstream in(dir / exit_status_file); in) {
-        int value = 0;
-        if (in >> value) recorded = value;
-    }
-    fs::remove_all(dir, ec);
-    if (recorded) return *recorded;
-    if (signal_passed_on != 0) return 128 + signal_passed_on;
-    throw valgrind_failed(fmt::format(
-        "{} ended {} before the run under it finished: no results (valgrind's own messages, if any, are above)",
-        valgrind,
-        WIFSIGNALED(status) ? fmt::format("by signal {} ({})", WTERMSIG(status), strsignal(WTERMSIG(status)))
-                            : fmt::format("with exit status {}", WIFEXITED(status) ? WEXITSTATUS(status) : -1)));
+    return exit_status_under_valgrind(dir, status, valgrind);
 #endif
 }
 

@@ -136,10 +136,10 @@ bool field(const char* text, const char* key, double& out) {
 
 double seconds_of(const timeval& t) { return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) * 1e-6; }
 
-/// The raw reading: every counter Linux gives, unchecked.
-OsCounters raw_snapshot(OsScope scope) noexcept {
-    OsCounters s;
-    const pid_t pid = ::getpid();
+/// /proc/self/io (`scope` process) or /proc/thread-self/io into `s`: the
+/// read and write calls and bytes. The file stays open (reopened in a forked
+/// child, whose inherited descriptor is the parent's).
+void read_proc_io(OsScope scope, pid_t pid, OsCounters& s) noexcept {
     ProcIo& io = proc_io[scope == OsScope::process ? 1 : 0];
     if (io.fd >= 0 && io.pid != pid) {  // a forked child: the inherited descriptor is the parent's
         ::close(io.fd);
@@ -157,34 +157,41 @@ OsCounters raw_snapshot(OsScope scope) noexcept {
             add_proc_io_counters(text, s);
         }
     }
-    // The thread's own waiting for a CPU. Not for the whole process: the
-    // threads that ended took their waiting with them (while their CPU time
-    // stays in RUSAGE_SELF), and reading every thread's file would add
-    // read calls to the process's counts that vary with its threads.
-    if (scope == OsScope::thread) {
-        if (proc_schedstat.fd >= 0 && proc_schedstat.pid != pid) {
-            ::close(proc_schedstat.fd);
-            proc_schedstat.fd = -1;
-        }
-        if (proc_schedstat.fd < 0) {
-            proc_schedstat.fd = ::open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
-            proc_schedstat.pid = pid;
-        }
-        char text[128];
-        const ssize_t n = proc_schedstat.fd >= 0 ? ::pread(proc_schedstat.fd, text, sizeof text - 1, 0) : -1;
-        double ns = 0;
-        if (n > 0) {
-            text[n] = '\0';
-            if (run_queue_ns(text, ns)) s.set(OsCounter::run_queue_time, ns * 1e-9);
-        }
+}
+
+/// The calling thread's time waiting for a CPU (/proc/thread-self/schedstat)
+/// into `s`. Not for the whole process: the threads that ended took their
+/// waiting with them (while their CPU time stays in RUSAGE_SELF), and
+/// reading every thread's file would add read calls to the process's counts
+/// that vary with its threads.
+void read_run_queue(pid_t pid, OsCounters& s) noexcept {
+    if (proc_schedstat.fd >= 0 && proc_schedstat.pid != pid) {
+        ::close(proc_schedstat.fd);
+        proc_schedstat.fd = -1;
     }
+    if (proc_schedstat.fd < 0) {
+        proc_schedstat.fd = ::open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
+        proc_schedstat.pid = pid;
+    }
+    char text[128];
+    const ssize_t n = proc_schedstat.fd >= 0 ? ::pread(proc_schedstat.fd, text, sizeof text - 1, 0) : -1;
+    double ns = 0;
+    if (n > 0) {
+        text[n] = '\0';
+        if (run_queue_ns(text, ns)) s.set(OsCounter::run_queue_time, ns * 1e-9);
+    }
+}
+
+/// The machine's stolen time (/proc/stat: "cpu  user nice system idle
+/// iowait irq softirq steal ...", the 8th number) and CPU pressure
+/// (/proc/pressure/cpu, "some ... total=") into `s`.
+void read_machine(pid_t pid, OsCounters& s) noexcept {
     if (proc_machine.pid != pid) {
         proc_machine.stat = ::open("/proc/stat", O_RDONLY | O_CLOEXEC);
         proc_machine.pressure = ::open("/proc/pressure/cpu", O_RDONLY | O_CLOEXEC);
         proc_machine.pid = pid;
     }
     if (proc_machine.stat >= 0) {
-        // "cpu  user nice system idle iowait irq softirq steal ...": the 8th number.
         char text[256];
         const ssize_t n = ::pread(proc_machine.stat, text, sizeof text - 1, 0);
         if (n > 4 && std::strncmp(text, "cpu ", 4) == 0) {
@@ -214,6 +221,11 @@ OsCounters raw_snapshot(OsScope scope) noexcept {
                 s.set(OsCounter::cpu_wait, v * 1e-6);
         }
     }
+}
+
+/// getrusage of the process (`scope` process) or the calling thread into
+/// `s`: user and system time, page faults, context switches.
+void read_rusage(OsScope scope, OsCounters& s) noexcept {
 #ifdef RUSAGE_THREAD
     const int who = scope == OsScope::process ? RUSAGE_SELF : RUSAGE_THREAD;
 #else
@@ -226,6 +238,16 @@ OsCounters raw_snapshot(OsScope scope) noexcept {
         s.set(OsCounter::page_faults, static_cast<double>(u.ru_minflt + u.ru_majflt));
         s.set(OsCounter::context_switches, static_cast<double>(u.ru_nvcsw + u.ru_nivcsw));
     }
+}
+
+/// The raw reading: every counter Linux gives, unchecked.
+OsCounters raw_snapshot(OsScope scope) noexcept {
+    OsCounters s;
+    const pid_t pid = ::getpid();
+    read_proc_io(scope, pid, s);
+    if (scope == OsScope::thread) read_run_queue(pid, s);
+    read_machine(pid, s);
+    read_rusage(scope, s);
     return s;
 }
 

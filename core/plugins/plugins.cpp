@@ -325,6 +325,88 @@ void check_identity(const fs::path& given, const iobench_build_identity* theirs)
     }
 }
 
+/// Opens plugin `file` (given as `given`): its constructors run here, and an
+/// exception they throw, exit() or abort() refuses the plugin with a line
+/// naming it (usage_error).
+Library open_plugin_library(const fs::path& given, const TrustedFile& file) {
+    const std::string named = given.string();
+    const LoadingGuard guard(named);
+    try {
+        return open_library(file);
+    } catch (const usage_error&) {
+        throw;
+    } catch (const std::exception& e) {
+        refuse(given, fmt::format("its initialization threw: {}", e.what()));
+    } catch (...) {
+        refuse(given, "its initialization threw an exception that is not a std::exception");
+    }
+}
+
+/// The workloads plugin `given` registers (`lines`, null for none), made
+/// and so checked, copied (the strings were allocated by the plugin); the
+/// plugin is refused (usage_error) for a workload that does not make, one
+/// iobench has already, or one it registers twice.
+std::vector<std::unique_ptr<Workload>> make_plugin_workloads(const fs::path& given,
+                                                             const std::vector<LinesWorkload>* lines) {
+    std::vector<std::unique_ptr<Workload>> made;
+    if (!lines) return made;
+    for (const LinesWorkload& w : *lines) {
+        try {
+            made.push_back(make_lines_workload(w));
+        } catch (const std::exception& e) {
+            refuse(given, e.what());
+        }
+        if (find_workload(w.name)) refuse(given, fmt::format("registers workload {}, which iobench has already", w.name));
+        for (std::size_t k = 0; k + 1 < made.size(); ++k)
+            if (made[k]->name() == w.name) refuse(given, fmt::format("registers workload {} twice", w.name));
+    }
+    return made;
+}
+
+/// Checks method `m` of family `f` of plugin `given` against iobench's
+/// methods and the plugin's earlier ones (`names`, to which it is added);
+/// refuses the plugin (usage_error) for a bad name, a family other than its
+/// own, a name taken, or a method with no operation or half a per-call shape.
+void check_plugin_method(const fs::path& given, const plugin::Family& f, const Method& m,
+                         std::vector<std::string>& names) {
+    if (!valid_name(m.name))
+        refuse(given, fmt::format("method \"{}\" of family {}: a method's name is letters, digits and "
+                                  "_ . + - only, not empty",
+                                  m.name, f.family));
+    if (!m.family.empty() && m.family != f.family)
+        refuse(given, fmt::format("method {} names family {} in family {}", m.name, m.family, f.family));
+    if (const Method* taken = find_method(m.name))
+        refuse(given, fmt::format("registers method {} (family {}), which iobench has already (family {})", m.name,
+                                  f.family, taken->family));
+    for (const std::string& n : names)
+        if (n == m.name) refuse(given, fmt::format("registers method {} twice", m.name));
+    if (operation_names(m).empty() && !calls_of(m).open.present())
+        refuse(given, fmt::format("method {} has no operation (and no per-call shape)", m.name));
+    if (calls_of(m).open.present() != calls_of(m).close.present())
+        refuse(given, fmt::format("method {}: its per-call shape needs both open and close", m.name));
+    names.push_back(m.name);
+}
+
+/// Checks the method families of plugin `given` before any is registered:
+/// refuses it (usage_error) for a family the plugin reported an error for,
+/// a bad or taken family name, a family with no method, or a bad method
+/// (check_plugin_method).
+void check_plugin_families(const fs::path& given, const std::vector<plugin::Family>& families) {
+    std::vector<std::string> names;
+    for (const plugin::Family& f : families) {
+        if (!f.error.empty()) refuse(given, fmt::format("family {}: {}", f.family, f.error));
+        if (!valid_name(f.family))
+            refuse(given, fmt::format("family \"{}\": a family's name is letters, digits and _ . + - only, not empty",
+                                      f.family));
+        if (f.methods.empty()) refuse(given, fmt::format("family {} has no method", f.family));
+        for (const Method& m : methods())
+            if (m.family == f.family)
+                refuse(given, fmt::format("registers family {}, which iobench has already (method {})", f.family,
+                                          m.name));
+        for (const Method& m : f.methods) check_plugin_method(given, f, m, names);
+    }
+}
+
 }  // namespace
 
 LoadedPlugin load_plugin(const fs::path& given) {
@@ -347,22 +429,7 @@ LoadedPlugin load_plugin(const fs::path& given) {
         if (fs::equivalent(path, earlier.path, ec))
             refuse(given, fmt::format("is the same file as --plugin {}, loaded already", earlier.path));
 
-    // Its constructors run here: an exception they throw, exit() or abort()
-    // refuses the plugin with a line naming it.
-    const std::string named = given.string();
-    Library library{};
-    {
-        const LoadingGuard guard(named);
-        try {
-            library = open_library(file);
-        } catch (const usage_error&) {
-            throw;
-        } catch (const std::exception& e) {
-            refuse(given, fmt::format("its initialization threw: {}", e.what()));
-        } catch (...) {
-            refuse(given, "its initialization threw an exception that is not a std::exception");
-        }
-    }
+    const Library library = open_plugin_library(given, file);
     const auto identity_fn = entry_point<plugin::IdentityFn>(library, plugin::identity_symbol);
     const auto families_fn = entry_point<plugin::FamiliesFn>(library, plugin::families_symbol);
     if (!identity_fn || !families_fn)
@@ -383,54 +450,16 @@ LoadedPlugin load_plugin(const fs::path& given) {
     if ((!families || families->empty()) && (!lines || lines->empty()))
         refuse(given, "registers no method family and no workload (no MethodRegistrar or LinesRegistrar in its "
                       "sources)");
-    // The plugin's workloads, made (and so checked) before anything is registered.
-    std::vector<std::unique_ptr<Workload>> made;
-    for (const LinesWorkload& w : lines ? *lines : std::vector<LinesWorkload>{}) {
-        try {
-            made.push_back(make_lines_workload(w));  // copies: the strings were allocated by the plugin
-        } catch (const std::exception& e) {
-            refuse(given, e.what());
-        }
-        if (find_workload(w.name)) refuse(given, fmt::format("registers workload {}, which iobench has already", w.name));
-        for (std::size_t k = 0; k + 1 < made.size(); ++k)
-            if (made[k]->name() == w.name) refuse(given, fmt::format("registers workload {} twice", w.name));
-    }
     // Every check before the first registration: all of the plugin or nothing.
-    std::vector<std::string> names;
-    for (const plugin::Family& f : *families) {
-        if (!f.error.empty()) refuse(given, fmt::format("family {}: {}", f.family, f.error));
-        if (!valid_name(f.family))
-            refuse(given, fmt::format("family \"{}\": a family's name is letters, digits and _ . + - only, not empty",
-                                      f.family));
-        if (f.methods.empty()) refuse(given, fmt::format("family {} has no method", f.family));
-        for (const Method& m : methods())
-            if (m.family == f.family)
-                refuse(given, fmt::format("registers family {}, which iobench has already (method {})", f.family,
-                                          m.name));
-        for (const Method& m : f.methods) {
-            if (!valid_name(m.name))
-                refuse(given, fmt::format("method \"{}\" of family {}: a method's name is letters, digits and "
-                                          "_ . + - only, not empty",
-                                          m.name, f.family));
-            if (!m.family.empty() && m.family != f.family)
-                refuse(given, fmt::format("method {} names family {} in family {}", m.name, m.family, f.family));
-            if (const Method* taken = find_method(m.name))
-                refuse(given, fmt::format("registers method {} (family {}), which iobench has already (family {})",
-                                          m.name, f.family, taken->family));
-            for (const std::string& n : names)
-                if (n == m.name) refuse(given, fmt::format("registers method {} twice", m.name));
-            if (operation_names(m).empty() && !calls_of(m).open.present())
-                refuse(given, fmt::format("method {} has no operation (and no per-call shape)", m.name));
-            if (calls_of(m).open.present() != calls_of(m).close.present())
-                refuse(given, fmt::format("method {}: its per-call shape needs both open and close", m.name));
-            names.push_back(m.name);
-        }
-    }
+    std::vector<std::unique_ptr<Workload>> made = make_plugin_workloads(given, lines);
+    static const std::vector<plugin::Family> no_families;
+    const std::vector<plugin::Family>& plugin_families = families ? *families : no_families;
+    check_plugin_families(given, plugin_families);
     for (std::unique_ptr<Workload>& w : made) {
         plugin.workloads.emplace_back(w->name());
         register_workload(std::move(w));
     }
-    for (const plugin::Family& f : *families) {
+    for (const plugin::Family& f : plugin_families) {
         // Copies, never moves: the strings were allocated by the plugin.
         register_family(FamilyDefaults{f.family, f.unavailable}, std::span<const Method>(f.methods),
                         FamilyOrigin::added);

@@ -161,6 +161,45 @@ void close_fd(int& fd) {
 }
 
 
+/// The child of ProgramProcess after fork(): its own process group, killed
+/// when iobench dies (Linux), default signal handling, `in`, `out` and
+/// `err` as its standard streams, every other descriptor closed, then
+/// exec of `args` (127 where that fails). Async-signal-safe calls only.
+[[noreturn]] void exec_child(char** args, int in, int out, int err, [[maybe_unused]] pid_t parent) {
+    ::setpgid(0, 0);
+#ifdef __linux__
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != parent) ::_exit(127);  // iobench died before the line above
+#endif
+    // iobench's handlers are gone after exec; what it ignores or blocks would stay.
+    ::signal(SIGPIPE, SIG_DFL);
+    ::signal(SIGXFSZ, SIG_DFL);
+    sigset_t none;
+    ::sigemptyset(&none);
+    ::sigprocmask(SIG_SETMASK, &none, nullptr);
+    if (::dup2(in, 0) < 0 || ::dup2(out, 1) < 0 || ::dup2(err, 2) < 0) ::_exit(127);
+    close_from_3();
+    ::execv(args[0], args);
+    const char message[] = "iobench: cannot execute the program\n";
+    [[maybe_unused]] const ssize_t n = ::write(2, message, sizeof message - 1);
+    ::_exit(127);
+}
+
+/// A process's start, from its /proc/PID/stat open as `proc_stat` (field
+/// 22: clock ticks since boot); 0 where it cannot be read.
+unsigned long long start_ticks(int proc_stat) {
+    unsigned long long ticks = 0;
+    char text[512];
+    const ssize_t n = ::pread(proc_stat, text, sizeof text - 1, 0);
+    const char* close = n > 0 ? static_cast<const char*>(::memrchr(text, ')', static_cast<std::size_t>(n))) : nullptr;
+    if (close) {
+        text[n] = '\0';
+        std::sscanf(close + 1, " %*c %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %llu",
+                    &ticks);
+    }
+    return ticks;
+}
+
 double seconds_of(const timeval& t) { return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) * 1e-6; }
 
 }  // namespace
@@ -195,27 +234,7 @@ ProgramProcess::ProgramProcess(std::string name, const std::vector<std::string>&
         for (int fd : {in[0], in[1], out[0], out[1], err[0], err[1]}) ::close(fd);
         throw_errno("fork", argv[0]);
     }
-    if (pid == 0) {
-        // The child: async-signal-safe calls only until exec.
-        ::setpgid(0, 0);
-#ifdef __linux__
-        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-        if (::getppid() != parent) ::_exit(127);  // iobench died before the line above
-#endif
-        // iobench's handlers are gone after exec; what it ignores or blocks would stay.
-        ::signal(SIGPIPE, SIG_DFL);
-        ::signal(SIGXFSZ, SIG_DFL);
-        sigset_t none;
-        ::sigemptyset(&none);
-        ::sigprocmask(SIG_SETMASK, &none, nullptr);
-        if (::dup2(in[0], 0) < 0 || ::dup2(out[1], 1) < 0 || ::dup2(err[1], 2) < 0) ::_exit(127);
-        close_from_3();
-        ::execv(args[0], args.data());
-        const char message[] = "iobench: cannot execute the program\n";
-        [[maybe_unused]] const ssize_t n = ::write(2, message, sizeof message - 1);
-        ::_exit(127);
-    }
-    (void)parent;
+    if (pid == 0) exec_child(args.data(), in[0], out[1], err[1], parent);
     ::setpgid(pid, pid);  // also here: no race with a kill of the group before the child ran
     pid_ = pid;
     ::close(in[0]);
@@ -228,16 +247,8 @@ ProgramProcess::ProgramProcess(std::string name, const std::vector<std::string>&
     proc_io_ = ::open(fmt::format("/proc/{}/io", pid).c_str(), O_RDONLY | O_CLOEXEC);
     proc_stat_ = ::open(fmt::format("/proc/{}/stat", pid).c_str(), O_RDONLY | O_CLOEXEC);
     if (clockid_t clock{}; ::clock_getcpuclockid(pid, &clock) == 0) cpu_clock_ = static_cast<int>(clock);
-    if (char text[512]; proc_stat_ >= 0) {
-        // Its start (field 22 of /proc/PID/stat, clock ticks since boot): what it leaves started later.
-        const ssize_t n = ::pread(proc_stat_, text, sizeof text - 1, 0);
-        const char* close = n > 0 ? static_cast<const char*>(::memrchr(text, ')', static_cast<std::size_t>(n))) : nullptr;
-        if (close) {
-            text[n] = '\0';
-            std::sscanf(close + 1, " %*c %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %llu",
-                        &started_ticks_);
-        }
-    }
+    // Its start: what it leaves started later.
+    if (proc_stat_ >= 0) started_ticks_ = start_ticks(proc_stat_);
     try {
         const std::optional<std::string> first = read_line("its start");
         if (!first)

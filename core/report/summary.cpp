@@ -740,37 +740,42 @@ void render_small_table(std::ostream& out, const std::vector<std::vector<std::st
     }
 }
 
+/// A per-call row's line in a threads table: its method, with its buffer
+/// size and pacing where it has them.
+std::string threads_method(const RowStructure& s) {
+    return (s.buffer_size == 0 ? s.method : fmt::format("{}/buf:{}", s.method, s.buffer_size)) + s.pacing;
+}
+
+/// A threads table's cell of row `r`: its items per second, its interval,
+/// and its p99.9 call (after "≤" at the clock's resolution).
+std::string threads_cell(const SummaryRow& r) {
+    const auto rate = counter_of(r, "items_per_second");
+    std::string text = rate ? format_count(*rate) + "/s" : std::string("-");
+    if (r.ci_low && r.ci_high && r.ms > 0)
+        text += fmt::format(" ±{:.1f}%", 100 * std::max(r.ms - *r.ci_low, *r.ci_high - r.ms) / r.ms);
+    if (const auto p999 = counter_of(r, "latency_p999_ns")) {
+        const auto resolution = counter_of(r, "latency_resolution_ns");
+        text += fmt::format(", {}{}", resolution && at_clock_resolution(*p999, *resolution) ? "≤" : "",
+                            format_time(*p999 / 1e9));
+    }
+    return text;
+}
+
 /// The threads tables of table `t`, as docs/results/threads.md lays them
 /// out, where its per-call rows ran with two thread counts or more: one per
 /// sink (a threads:1 row in each), a line per method and a column per
-/// thread count, each cell the row's items per second, its interval, and
-/// its p99.9 call (after "≤" at the clock's resolution).
+/// thread count, each cell as threads_cell gives it.
 void render_threads_tables(std::ostream& out, const SummaryTable& t) {
     std::vector<unsigned> counts;
     for (const SummaryRow& r : t.rows)
         if (r.outcome.ok() && r.structure.threads > 0) add_once(counts, r.structure.threads);
     if (counts.size() < 2) return;
     std::sort(counts.begin(), counts.end());
-    const auto method_of = [](const RowStructure& s) {
-        return (s.buffer_size == 0 ? s.method : fmt::format("{}/buf:{}", s.method, s.buffer_size)) + s.pacing;
-    };
-    const auto cell = [](const SummaryRow& r) {
-        const auto rate = counter_of(r, "items_per_second");
-        std::string text = rate ? format_count(*rate) + "/s" : std::string("-");
-        if (r.ci_low && r.ci_high && r.ms > 0)
-            text += fmt::format(" ±{:.1f}%", 100 * std::max(r.ms - *r.ci_low, *r.ci_high - r.ms) / r.ms);
-        if (const auto p999 = counter_of(r, "latency_p999_ns")) {
-            const auto resolution = counter_of(r, "latency_resolution_ns");
-            text += fmt::format(", {}{}", resolution && at_clock_resolution(*p999, *resolution) ? "≤" : "",
-                                format_time(*p999 / 1e9));
-        }
-        return text;
-    };
     for (const bool shared : {true, false}) {
         std::vector<std::string> methods;  // in the table's order: fastest first
         for (const SummaryRow& r : t.rows)
             if (r.outcome.ok() && r.structure.threads > 1 && r.structure.shared_sink == shared)
-                add_once(methods, method_of(r.structure));
+                add_once(methods, threads_method(r.structure));
         if (methods.empty()) continue;
         std::vector<std::vector<std::string>> lines;
         std::vector<std::string> head{"method"};
@@ -781,10 +786,10 @@ void render_threads_tables(std::ostream& out, const SummaryTable& t) {
             for (unsigned n : counts) {
                 const SummaryRow* found = nullptr;
                 for (const SummaryRow& r : t.rows)
-                    if (r.outcome.ok() && method_of(r.structure) == m && r.structure.threads == n &&
+                    if (r.outcome.ok() && threads_method(r.structure) == m && r.structure.threads == n &&
                         (n == 1 || r.structure.shared_sink == shared))
                         found = &r;
-                line.push_back(found ? cell(*found) : "-");
+                line.push_back(found ? threads_cell(*found) : "-");
             }
             lines.push_back(std::move(line));
         }
@@ -884,8 +889,10 @@ void render_warnings(std::ostream& out, const SummaryNotes& notes) {
             fmt::join(notes.stopped, "; "));
 }
 
-/// The notes under the tables: what each column and mark means, then the warnings.
-void render_notes(std::ostream& out, const SummaryNotes& notes) {
+/// What each column and mark of the tables means (the legend under them), with
+/// the max-call remark and the valgrind warning where the per-call and
+/// instructions lines need them next to theirs.
+void render_legend(std::ostream& out, const SummaryNotes& notes) {
     out << fmt::format("\ntime: median of the repetitions; {} CI: half-width of the median's distribution-free "
                        "interval;\ncv: standard deviation / mean of the repetitions' times;\n",
                        rule_percent(rules::confidence));
@@ -944,6 +951,10 @@ void render_notes(std::ostream& out, const SummaryNotes& notes) {
             out << "- under valgrind the code runs ~50x slower: the times of this run are not the figure, and the "
                    "calls columns are left out (valgrind's own system calls would be counted).\n";
     }
+}
+
+/// The remarks ("- ..."): cells left out or figures that stand for less than a row's whole run.
+void render_remarks(std::ostream& out, const SummaryNotes& notes) {
     for (const auto& [reason, methods] : notes.calls_not_counted) {
         // A reason of the platform's (wine's) holds for every row: not a list of every method.
         if (methods.size() == notes.methods.size())
@@ -967,6 +978,12 @@ void render_notes(std::ostream& out, const SummaryNotes& notes) {
         out << fmt::format("- in the {0} CI column: fewer than {1} repetitions, too few for a {0} interval of the "
                            "median.\n",
                            rule_percent(rules::confidence), rules::min_repetitions_for_interval);
+}
+
+/// The notes under the tables: the legend, the remarks, then the warnings.
+void render_notes(std::ostream& out, const SummaryNotes& notes) {
+    render_legend(out, notes);
+    render_remarks(out, notes);
     render_warnings(out, notes);
 }
 
