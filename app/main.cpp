@@ -341,57 +341,34 @@ std::vector<std::string> baseline_methods_of(const std::vector<std::string>& val
     return methods;
 }
 
-/// Decides the run from `cl` into `plan`: the suite, the cases, every value
-/// checked. Returns the exit status when the command is done already
-/// (--list printed), std::nullopt to go on. Throws usage_error.
-std::optional<int> make_plan(const CommandLine& cl, Plan& plan) {
-    const Options& opt = cl.opt;
-    const iobench::HarnessFlags& harness = cl.harness;
-    plan.interleave = harness.interleave.value_or(!opt.no_interleave);
-    const iobench::ListFormat list_format =
-        opt.list_format ? iobench::parse_list_format(*opt.list_format) : iobench::ListFormat::names;
-    if (opt.list && list_format == iobench::ListFormat::markdown)
-        return print_or_fail(iobench::methods_markdown(iobench::methods(), iobench::workloads()));
-
+/// Loads suite `suite_name` (every pair where empty) into `plan` and the
+/// cases and skipped benchmarks `filter` selects from it. Throws
+/// usage_error for a bad suite, or when nothing selected can run (saying
+/// why: skipped here, or matched by nothing).
+void select_cases(const std::string& suite_name, const std::string& filter, Plan& plan) {
     try {
-        plan.suite = opt.suite.empty() ? iobench::all_pairs() : iobench::load_suite(opt.suite, absent_suite_plugins);
+        plan.suite = suite_name.empty() ? iobench::all_pairs() : iobench::load_suite(suite_name, absent_suite_plugins);
     } catch (const iobench::suite_error& e) {
         throw usage_error(e.what());
     }
-    const iobench::Suite& suite = plan.suite;
-    plan.cases = iobench::filter_cases(suite.cases, harness.filter);
-    plan.skipped = iobench::filter_cases(suite.skipped, harness.filter);
-    if (plan.cases.empty()) {
-        // Every benchmark selected cannot run here (a Windows-only method on
-        // Linux, a shared sink of a method that cannot share one): say why.
-        if (!plan.skipped.empty())
-            throw usage_error(fmt::format("nothing can run: the {} benchmark(s) selected are skipped here ({}: {}{})",
-                                          plan.skipped.size(), plan.skipped.front().name, plan.skipped.front().reason,
-                                          plan.skipped.size() > 1 ? "; ..." : ""));
-        throw usage_error(fmt::format("no benchmark matches --benchmark_filter={}", harness.filter));
-    }
+    plan.cases = iobench::filter_cases(plan.suite.cases, filter);
+    plan.skipped = iobench::filter_cases(plan.suite.skipped, filter);
+    if (!plan.cases.empty()) return;
+    // Every benchmark selected cannot run here (a Windows-only method on
+    // Linux, a shared sink of a method that cannot share one): say why.
+    if (!plan.skipped.empty())
+        throw usage_error(fmt::format("nothing can run: the {} benchmark(s) selected are skipped here ({}: {}{})",
+                                      plan.skipped.size(), plan.skipped.front().name, plan.skipped.front().reason,
+                                      plan.skipped.size() > 1 ? "; ..." : ""));
+    throw usage_error(fmt::format("no benchmark matches --benchmark_filter={}", filter));
+}
 
-    if (opt.list) {
-        std::string names;
-        for (const auto& c : plan.cases) names += c.name + "\n";
-        for (const auto& s : plan.skipped) names += fmt::format("# {}: skipped, {}\n", s.name, s.reason);
-        return print_or_fail(names);
-    }
-
-    plan.stdout_target = suite.stdout_target.value_or(iobench::StdoutTarget::devnull);
-    if (opt.stdout_target) {
-        const auto t = iobench::parse_stdout_target(*opt.stdout_target);
-        if (!t) throw usage_error(fmt::format("--stdout-target {}: must be devnull, file or pipe", *opt.stdout_target));
-        plan.stdout_target = *t;
-    }
-
-    plan.scale = opt.scale ? iobench::parse_scale(*opt.scale) : suite.scale.value_or(1.0);
-    iobench::check_scale(plan.scale, opt.scale ? "--scale" : fmt::format("suite {}: \"scale\"", suite.name),
-                         plan.cases, opt.file_size.has_value());
-    plan.file_size = opt.file_size ? iobench::parse_size(*opt.file_size, "--file-size") : 0;
-    // Code from elsewhere runs only when no other user could change it.
+/// The program methods of `cases` checked: code from elsewhere runs only
+/// when no other user could change it. Returns "method: files" of each
+/// program method once, "; " between them (the context's programs).
+std::string checked_programs(const std::vector<iobench::Case>& cases) {
     std::vector<std::string> programs;
-    for (const iobench::Case& c : plan.cases) {
+    for (const iobench::Case& c : cases) {
         if (c.method->program.file.empty()) continue;
         const std::string named = c.method->name + ":";
         if (std::any_of(programs.begin(), programs.end(), [&](const std::string& p) { return p.rfind(named, 0) == 0; }))
@@ -399,23 +376,30 @@ std::optional<int> make_plan(const CommandLine& cl, Plan& plan) {
         if (std::string files = iobench::check_program(c.method->name, c.method->program); !files.empty())
             programs.push_back(fmt::format("{} {}", named, files));
     }
-    plan.programs = fmt::format("{}", fmt::join(programs, "; "));
-    if (!opt.baseline_method.empty()) plan.baseline_methods = baseline_methods_of(opt.baseline_method, plan.cases);
-    if (opt.latency_clock) {
-        const std::optional<iobench::ClockKind> clock = iobench::clock_named(*opt.latency_clock);
-        std::vector<std::string> here;
-        for (iobench::ClockKind k : iobench::available_clocks()) here.emplace_back(iobench::to_string(k));
-        here.emplace_back("none");
-        if (!clock || !iobench::clock_available(*clock))
-            throw usage_error(fmt::format("--latency-clock {}: {}; here: {}", *opt.latency_clock,
-                                          clock ? "cannot be read on this machine" : "no such clock",
-                                          fmt::join(here, ", ")));
-        plan.latency_clock = clock;
-    }
-    if (opt.time_limit) plan.time_limit = iobench::parse_time_limit(*opt.time_limit);
-    if (opt.cpus) plan.cpus = iobench::parse_cpu_list(*opt.cpus);
-    if (opt.dir) check_writable_dir(*opt.dir, "--dir");
-    plan.results_target = results_target_of(opt, harness.out_file, plan.suite.name);
+    return fmt::format("{}", fmt::join(programs, "; "));
+}
+
+/// The clock --latency-clock `name` names. Throws usage_error, listing the
+/// clocks this machine can read, for a name that is none or one it cannot.
+iobench::ClockKind latency_clock_named(const std::string& name) {
+    const std::optional<iobench::ClockKind> clock = iobench::clock_named(name);
+    std::vector<std::string> here;
+    for (iobench::ClockKind k : iobench::available_clocks()) here.emplace_back(iobench::to_string(k));
+    here.emplace_back("none");
+    if (!clock || !iobench::clock_available(*clock))
+        throw usage_error(fmt::format("--latency-clock {}: {}; here: {}", name,
+                                      clock ? "cannot be read on this machine" : "no such clock",
+                                      fmt::join(here, ", ")));
+    return *clock;
+}
+
+/// The repetitions, runs and order of `plan` (whose suite is chosen) from
+/// `cl`, the suite and --instructions; the suite's stopping rule where it
+/// can stop a benchmark early (not with a warm-up, which it would count).
+void set_repetitions(const CommandLine& cl, Plan& plan) {
+    const Options& opt = cl.opt;
+    const iobench::HarnessFlags& harness = cl.harness;
+    const iobench::Suite& suite = plan.suite;
     // Every benchmark gets the repetitions explicitly, so the progress lines
     // can count them, and its runs per repetition from a sizing run.
     plan.repetitions = harness.repetitions.value_or(suite.repetitions.value_or(1));
@@ -444,6 +428,49 @@ std::optional<int> make_plan(const CommandLine& cl, Plan& plan) {
         else
             plan.stopping_rule = suite.stopping_rule;
     }
+}
+
+/// Decides the run from `cl` into `plan`: the suite, the cases, every value
+/// checked. Returns the exit status when the command is done already
+/// (--list printed), std::nullopt to go on. Throws usage_error.
+std::optional<int> make_plan(const CommandLine& cl, Plan& plan) {
+    const Options& opt = cl.opt;
+    const iobench::HarnessFlags& harness = cl.harness;
+    plan.interleave = harness.interleave.value_or(!opt.no_interleave);
+    const iobench::ListFormat list_format =
+        opt.list_format ? iobench::parse_list_format(*opt.list_format) : iobench::ListFormat::names;
+    if (opt.list && list_format == iobench::ListFormat::markdown)
+        return print_or_fail(iobench::methods_markdown(iobench::methods(), iobench::workloads()));
+
+    select_cases(opt.suite, harness.filter, plan);
+    const iobench::Suite& suite = plan.suite;
+
+    if (opt.list) {
+        std::string names;
+        for (const auto& c : plan.cases) names += c.name + "\n";
+        for (const auto& s : plan.skipped) names += fmt::format("# {}: skipped, {}\n", s.name, s.reason);
+        return print_or_fail(names);
+    }
+
+    plan.stdout_target = suite.stdout_target.value_or(iobench::StdoutTarget::devnull);
+    if (opt.stdout_target) {
+        const auto t = iobench::parse_stdout_target(*opt.stdout_target);
+        if (!t) throw usage_error(fmt::format("--stdout-target {}: must be devnull, file or pipe", *opt.stdout_target));
+        plan.stdout_target = *t;
+    }
+
+    plan.scale = opt.scale ? iobench::parse_scale(*opt.scale) : suite.scale.value_or(1.0);
+    iobench::check_scale(plan.scale, opt.scale ? "--scale" : fmt::format("suite {}: \"scale\"", suite.name),
+                         plan.cases, opt.file_size.has_value());
+    plan.file_size = opt.file_size ? iobench::parse_size(*opt.file_size, "--file-size") : 0;
+    plan.programs = checked_programs(plan.cases);
+    if (!opt.baseline_method.empty()) plan.baseline_methods = baseline_methods_of(opt.baseline_method, plan.cases);
+    if (opt.latency_clock) plan.latency_clock = latency_clock_named(*opt.latency_clock);
+    if (opt.time_limit) plan.time_limit = iobench::parse_time_limit(*opt.time_limit);
+    if (opt.cpus) plan.cpus = iobench::parse_cpu_list(*opt.cpus);
+    if (opt.dir) check_writable_dir(*opt.dir, "--dir");
+    plan.results_target = results_target_of(opt, harness.out_file, plan.suite.name);
+    set_repetitions(cl, plan);
     return std::nullopt;
 }
 
@@ -641,54 +668,27 @@ iobench::TrustedFile valgrind_file() {
     return iobench::TrustedFile(path, given && *given ? "IOBENCH_VALGRIND" : "valgrind");
 }
 
-/// Runs `plan`: the working directory (after removing what killed runs left),
-/// the harness, every benchmark; then finish(). Returns the exit status.
-int execute(const CommandLine& cl, const Plan& plan, const char* argv0) {
-    const Options& opt = cl.opt;
-    const fs::path& results_target = plan.results_target;
-    iobench::ensure_resource_limits();  // ulimit -n, -s: raised, or refused (exit 2)
-    // The working directory: a subdirectory of its own in --dir or in the
-    // system's temporary directory, after removing what killed runs left there.
-    const fs::path base = work_base(opt);
-    remove_stale(base);
-    if (!results_target.empty()) remove_stale(results_target.has_parent_path() ? results_target.parent_path() : ".");
-    if (plan.file_size != 0) {
-        const auto sized = std::find_if(plan.cases.begin(), plan.cases.end(),
-                                        [](const iobench::Case& c) { return c.workload->spec().sized_input; });
-        try {
-            if (sized != plan.cases.end())
-                iobench::require_room(base, fmt::format("the {} input", sized->workload->name()), plan.file_size);
-        } catch (const iobench::space_error& e) {
-            throw usage_error(fmt::format("--file-size {}: {}", *opt.file_size, e.what()));
-        }
-    }
-    std::optional<iobench::WorkDir> work;
+/// Refuses (usage_error naming --file-size `given`) a sized input of
+/// `plan.file_size` bytes that does not fit in `base`.
+void require_room_for_input(const fs::path& base, const Plan& plan, const std::string& given) {
+    const auto sized = std::find_if(plan.cases.begin(), plan.cases.end(),
+                                    [](const iobench::Case& c) { return c.workload->spec().sized_input; });
     try {
-        work.emplace(base);
-    } catch (const std::system_error& e) {
-        // what() names the call, the path and the system's message already.
-        throw usage_error(fmt::format("{}{}", e.what(), opt.dir ? "" : "; give --dir"));
+        if (sized != plan.cases.end())
+            iobench::require_room(base, fmt::format("the {} input", sized->workload->name()), plan.file_size);
+    } catch (const iobench::space_error& e) {
+        throw usage_error(fmt::format("--file-size {}: {}", given, e.what()));
     }
-    if (opt.keep_files) work->keep();
+}
 
-    if (!initialize_harness(argv0, plan.suite, cl.harness, plan.interleave)) return exit_usage;
-    if (opt.results_dir) {
-        std::error_code ec;
-        fs::create_directories(*opt.results_dir, ec);
-        if (ec) throw usage_error(fmt::format("--results-dir {}: {}", *opt.results_dir, ec.message()));
-    }
-
-    const fs::path dir = work->path();
-    iobench::Session session(dir, plan.scale, opt.keep_files);
-    session.set_stdout_target(plan.stdout_target);
-    if (plan.file_size != 0) session.set_input_size(plan.file_size);
-    session.set_time_limit(plan.time_limit);
-
-    // Pinned before any thread of the run starts (they inherit the mask).
-    const std::string pinned = plan.cpus.empty() ? std::string() : iobench::pin_to_cpus(plan.cpus);
-
-    // The results file's context after Google Benchmark's own keys: the
-    // environment, the run's settings, what did not run.
+/// The results file's context of the run of `plan` in `dir` (after Google
+/// Benchmark's own keys): the environment, the run's settings, what did not
+/// run, the CPUs it is `pinned` to, and what a new file's pages cost against
+/// an overwrite's where an output table has a limit row (measured here, some
+/// 0.3 s, into `page_cost`); the per-call clock chosen where a row is per-call.
+std::map<std::string, std::string> run_context(const Plan& plan, const iobench::Session& session, const fs::path& dir,
+                                               const std::string& pinned,
+                                               std::optional<iobench::PageCost>& page_cost) {
     std::map<std::string, std::string> context;
     for (const auto& [key, value] : iobench::describe_environment(dir)) context.emplace(key, value);
     context["suite"] = plan.suite.name;
@@ -702,7 +702,6 @@ int execute(const CommandLine& cl, const Plan& plan, const char* argv0) {
     if (!pinned.empty()) context["cpus"] = pinned;
     // A new file's pages against overwritten ones (some 0.3 s), where an
     // output table has a limit row whose time they may be most of.
-    std::optional<iobench::PageCost> page_cost;
     const bool output_limit = std::any_of(plan.cases.begin(), plan.cases.end(), [](const iobench::Case& c) {
         return c.method->reference && c.workload->spec().reference == iobench::ReferenceKind::output;
     });
@@ -732,8 +731,12 @@ int execute(const CommandLine& cl, const Plan& plan, const char* argv0) {
             context["valgrind"] = fmt::format("{} (owner {})", valgrind.path().string(), valgrind.owner());
         }
     }
-    // --benchmark_context's keys, among iobench's by name (none is one of theirs: check_harness_flags).
-    for (const auto& [key, value] : cl.harness.context) context[key] = value;
+    return context;
+}
+
+/// Says on standard error what the run of `plan` in `dir` loads and does:
+/// each plugin, an emulated CPU, the benchmarks, the scale and the files' place.
+void announce_run(const Plan& plan, const fs::path& dir) {
     for (const iobench::LoadedPlugin& p : iobench::loaded_plugins())
         note("iobench: plugin {}{}: {} (sha256 {})\n", p.path, p.owner.empty() ? "" : " (owner " + p.owner + ")",
              iobench::registered_text(p), p.sha256.substr(0, 16));
@@ -742,12 +745,13 @@ int execute(const CommandLine& cl, const Plan& plan, const char* argv0) {
              iobench::cpu_emulator());
     note("iobench: {} benchmark(s), scale {}, files in {} ({})\n", plan.cases.size(), plan.scale, dir.string(),
          iobench::filesystem_type(dir));
-    iobench::Outcomes outcomes;  // how each benchmark ended: the summary, the exit status
+}
 
-    const iobench::CaseIndex index(plan.cases);  // what each row is: the summary's tables, the JSON's fields
-    iobench::SummaryConsoleReporter display(
-        outcomes, index,
-        IOBENCH_ISATTY(1) ? benchmark::ConsoleReporter::OO_ColorTabular : benchmark::ConsoleReporter::OO_Tabular);
+/// Gives the summary what it says beside the rows of the run of `plan`:
+/// skipped benchmarks, plugins, baselines, added families, the stopping
+/// rule, the page cost measured (`page_cost`), valgrind and instructions.
+void configure_summary(iobench::SummaryConsoleReporter& display, const Plan& plan,
+                       const std::optional<iobench::PageCost>& page_cost) {
     display.set_skipped(plan.skipped);
     display.set_plugins(iobench::loaded_plugins());
     display.set_baseline_methods(plan.baseline_methods);
@@ -757,6 +761,85 @@ int execute(const CommandLine& cl, const Plan& plan, const char* argv0) {
     display.set_under_valgrind(iobench::running_under_valgrind());
     if (plan.instructions)
         display.set_instructions_source(std::string(iobench::to_string(iobench::instruction_counter().source())));
+}
+
+/// Benchmark `name`'s row, failed with `reason`, as Google Benchmark reports
+/// an error (no time): for a run that code from elsewhere ended (RunGuard).
+benchmark::BenchmarkReporter::Run failed_row(const std::string& name, const std::string& reason) {
+    benchmark::BenchmarkReporter::Run row;
+    row.run_name.function_name = name;
+    row.run_type = benchmark::BenchmarkReporter::Run::RT_Iteration;
+    row.error_occurred = true;
+    row.error_message = reason;
+    row.repetitions = 1;
+    row.iterations = 0;
+    row.time_unit = benchmark::kMillisecond;
+    return row;
+}
+
+/// Where the run's working directory goes (--dir, else the system's
+/// temporary directory), after removing what killed runs left there and
+/// beside the results file, with room checked for a sized input. Throws
+/// usage_error.
+fs::path prepared_work_base(const Options& opt, const Plan& plan) {
+    const fs::path base = work_base(opt);
+    remove_stale(base);
+    const fs::path& results_target = plan.results_target;
+    if (!results_target.empty()) remove_stale(results_target.has_parent_path() ? results_target.parent_path() : ".");
+    if (plan.file_size != 0) require_room_for_input(base, plan, *opt.file_size);
+    return base;
+}
+
+/// Creates --results-dir `dir` (and its parents) where missing. Throws
+/// usage_error naming it and the system's message.
+void make_results_dir(const std::string& dir) {
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    if (ec) throw usage_error(fmt::format("--results-dir {}: {}", dir, ec.message()));
+}
+
+/// Runs `plan`: the working directory (after removing what killed runs left),
+/// the harness, every benchmark; then finish(). Returns the exit status.
+int execute(const CommandLine& cl, const Plan& plan, const char* argv0) {
+    const Options& opt = cl.opt;
+    const fs::path& results_target = plan.results_target;
+    iobench::ensure_resource_limits();  // ulimit -n, -s: raised, or refused (exit 2)
+    const fs::path base = prepared_work_base(opt, plan);
+    std::optional<iobench::WorkDir> work;
+    try {
+        work.emplace(base);
+    } catch (const std::system_error& e) {
+        // what() names the call, the path and the system's message already.
+        throw usage_error(fmt::format("{}{}", e.what(), opt.dir ? "" : "; give --dir"));
+    }
+    if (opt.keep_files) work->keep();
+
+    if (!initialize_harness(argv0, plan.suite, cl.harness, plan.interleave)) return exit_usage;
+    if (opt.results_dir) make_results_dir(*opt.results_dir);
+
+    const fs::path dir = work->path();
+    iobench::Session session(dir, plan.scale, opt.keep_files);
+    session.set_stdout_target(plan.stdout_target);
+    if (plan.file_size != 0) session.set_input_size(plan.file_size);
+    session.set_time_limit(plan.time_limit);
+
+    // Pinned before any thread of the run starts (they inherit the mask).
+    const std::string pinned = plan.cpus.empty() ? std::string() : iobench::pin_to_cpus(plan.cpus);
+
+    // The results file's context after Google Benchmark's own keys: the
+    // environment, the run's settings, what did not run.
+    std::optional<iobench::PageCost> page_cost;
+    std::map<std::string, std::string> context = run_context(plan, session, dir, pinned, page_cost);
+    // --benchmark_context's keys, among iobench's by name (none is one of theirs: check_harness_flags).
+    for (const auto& [key, value] : cl.harness.context) context[key] = value;
+    announce_run(plan, dir);
+    iobench::Outcomes outcomes;  // how each benchmark ended: the summary, the exit status
+
+    const iobench::CaseIndex index(plan.cases);  // what each row is: the summary's tables, the JSON's fields
+    iobench::SummaryConsoleReporter display(
+        outcomes, index,
+        IOBENCH_ISATTY(1) ? benchmark::ConsoleReporter::OO_ColorTabular : benchmark::ConsoleReporter::OO_Tabular);
+    configure_summary(display, plan, page_cost);
     // The summary is printed once the results file is safe: a reader of
     // standard output that goes away (| head) cannot cost the results.
     std::ostringstream summary;
@@ -777,16 +860,7 @@ int execute(const CommandLine& cl, const Plan& plan, const char* argv0) {
         const RunGuard guard(
             [&](const std::string& name, const std::string& reason) {
                 outcomes.record(name, iobench::Outcome::failed(reason));
-                // Its row, failed with the reason, as Google Benchmark reports an error.
-                benchmark::BenchmarkReporter::Run row;
-                row.run_name.function_name = name;
-                row.run_type = benchmark::BenchmarkReporter::Run::RT_Iteration;
-                row.error_occurred = true;
-                row.error_message = reason;
-                row.repetitions = 1;
-                row.iterations = 0;
-                row.time_unit = benchmark::kMillisecond;
-                tee.ReportRuns({row});
+                tee.ReportRuns({failed_row(name, reason)});
                 tee.Finalize();
                 const int status = finish(cl, plan, outcomes, json_text, summary, dir);
                 work.reset();
