@@ -376,7 +376,8 @@ sigkill|example_sigkill)
   within 15 "the configure (pid $spid) still runs after SIGKILL of the script" gone "$spid"
   within 15 "the worktree is left after SIGKILL of the script" one_worktree
   within 15 "the temporary directory is left after SIGKILL of the script: $(ls -A "$TMPDIR")" tmp_empty
-  grep -q "ended without cleaning up" err || fail "the guard did not say what it removed"
+  # The guard says so after it has removed them: wait for the line too.
+  within 15 "the guard did not say what it removed" grep -q "ended without cleaning up" err
   ;;
 leftovers|example_leftovers)
   kind=gate; [[ $scenario != example_* ]] || kind=example
