@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "methods/ascii8_avx2.hpp"
 #include "methods/format_double.hpp"
 #include "methods/hot_path.hpp"
 #include "methods/parse_uint.hpp"  // cpu_has_avx2_bmi2, IOBENCH_IBUF_SSE2, IOBENCH_TARGET_AVX2, IOBENCH_OPAQUE
@@ -174,50 +175,16 @@ struct double_line_constants {
     __m256i div1e8;           // 64-bit lanes: 2^57 / 10^8, rounded up (x / 10^8 == x * this >> 57 below 10^9)
     __m256i hundred_million;  // 64-bit lanes: 10^8
     __m256i lead;             // 64-bit lanes: '0' | '.' << 8
-    __m256i div10000;      // 64-bit lanes: 2^45 / 10^4, rounded up (x / 10^4 == x * this >> 45 below 10^8)
-    __m256i ten_thousand;  // 64-bit lanes: 10^4
-    __m256i div100;        // words: 5243 (x / 100 == mulhi(x, this) >> 3 below 43,699)
-    __m256i hundred;       // words: 100
-    __m256i div10;         // words: 6554 (x / 10 == mulhi(x, this) below 16,389)
-    __m256i ten;           // words: 10
-    __m256i zeros;         // '0' in every byte
+    ascii8_constants ascii8;  // ascii8_x4's
 };
 
 IOBENCH_TARGET_AVX2 inline double_line_constants make_double_line_constants() noexcept {
     double_line_constants k{_mm256_set1_epi64x(1441151881), _mm256_set1_epi64x(100000000),
-                            _mm256_set1_epi64x('0' | '.' << 8),   _mm256_set1_epi64x(3518437209),
-                            _mm256_set1_epi64x(10000),            _mm256_set1_epi16(5243),
-                            _mm256_set1_epi16(100),               _mm256_set1_epi16(6554),
-                            _mm256_set1_epi16(10),                _mm256_set1_epi8('0')};
+                            _mm256_set1_epi64x('0' | '.' << 8), make_ascii8_constants()};
     IOBENCH_OPAQUE(k.div1e8);
     IOBENCH_OPAQUE(k.hundred_million);
     IOBENCH_OPAQUE(k.lead);
-    IOBENCH_OPAQUE(k.div10000);
-    IOBENCH_OPAQUE(k.ten_thousand);
-    IOBENCH_OPAQUE(k.div100);
-    IOBENCH_OPAQUE(k.hundred);
-    IOBENCH_OPAQUE(k.div10);
-    IOBENCH_OPAQUE(k.ten);
-    IOBENCH_OPAQUE(k.zeros);
     return k;
-}
-
-/// The 8 ASCII digits (leading zeros kept, first digit lowest) of each of the
-/// four numbers below 10^8 in the 64-bit lanes of `x`: each cut into two
-/// 4-digit groups (one 32-bit reciprocal multiply), each group into two
-/// pairs (a 16-bit one), each pair into two digits (another), then OR '0':
-/// Wojciech Muła's SIMD itoa ("SSE: conversion integers to decimal
-/// representation", 2011), written here from that description.
-IOBENCH_ALWAYS_INLINE IOBENCH_TARGET_AVX2 __m256i ascii8_x4(__m256i x, const double_line_constants& k) noexcept {
-    const __m256i q = _mm256_srli_epi64(_mm256_mul_epu32(x, k.div10000), 45);
-    const __m256i r = _mm256_sub_epi64(x, _mm256_mul_epu32(q, k.ten_thousand));
-    const __m256i quads = _mm256_or_si256(q, _mm256_slli_epi64(r, 32));  // 32-bit lanes: first 4 digits, last 4
-    const __m256i h = _mm256_srli_epi16(_mm256_mulhi_epu16(quads, k.div100), 3);
-    const __m256i l = _mm256_sub_epi16(quads, _mm256_mullo_epi16(h, k.hundred));
-    const __m256i pairs = _mm256_or_si256(h, _mm256_slli_epi32(l, 16));  // 16-bit lanes: pairs of digits in order
-    const __m256i t = _mm256_mulhi_epu16(pairs, k.div10);
-    const __m256i u = _mm256_sub_epi16(pairs, _mm256_mullo_epi16(t, k.ten));
-    return _mm256_or_si256(_mm256_or_si256(t, _mm256_slli_epi16(u, 8)), k.zeros);
 }
 
 /// The index of the highest set bit of `x` (not 0): one bsr.
@@ -285,8 +252,8 @@ IOBENCH_TARGET_AVX2 inline char* format_double_lines_avx2(char* out, const doubl
         // The first digits (0 in the low8 lanes), and the 8 digits after them.
         const __m256i first = _mm256_srli_epi64(_mm256_mul_epu32(x, k.div1e8), 57);
         const __m256i lead = _mm256_add_epi64(first, k.lead);
-        const __m256i digits = ascii8_x4(_mm256_sub_epi64(x, _mm256_mul_epu32(first, k.hundred_million)), k);
-        const auto nonzero = ~static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(digits, k.zeros)));
+        const __m256i digits = ascii8_x4(_mm256_sub_epi64(x, _mm256_mul_epu32(first, k.hundred_million)), k.ascii8);
+        const auto nonzero = ~static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(digits, k.ascii8.zeros)));
         out = put_double_line_digits(out, bits0 >> 63, d0.exponent_index, _mm256_castsi256_si128(lead),
                                      _mm256_castsi256_si128(digits), nonzero << 16);
         out = put_double_line_digits(out, bits1 >> 63, d1.exponent_index, _mm256_extracti128_si256(lead, 1),

@@ -10,8 +10,9 @@
 // CPU has).
 //
 // Every kernel cuts a number below 10^8 into two four-digit groups with one
-// reciprocal multiply (x / 10^4 == (x * 109951163) >> 40 there, as ascii8);
-// numbers of 9 to 20 digits go through format_uint, one at a time.
+// reciprocal multiply (x / 10^4 == (x * 109951163) >> 40 there, as ascii8;
+// the AVX2 kernel's ascii8_x4 uses 2^45 / 10^4 instead); numbers of 9 to 20
+// digits go through format_uint, one at a time.
 #pragma once
 
 #include <algorithm>
@@ -21,6 +22,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "methods/ascii8_avx2.hpp"
 #include "methods/format_uint.hpp"
 #include "methods/hot_path.hpp"
 #include "methods/parse_uint.hpp"  // cpu_has_avx2_bmi2, IOBENCH_IBUF_SSE2, IOBENCH_TARGET_AVX2
@@ -200,69 +202,112 @@ alignas(32) inline constexpr std::uint8_t shift_down_masks[32] = {
     0,    1,    2,    3,    4,    5,    6,    7,    8,    9,    10,   11,   12,   13,   14,   15,
     0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80};
 
+/// The vector constants of the AVX2 kernel, made once per call and kept in registers.
+struct uint_lines_avx2_constants {
+    ascii8_constants ascii8;
+    __m256i newlines;    ///< '\n' in every byte
+    __m256i nonzero;     ///< '0', but '0' - 1 in the last byte of each 64-bit lane: a digit above it is not a leading zero
+    __m256i high_bits;   ///< 64-bit lanes: the bits from 2^26 up (a lane without them is below 10^8)
+    __m256i flip;        ///< 64-bit lanes: 2^63 (x >= 10^8 as a signed compare: both sides with the top bit flipped)
+    __m256i limit;       ///< 64-bit lanes: 2^63 + 10^8 - 1
+};
+
+/// The constants, loaded once and hidden from constant folding (as make_ascii8_constants).
+IOBENCH_TARGET_AVX2 inline uint_lines_avx2_constants make_uint_lines_avx2_constants() noexcept {
+    uint_lines_avx2_constants k{make_ascii8_constants(),
+                                load_constant(broadcast_constant<std::uint8_t, '\n'>),
+                                load_constant(broadcast_constant<std::uint64_t, 0x2F30303030303030>),
+                                load_constant(broadcast_constant<std::uint64_t, ~std::uint64_t{(1 << 26) - 1}>),
+                                load_constant(broadcast_constant<std::uint64_t, std::uint64_t{1} << 63>),
+                                load_constant(broadcast_constant<std::uint64_t, (std::uint64_t{1} << 63) + 99999999>)};
+    IOBENCH_OPAQUE(k.newlines);
+    IOBENCH_OPAQUE(k.nonzero);
+    IOBENCH_OPAQUE(k.high_bits);
+    IOBENCH_OPAQUE(k.flip);
+    IOBENCH_OPAQUE(k.limit);
+    return k;
+}
+
+/// One line at `at`: `line` (8 digits, then '\n' and scratch) with its
+/// first bytes shifted out by `shift` (shift_down_masks + their count: one
+/// shuffle), 16 bytes stored.
+IOBENCH_ALWAYS_INLINE IOBENCH_TARGET_AVX2 void store_line(char* at, __m128i line, const std::uint8_t* shift) noexcept {
+    const __m128i mask = _mm_loadu_si128(reinterpret_cast<const __m128i*>(shift));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(at), _mm_shuffle_epi8(line, mask));
+}
+
+/// The lines of the four numbers below 10^8 in the 64-bit lanes of `x`
+/// (each in decimal, then '\n') at `q`; returns the end of the last. The
+/// digits from ascii8_x4, their leading zeros found with one compare and
+/// one movemask; each line (its 8 digits, then '\n') is shifted into place
+/// with one byte shuffle and stored with one 16-byte store (the bytes past
+/// its '\n' are scratch, overwritten by the next line). Bit 8 j + i of
+/// `lead` is set for digit i of number j that is not '0', and always for
+/// i = 7 (0 has one digit); with the bits of the numbers before j cleared
+/// (one andn), its lowest set bit is 8 j plus j's leading zeros.
+IOBENCH_ALWAYS_INLINE IOBENCH_TARGET_AVX2 char* put_uint_lines_x4(char* q, __m256i x, const uint_lines_avx2_constants& k,
+                                                                  const std::uint8_t* masks) noexcept {
+    const __m256i digits = ascii8_x4(x, k.ascii8);
+    const std::uint64_t lead = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpgt_epi8(digits, k.nonzero)));
+    // Numbers 0 and 2 (the low half of each 128-bit lane), then 1 and 3, each with '\n' after it.
+    const __m256i even = _mm256_unpacklo_epi64(digits, k.newlines);
+    const __m256i odd = _mm256_unpackhi_epi64(digits, k.newlines);
+    // The shifts to the numbers after the first, in registers (as
+    // constants, each shift would be a copy and a shift instead of one shrx).
+    std::uint64_t to1 = 8, to2 = 16, to3 = 24;
+    IOBENCH_OPAQUE_SCALAR(to1);
+    IOBENCH_OPAQUE_SCALAR(to2);
+    IOBENCH_OPAQUE_SCALAR(to3);
+    const std::uint64_t z1 = _tzcnt_u64(lead >> to1);
+    const std::uint64_t z2 = _tzcnt_u64(lead >> to2);
+    const std::uint64_t z3 = _tzcnt_u64(lead >> to3);
+    const std::uint64_t z0 = _tzcnt_u64(lead);
+    // Line j + 1 starts 9 bytes after line j, less j's leading zeros.
+    store_line(q, _mm256_castsi256_si128(even), masks + z0);
+    q -= z0;
+    store_line(q + 9, _mm256_castsi256_si128(odd), masks + z1);
+    q -= z1;
+    store_line(q + 18, _mm256_extracti128_si256(even, 1), masks + z2);
+    q -= z2;
+    store_line(q + 27, _mm256_extracti128_si256(odd, 1), masks + z3);
+    q -= z3;
+    IOBENCH_OPAQUE_SCALAR(q);  // else GCC computes 36 - z3 first: a copy more
+    return q + 36;
+}
+
 /// The AVX2 kernel's loop: groups of four numbers below 10^8 from `v` on, up
 /// to `stop` or the first group with a larger number; returns where it
-/// stopped (`out`: the position after the lines written). Each group is
-/// converted as the SSE2 kernel converts a pair, in one 256-bit register;
-/// each line (its 8 digits, then '\n') is shifted into place with one byte
-/// shuffle and stored with one 16-byte store (the bytes past its '\n' are
-/// scratch, overwritten by the next line). Runs only where cpu_has_avx2_bmi2().
+/// stopped (`out`: the position after the lines written). A group is
+/// checked with one test for bits from 2^26 up, and compared with 10^8 only
+/// when it has them. Runs only where cpu_has_avx2_bmi2().
 IOBENCH_TARGET_AVX2 inline const std::uint64_t* uint_lines_avx2_run(char*& out, const std::uint64_t* v,
                                                                     const std::uint64_t* stop) noexcept {
-    __m256i magic = _mm256_set1_epi64x(109951163), e4 = _mm256_set1_epi64x(10000);
-    __m256i div100 = _mm256_set1_epi32(5243), hundred = _mm256_set1_epi32(100);
-    __m256i div10 = _mm256_set1_epi16(6554), ten = _mm256_set1_epi16(10), zeros = _mm256_set1_epi8('0');
-    __m256i newlines = _mm256_set1_epi8('\n');
-    // x >= 10^8 as a signed compare: both sides with the top bit flipped.
-    __m256i flip = _mm256_set1_epi64x(INT64_MIN), limit = _mm256_set1_epi64x(INT64_MIN + 99999999);
-    IOBENCH_OPAQUE(magic);
-    IOBENCH_OPAQUE(e4);
-    IOBENCH_OPAQUE(div100);
-    IOBENCH_OPAQUE(hundred);
-    IOBENCH_OPAQUE(div10);
-    IOBENCH_OPAQUE(ten);
-    IOBENCH_OPAQUE(zeros);
-    IOBENCH_OPAQUE(newlines);
-    IOBENCH_OPAQUE(flip);
-    IOBENCH_OPAQUE(limit);
-    const std::uint8_t* const masks = shift_down_masks;
-    // q: where the next line would start if every line so far had 9 bytes,
-    // less the leading zeros dropped so far (line j of a group at q + 9 j).
+    static const uint_lines_avx2_constants constants = make_uint_lines_avx2_constants();
+    const uint_lines_avx2_constants& k = constants;
+    const std::uint8_t* masks = shift_down_masks;
+    IOBENCH_OPAQUE_SCALAR(masks);  // in a register, not made again in every pass
     char* q = out;
+    // Four groups a pass while no number has a bit from 2^26 up, then one.
+    for (const std::uint64_t* const end = v + ((stop - v) & ~std::ptrdiff_t{15}); v != end; v += 16) {
+        const __m256i x0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(v));
+        const __m256i x1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(v + 4));
+        const __m256i x2 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(v + 8));
+        const __m256i x3 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(v + 12));
+        const __m256i all = _mm256_or_si256(_mm256_or_si256(x0, x1), _mm256_or_si256(x2, x3));
+        if (!_mm256_testz_si256(all, k.high_bits)) [[unlikely]]
+            break;
+        q = put_uint_lines_x4(q, x0, k, masks);
+        q = put_uint_lines_x4(q, x1, k, masks);
+        q = put_uint_lines_x4(q, x2, k, masks);
+        q = put_uint_lines_x4(q, x3, k, masks);
+    }
     for (const std::uint64_t* const end = v + ((stop - v) & ~std::ptrdiff_t{3}); v != end; v += 4) {
         const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(v));
-        const __m256i big = _mm256_cmpgt_epi64(_mm256_xor_si256(x, flip), limit);
-        if (!_mm256_testz_si256(big, big)) break;
-        const __m256i hi = _mm256_srli_epi64(_mm256_mul_epu32(x, magic), 40);
-        const __m256i lo = _mm256_sub_epi64(x, _mm256_mul_epu32(hi, e4));
-        const __m256i quads = _mm256_or_si256(hi, _mm256_slli_epi64(lo, 32));
-        const __m256i ab = _mm256_srli_epi16(_mm256_mulhi_epu16(quads, div100), 3);
-        const __m256i cd = _mm256_sub_epi16(quads, _mm256_mullo_epi16(ab, hundred));
-        const __m256i pairs = _mm256_or_si256(ab, _mm256_slli_epi32(cd, 16));
-        const __m256i tens = _mm256_mulhi_epu16(pairs, div10);
-        const __m256i units = _mm256_sub_epi16(pairs, _mm256_mullo_epi16(tens, ten));
-        const __m256i digits = _mm256_or_si256(_mm256_or_si256(tens, _mm256_slli_epi16(units, 8)), zeros);
-        const auto lead = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpgt_epi8(digits, zeros))) |
-                          0x80808080u;
-        // Numbers 0 and 2 (the low half of each 128-bit lane), then 1 and 3,
-        // each with '\n' after it.
-        const __m256i even = _mm256_unpacklo_epi64(digits, newlines);
-        const __m256i odd = _mm256_unpackhi_epi64(digits, newlines);
-        const auto z0 = static_cast<unsigned>(std::countr_zero(lead));
-        const auto z1 = static_cast<unsigned>(std::countr_zero(lead >> 8));
-        const auto z2 = static_cast<unsigned>(std::countr_zero(lead >> 16));
-        const auto z3 = static_cast<unsigned>(std::countr_zero(lead >> 24));
-        const auto mask = [&](unsigned z) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(masks + z)); };
-        _mm_storeu_si128(reinterpret_cast<__m128i*>(q), _mm_shuffle_epi8(_mm256_castsi256_si128(even), mask(z0)));
-        q -= z0;
-        _mm_storeu_si128(reinterpret_cast<__m128i*>(q + 9), _mm_shuffle_epi8(_mm256_castsi256_si128(odd), mask(z1)));
-        q -= z1;
-        _mm_storeu_si128(reinterpret_cast<__m128i*>(q + 18),
-                         _mm_shuffle_epi8(_mm256_extracti128_si256(even, 1), mask(z2)));
-        q -= z2;
-        _mm_storeu_si128(reinterpret_cast<__m128i*>(q + 27),
-                         _mm_shuffle_epi8(_mm256_extracti128_si256(odd, 1), mask(z3)));
-        q += 36 - z3;
+        if (!_mm256_testz_si256(x, k.high_bits)) [[unlikely]] {
+            const __m256i big = _mm256_cmpgt_epi64(_mm256_xor_si256(x, k.flip), k.limit);
+            if (!_mm256_testz_si256(big, big)) break;
+        }
+        q = put_uint_lines_x4(q, x, k, masks);
     }
     out = q;
     return v;

@@ -44,6 +44,38 @@ inline void fill_counting(std::uint64_t (&block)[256], std::uint64_t first) noex
 #endif
 }
 
+#if IOBENCH_IBUF_SSE2
+/// fill_counting with 32-byte stores of four numbers at a time, eight of
+/// them per pass (0.6 instructions a number against the SSE2 loop's 1.4).
+/// Runs only where cpu_has_avx2_bmi2().
+IOBENCH_TARGET_AVX2 inline void fill_counting_avx2(std::uint64_t (&block)[256], std::uint64_t first) noexcept {
+    const auto f = static_cast<long long>(first);  // first + k .. first + k + 3, wrapping as unsigned
+    const __m256i step4 = _mm256_set1_epi64x(4), step = _mm256_set1_epi64x(32);
+    __m256i a = _mm256_add_epi64(_mm256_set1_epi64x(f), _mm256_setr_epi64x(0, 1, 2, 3));
+    __m256i b = _mm256_add_epi64(a, step4), c = _mm256_add_epi64(b, step4), d = _mm256_add_epi64(c, step4);
+    __m256i e = _mm256_add_epi64(d, step4), g = _mm256_add_epi64(e, step4), h = _mm256_add_epi64(g, step4);
+    __m256i i = _mm256_add_epi64(h, step4);
+    for (std::uint64_t* p = block; p != block + 256; p += 32) {
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), a);
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(p + 4), b);
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(p + 8), c);
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(p + 12), d);
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(p + 16), e);
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(p + 20), g);
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(p + 24), h);
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(p + 28), i);
+        a = _mm256_add_epi64(a, step);
+        b = _mm256_add_epi64(b, step);
+        c = _mm256_add_epi64(c, step);
+        d = _mm256_add_epi64(d, step);
+        e = _mm256_add_epi64(e, step);
+        g = _mm256_add_epi64(g, step);
+        h = _mm256_add_epi64(h, step);
+        i = _mm256_add_epi64(i, step);
+    }
+}
+#endif
+
 }  // namespace detail
 
 /// put_ints: 0 .. count-1, one per line, with line kernel `kernel` (which
@@ -54,7 +86,13 @@ void write_int_lines(Obuf& out, std::uint64_t count, uint_line_kernel kernel) {
     std::uint64_t block[256];
     for (std::uint64_t i = 0; i < count;) {
         const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(256, count - i));
-        detail::fill_counting(block, i);  // a whole block (the numbers past count are not written)
+        // A whole block (the numbers past count are not written).
+#if IOBENCH_IBUF_SSE2
+        if (kernel == uint_line_kernel::avx2)
+            detail::fill_counting_avx2(block, i);
+        else
+#endif
+            detail::fill_counting(block, i);
         cur.put_uint_lines(kernel, block, n);
         i += n;
     }

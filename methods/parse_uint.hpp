@@ -247,6 +247,15 @@ inline const char* parse_uint_blocks_sse2(const char* start, const char* end, st
 #define IOBENCH_OPAQUE(v) ((void)0)
 #endif
 
+/// IOBENCH_OPAQUE_SCALAR(v): the same for an integer constant `v`, which
+/// GCC would otherwise fold into each use as an immediate (a mask into a
+/// copy and a partial-register write instead of one andn).
+#if defined(__GNUC__) || defined(__clang__)
+#define IOBENCH_OPAQUE_SCALAR(v) __asm__("" : "+r"(v))
+#else
+#define IOBENCH_OPAQUE_SCALAR(v) ((void)0)
+#endif
+
 /// IOBENCH_TARGET_AVX2: compiles a function for CPUs with AVX2, BMI1, BMI2
 /// and POPCNT (GCC and Clang: the target attribute; MSVC compiles AVX2
 /// intrinsics anywhere). Such a function runs only where cpu_has_avx2_bmi2().

@@ -584,8 +584,10 @@ TEST(PacedCalls, AStallOf10msAt100000CallsPerSecondDelaysAbout1000CallsAndClosed
     // The caller catches up after the stall (its calls take ~1 us of the
     // 10 us between due times): the rate achieved is the rate asked, never
     // above it (no call is made before it is due), below it by what the
-    // last call was late (a scheduler's delay: 50 ms allowed).
-    EXPECT_LE(p.run.counters.at("rate_achieved_per_s"), 100'000 * 1.001);
+    // last call was late (a scheduler's delay: 50 ms allowed); 1 % above it
+    // for the estimate of the clock's ticks-to-ns factor, which can move
+    // between the due times and the count.
+    EXPECT_LE(p.run.counters.at("rate_achieved_per_s"), 100'000 * 1.01);
     EXPECT_GE(p.run.counters.at("rate_achieved_per_s"), 20'000 / 0.25);
     EXPECT_FALSE(c.run.counters.count("rate_asked_per_s"));
     EXPECT_FALSE(p.run.counters.count("latency_between_calls_ns"));
@@ -613,8 +615,10 @@ TEST(PacedCalls, ABatchAverageHidesTheStallThatEachCallShows) {
     const ReadRun p = run_read(2e-4, "hello", "zz_stall_once", paced);
     ASSERT_EQ(p.run.verdict, "");
     EXPECT_EQ(p.run.counters.at("latency_calls"), 1000);
-    // (the last batch is due 20 calls before the end: at most 20,000 calls in 19,980 / rate)
-    EXPECT_LE(p.run.counters.at("rate_achieved_per_s"), 100'000 * 20'000.0 / 19'980 * 1.001);
+    // (the last batch is due 20 calls before the end: at most 20,000 calls in 19,980 / rate;
+    // 1 % more for the clock's ticks-to-ns factor, whose estimate can move between the due
+    // times and the count: 100,256 against 100,200 once in a sanitized ctest beside other shards)
+    EXPECT_LE(p.run.counters.at("rate_achieved_per_s"), 100'000 * 20'000.0 / 19'980 * 1.01);
     EXPECT_GE(p.run.counters.at("rate_achieved_per_s"), 20'000 / 0.25);
 }
 
