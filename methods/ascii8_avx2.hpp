@@ -40,7 +40,9 @@ inline constexpr repeated_lanes<T> broadcast_constant = [] {
 /// The vector at `c` (a broadcast_constant).
 template <class T>
 IOBENCH_ALWAYS_INLINE IOBENCH_TARGET_AVX2 __m256i load_constant(const repeated_lanes<T>& c) noexcept {
-    return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(c.lanes));
+    const T* lanes = c.lanes;
+    IOBENCH_OPAQUE_SCALAR(lanes);  // a load, not the value built again from immediates
+    return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(lanes));
 }
 
 /// The constants, each loaded once and hidden from constant folding

@@ -237,14 +237,17 @@ IOBENCH_ALWAYS_INLINE IOBENCH_TARGET_AVX2 void store_line(char* at, __m128i line
 }
 
 /// The lines of the four numbers below 10^8 in the 64-bit lanes of `x`
-/// (each in decimal, then '\n') at `q`; returns the end of the last. The
-/// digits from ascii8_x4, their leading zeros found with one compare and
-/// one movemask; each line (its 8 digits, then '\n') is shifted into place
-/// with one byte shuffle and stored with one 16-byte store (the bytes past
-/// its '\n' are scratch, overwritten by the next line). Bit 8 j + i of
-/// `lead` is set for digit i of number j that is not '0', and always for
-/// i = 7 (0 has one digit); with the bits of the numbers before j cleared
-/// (one andn), its lowest set bit is 8 j plus j's leading zeros.
+/// (each in decimal, then '\n') at `q + At`; returns `q` less the leading
+/// zeros dropped, so that the lines end at the result + At + 36 (`At`, a
+/// constant, lets the compiler fold the offsets of four groups into the
+/// stores' displacements). The digits from ascii8_x4, their leading zeros
+/// found with one compare and one movemask; each line (its 8 digits, then
+/// '\n') is shifted into place with one byte shuffle and stored with one
+/// 16-byte store (the bytes past its '\n' are scratch, overwritten by the
+/// next line). Bit 8 j + i of `lead` is set for digit i of number j that is
+/// not '0', and always for i = 7 (0 has one digit): the lowest set bit of
+/// `lead` shifted right by 8 j is j's count of leading zeros.
+template <std::ptrdiff_t At>
 IOBENCH_ALWAYS_INLINE IOBENCH_TARGET_AVX2 char* put_uint_lines_x4(char* q, __m256i x, const uint_lines_avx2_constants& k,
                                                                   const std::uint8_t* masks) noexcept {
     const __m256i digits = ascii8_x4(x, k.ascii8);
@@ -263,16 +266,14 @@ IOBENCH_ALWAYS_INLINE IOBENCH_TARGET_AVX2 char* put_uint_lines_x4(char* q, __m25
     const std::uint64_t z3 = _tzcnt_u64(lead >> to3);
     const std::uint64_t z0 = _tzcnt_u64(lead);
     // Line j + 1 starts 9 bytes after line j, less j's leading zeros.
-    store_line(q, _mm256_castsi256_si128(even), masks + z0);
+    store_line(q + At, _mm256_castsi256_si128(even), masks + z0);
     q -= z0;
-    store_line(q + 9, _mm256_castsi256_si128(odd), masks + z1);
+    store_line(q + At + 9, _mm256_castsi256_si128(odd), masks + z1);
     q -= z1;
-    store_line(q + 18, _mm256_extracti128_si256(even, 1), masks + z2);
+    store_line(q + At + 18, _mm256_extracti128_si256(even, 1), masks + z2);
     q -= z2;
-    store_line(q + 27, _mm256_extracti128_si256(odd, 1), masks + z3);
-    q -= z3;
-    IOBENCH_OPAQUE_SCALAR(q);  // else GCC computes 36 - z3 first: a copy more
-    return q + 36;
+    store_line(q + At + 27, _mm256_extracti128_si256(odd, 1), masks + z3);
+    return q - z3;
 }
 
 /// The AVX2 kernel's loop: groups of four numbers below 10^8 from `v` on, up
@@ -282,8 +283,7 @@ IOBENCH_ALWAYS_INLINE IOBENCH_TARGET_AVX2 char* put_uint_lines_x4(char* q, __m25
 /// when it has them. Runs only where cpu_has_avx2_bmi2().
 IOBENCH_TARGET_AVX2 inline const std::uint64_t* uint_lines_avx2_run(char*& out, const std::uint64_t* v,
                                                                     const std::uint64_t* stop) noexcept {
-    static const uint_lines_avx2_constants constants = make_uint_lines_avx2_constants();
-    const uint_lines_avx2_constants& k = constants;
+    const uint_lines_avx2_constants k = make_uint_lines_avx2_constants();
     const std::uint8_t* masks = shift_down_masks;
     IOBENCH_OPAQUE_SCALAR(masks);  // in a register, not made again in every pass
     char* q = out;
@@ -296,10 +296,10 @@ IOBENCH_TARGET_AVX2 inline const std::uint64_t* uint_lines_avx2_run(char*& out, 
         const __m256i all = _mm256_or_si256(_mm256_or_si256(x0, x1), _mm256_or_si256(x2, x3));
         if (!_mm256_testz_si256(all, k.high_bits)) [[unlikely]]
             break;
-        q = put_uint_lines_x4(q, x0, k, masks);
-        q = put_uint_lines_x4(q, x1, k, masks);
-        q = put_uint_lines_x4(q, x2, k, masks);
-        q = put_uint_lines_x4(q, x3, k, masks);
+        q = put_uint_lines_x4<0>(q, x0, k, masks);
+        q = put_uint_lines_x4<36>(q, x1, k, masks);
+        q = put_uint_lines_x4<72>(q, x2, k, masks);
+        q = put_uint_lines_x4<108>(q, x3, k, masks) + 144;
     }
     for (const std::uint64_t* const end = v + ((stop - v) & ~std::ptrdiff_t{3}); v != end; v += 4) {
         const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(v));
@@ -307,7 +307,7 @@ IOBENCH_TARGET_AVX2 inline const std::uint64_t* uint_lines_avx2_run(char*& out, 
             const __m256i big = _mm256_cmpgt_epi64(_mm256_xor_si256(x, k.flip), k.limit);
             if (!_mm256_testz_si256(big, big)) break;
         }
-        q = put_uint_lines_x4(q, x, k, masks);
+        q = put_uint_lines_x4<0>(q, x, k, masks) + 36;
     }
     out = q;
     return v;
