@@ -7,7 +7,7 @@
 
 #include <cstdint>
 
-#include "methods/parse_uint.hpp"  // IOBENCH_IBUF_SSE2, IOBENCH_TARGET_AVX2, IOBENCH_OPAQUE
+#include "methods/parse_uint.hpp"  // IOBENCH_IBUF_SSE2, IOBENCH_TARGET_AVX2, IOBENCH_OPAQUE_SCALAR
 
 #if IOBENCH_IBUF_SSE2
 
@@ -25,7 +25,8 @@ struct ascii8_constants {
 };
 
 /// 32 bytes of `value` repeated: a vector constant read from memory with one
-/// load, rather than built from an immediate (two or three instructions).
+/// load (load_constant), rather than built from an immediate (two or three
+/// instructions).
 template <class T>
 struct alignas(32) repeated_lanes {
     T lanes[32 / sizeof(T)];
@@ -37,7 +38,10 @@ inline constexpr repeated_lanes<T> broadcast_constant = [] {
     return r;
 }();
 
-/// The vector at `c` (a broadcast_constant).
+/// The vector at `c` (a broadcast_constant), loaded through a pointer the
+/// compiler cannot see through: GCC 12 otherwise builds a known vector
+/// again from immediates (mov, vmovq, vpbroadcast) where it needs it, in
+/// every pass of a loop, or keeps a copy of it on the stack.
 template <class T>
 IOBENCH_ALWAYS_INLINE IOBENCH_TARGET_AVX2 __m256i load_constant(const repeated_lanes<T>& c) noexcept {
     const T* lanes = c.lanes;
@@ -45,25 +49,15 @@ IOBENCH_ALWAYS_INLINE IOBENCH_TARGET_AVX2 __m256i load_constant(const repeated_l
     return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(lanes));
 }
 
-/// The constants, each loaded once and hidden from constant folding
-/// (IOBENCH_OPAQUE): GCC would otherwise build them again from immediates in
-/// every pass of a loop.
+/// The constants, each loaded once (load_constant).
 IOBENCH_TARGET_AVX2 inline ascii8_constants make_ascii8_constants() noexcept {
-    ascii8_constants k{load_constant(broadcast_constant<std::uint64_t, 3518437209>),
-                       load_constant(broadcast_constant<std::uint64_t, 10000>),
-                       load_constant(broadcast_constant<std::uint16_t, 5243>),
-                       load_constant(broadcast_constant<std::uint32_t, 100 * 65536 - 1>),
-                       load_constant(broadcast_constant<std::uint16_t, 6554>),
-                       load_constant(broadcast_constant<std::uint16_t, 10 * 256 - 1>),
-                       load_constant(broadcast_constant<std::uint8_t, '0'>)};
-    IOBENCH_OPAQUE(k.div10000);
-    IOBENCH_OPAQUE(k.ten_thousand);
-    IOBENCH_OPAQUE(k.div100);
-    IOBENCH_OPAQUE(k.pair_weight);
-    IOBENCH_OPAQUE(k.div10);
-    IOBENCH_OPAQUE(k.digit_weight);
-    IOBENCH_OPAQUE(k.zeros);
-    return k;
+    return {load_constant(broadcast_constant<std::uint64_t, 3518437209>),
+            load_constant(broadcast_constant<std::uint64_t, 10000>),
+            load_constant(broadcast_constant<std::uint16_t, 5243>),
+            load_constant(broadcast_constant<std::uint32_t, 100 * 65536 - 1>),
+            load_constant(broadcast_constant<std::uint16_t, 6554>),
+            load_constant(broadcast_constant<std::uint16_t, 10 * 256 - 1>),
+            load_constant(broadcast_constant<std::uint8_t, '0'>)};
 }
 
 /// The 8 ASCII digits (leading zeros kept, first digit in the lowest byte) of

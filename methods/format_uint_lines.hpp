@@ -212,20 +212,14 @@ struct uint_lines_avx2_constants {
     __m256i limit;       ///< 64-bit lanes: 2^63 + 10^8 - 1
 };
 
-/// The constants, loaded once and hidden from constant folding (as make_ascii8_constants).
+/// The constants, each loaded once (load_constant).
 IOBENCH_TARGET_AVX2 inline uint_lines_avx2_constants make_uint_lines_avx2_constants() noexcept {
-    uint_lines_avx2_constants k{make_ascii8_constants(),
-                                load_constant(broadcast_constant<std::uint8_t, '\n'>),
-                                load_constant(broadcast_constant<std::uint64_t, 0x2F30303030303030>),
-                                load_constant(broadcast_constant<std::uint64_t, ~std::uint64_t{(1 << 26) - 1}>),
-                                load_constant(broadcast_constant<std::uint64_t, std::uint64_t{1} << 63>),
-                                load_constant(broadcast_constant<std::uint64_t, (std::uint64_t{1} << 63) + 99999999>)};
-    IOBENCH_OPAQUE(k.newlines);
-    IOBENCH_OPAQUE(k.nonzero);
-    IOBENCH_OPAQUE(k.high_bits);
-    IOBENCH_OPAQUE(k.flip);
-    IOBENCH_OPAQUE(k.limit);
-    return k;
+    return {make_ascii8_constants(),
+            load_constant(broadcast_constant<std::uint8_t, '\n'>),
+            load_constant(broadcast_constant<std::uint64_t, 0x2F30303030303030>),
+            load_constant(broadcast_constant<std::uint64_t, ~std::uint64_t{(1 << 26) - 1}>),
+            load_constant(broadcast_constant<std::uint64_t, std::uint64_t{1} << 63>),
+            load_constant(broadcast_constant<std::uint64_t, (std::uint64_t{1} << 63) + 99999999>)};
 }
 
 /// One line at `at`: `line` (8 digits, then '\n' and scratch) with its
@@ -283,31 +277,40 @@ IOBENCH_ALWAYS_INLINE IOBENCH_TARGET_AVX2 char* put_uint_lines_x4(char* q, __m25
 /// when it has them. Runs only where cpu_has_avx2_bmi2().
 IOBENCH_TARGET_AVX2 inline const std::uint64_t* uint_lines_avx2_run(char*& out, const std::uint64_t* v,
                                                                     const std::uint64_t* stop) noexcept {
-    const uint_lines_avx2_constants k = make_uint_lines_avx2_constants();
     const std::uint8_t* masks = shift_down_masks;
     IOBENCH_OPAQUE_SCALAR(masks);  // in a register, not made again in every pass
     char* q = out;
+    // Each loop with constants of its own, made only when it runs: none
+    // live across both (GCC would keep them on the stack between the two).
     // Four groups a pass while no number has a bit from 2^26 up, then one.
-    for (const std::uint64_t* const end = v + ((stop - v) & ~std::ptrdiff_t{15}); v != end; v += 16) {
-        const __m256i x0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(v));
-        const __m256i x1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(v + 4));
-        const __m256i x2 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(v + 8));
-        const __m256i x3 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(v + 12));
-        const __m256i all = _mm256_or_si256(_mm256_or_si256(x0, x1), _mm256_or_si256(x2, x3));
-        if (!_mm256_testz_si256(all, k.high_bits)) [[unlikely]]
-            break;
-        q = put_uint_lines_x4<0>(q, x0, k, masks);
-        q = put_uint_lines_x4<36>(q, x1, k, masks);
-        q = put_uint_lines_x4<72>(q, x2, k, masks);
-        q = put_uint_lines_x4<108>(q, x3, k, masks) + 144;
+    if (const std::uint64_t* const end = v + ((stop - v) & ~std::ptrdiff_t{15}); v != end) {
+        const uint_lines_avx2_constants k = make_uint_lines_avx2_constants();
+        do {
+            const __m256i x0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(v));
+            const __m256i x1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(v + 4));
+            const __m256i x2 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(v + 8));
+            const __m256i x3 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(v + 12));
+            const __m256i all = _mm256_or_si256(_mm256_or_si256(x0, x1), _mm256_or_si256(x2, x3));
+            if (!_mm256_testz_si256(all, k.high_bits)) [[unlikely]]
+                break;
+            q = put_uint_lines_x4<0>(q, x0, k, masks);
+            q = put_uint_lines_x4<36>(q, x1, k, masks);
+            q = put_uint_lines_x4<72>(q, x2, k, masks);
+            q = put_uint_lines_x4<108>(q, x3, k, masks) + 144;
+            v += 16;
+        } while (v != end);
     }
-    for (const std::uint64_t* const end = v + ((stop - v) & ~std::ptrdiff_t{3}); v != end; v += 4) {
-        const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(v));
-        if (!_mm256_testz_si256(x, k.high_bits)) [[unlikely]] {
-            const __m256i big = _mm256_cmpgt_epi64(_mm256_xor_si256(x, k.flip), k.limit);
-            if (!_mm256_testz_si256(big, big)) break;
-        }
-        q = put_uint_lines_x4<0>(q, x, k, masks) + 36;
+    if (const std::uint64_t* const end = v + ((stop - v) & ~std::ptrdiff_t{3}); v != end) {
+        const uint_lines_avx2_constants k = make_uint_lines_avx2_constants();
+        do {
+            const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(v));
+            if (!_mm256_testz_si256(x, k.high_bits)) [[unlikely]] {
+                const __m256i big = _mm256_cmpgt_epi64(_mm256_xor_si256(x, k.flip), k.limit);
+                if (!_mm256_testz_si256(big, big)) break;
+            }
+            q = put_uint_lines_x4<0>(q, x, k, masks) + 36;
+            v += 4;
+        } while (v != end);
     }
     out = q;
     return v;
