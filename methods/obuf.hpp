@@ -260,7 +260,7 @@ public:
         /// `kernel`, which this CPU must run (cpu_runs): as many lines at once
         /// as surely fit in the room left (uint_lines_room), one at a time
         /// through put_uint and put when none does.
-        void put_uint_lines(uint_line_kernel kernel, const std::uint64_t* v, std::size_t n) {
+        IOBENCH_ALWAYS_INLINE void put_uint_lines(uint_line_kernel kernel, const std::uint64_t* v, std::size_t n) {
             put_in_blocks(
                 v, n, uint_lines_room,
                 [kernel](char* p, const std::uint64_t* x, std::size_t m) { return format_uint_lines(kernel, p, x, m); },

@@ -78,24 +78,37 @@ IOBENCH_TARGET_AVX2 inline void fill_counting_avx2(std::uint64_t (&block)[256], 
 
 }  // namespace detail
 
-/// put_ints: 0 .. count-1, one per line, with line kernel `kernel` (which
-/// this CPU must run: cpu_runs), 256 numbers per put_uint_lines call.
-template <class Obuf>
-void write_int_lines(Obuf& out, std::uint64_t count, uint_line_kernel kernel) {
+namespace detail {
+/// write_int_lines with `fill` (fill_counting or fill_counting_avx2) filling each block.
+template <class Obuf, class Fill>
+void write_int_lines_filled(Obuf& out, std::uint64_t count, uint_line_kernel kernel, Fill fill) {
     typename Obuf::cursor cur(out);
     std::uint64_t block[256];
     for (std::uint64_t i = 0; i < count;) {
         const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(256, count - i));
-        // A whole block (the numbers past count are not written).
-#if IOBENCH_IBUF_SSE2
-        if (kernel == uint_line_kernel::avx2)
-            detail::fill_counting_avx2(block, i);
-        else
-#endif
-            detail::fill_counting(block, i);
+        fill(block, i);  // a whole block (the numbers past count are not written)
         cur.put_uint_lines(kernel, block, n);
         i += n;
     }
+}
+}  // namespace detail
+
+/// put_ints: 0 .. count-1, one per line, with line kernel `kernel` (which
+/// this CPU must run: cpu_runs), 256 numbers per put_uint_lines call, each
+/// block filled with AVX2 stores where the kernel is avx2.
+template <class Obuf>
+void write_int_lines(Obuf& out, std::uint64_t count, uint_line_kernel kernel) {
+#if IOBENCH_IBUF_SSE2
+    if (kernel == uint_line_kernel::avx2) {
+        detail::write_int_lines_filled(out, count, kernel, [](std::uint64_t(&block)[256], std::uint64_t first) {
+            detail::fill_counting_avx2(block, first);
+        });
+        return;
+    }
+#endif
+    detail::write_int_lines_filled(out, count, kernel, [](std::uint64_t(&block)[256], std::uint64_t first) {
+        detail::fill_counting(block, first);
+    });
 }
 
 /// put_ints with the line kernel in use (uint_line_kernel_in_use()).
