@@ -272,9 +272,10 @@ IOBENCH_ALWAYS_INLINE IOBENCH_TARGET_AVX2 char* put_uint_lines_x4(char* q, __m25
 
 /// The AVX2 kernel's loop: groups of four numbers below 10^8 from `v` on, up
 /// to `stop` or the first group with a larger number; returns where it
-/// stopped (`out`: the position after the lines written). A group is
-/// checked with one test for bits from 2^26 up, and compared with 10^8 only
-/// when it has them. Runs only where cpu_has_avx2_bmi2().
+/// stopped (`out`: the position after the lines written). Sixteen numbers a
+/// pass while none has a bit from 2^26 up (one test of their OR); from the
+/// first pass with such a bit on, a group at a time, compared with 10^8 only
+/// when it has one. Runs only where cpu_has_avx2_bmi2().
 IOBENCH_TARGET_AVX2 inline const std::uint64_t* uint_lines_avx2_run(char*& out, const std::uint64_t* v,
                                                                     const std::uint64_t* stop) noexcept {
     const std::uint8_t* masks = shift_down_masks;

@@ -76,9 +76,6 @@ IOBENCH_TARGET_AVX2 inline void fill_counting_avx2(std::uint64_t (&block)[256], 
 }
 #endif
 
-}  // namespace detail
-
-namespace detail {
 /// write_int_lines with `fill` (fill_counting or fill_counting_avx2) filling each block.
 template <class Obuf, class Fill>
 void write_int_lines_filled(Obuf& out, std::uint64_t count, uint_line_kernel kernel, Fill fill) {
