@@ -247,9 +247,10 @@ inline const char* parse_uint_blocks_sse2(const char* start, const char* end, st
 #define IOBENCH_OPAQUE(v) ((void)0)
 #endif
 
-/// IOBENCH_OPAQUE_SCALAR(v): the same for an integer constant `v`, which
-/// GCC would otherwise fold into each use as an immediate (a mask into a
-/// copy and a partial-register write instead of one andn).
+/// IOBENCH_OPAQUE_SCALAR(v): the same for an integer or pointer `v`, which
+/// GCC would otherwise fold into each use as an immediate (a shift count:
+/// a copy and a shift instead of one shrx) or see through (a constant's
+/// address: the vector built from immediates instead of one load).
 #if defined(__GNUC__) || defined(__clang__)
 #define IOBENCH_OPAQUE_SCALAR(v) __asm__("" : "+r"(v))
 #else
