@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstddef>
 #include <cstdlib>
@@ -117,15 +118,22 @@ bool between(const std::string& before, const std::string& theirs, const std::st
     return theirs == before || theirs == after || (before < theirs && theirs < after);
 }
 
+/// The current second read as Google Benchmark reads it (system_clock). Not
+/// std::time: glibc's reads a coarse clock that can still give the last second
+/// a few ms after system_clock has moved to the next one.
+std::time_t now_as_google_benchmark_reads_it() {
+    return std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+}
+
 /// Checks our context against Google Benchmark's, which reads the clock
 /// itself: its date must be one of ours for instants taken before and after
 /// it, or fall between them (however long the calls took).
 void expect_context_as_google_benchmark_writes_it() {
     const benchmark::BenchmarkReporter::Context context;
-    const std::time_t first = std::time(nullptr);
+    const std::time_t first = now_as_google_benchmark_reads_it();
     const ordered_json before = json_report::google_benchmark_context(context, first);
     const ordered_json theirs = google_benchmark_context_text(context);
-    const std::time_t last = std::time(nullptr);
+    const std::time_t last = now_as_google_benchmark_reads_it();
     const ordered_json after = json_report::google_benchmark_context(context, last);
     ASSERT_EQ(keys_of(before), keys_of(theirs));
     for (const auto& item : theirs.items()) {
