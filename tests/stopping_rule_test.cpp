@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -85,6 +86,25 @@ TEST(StoppingRule, ASpreadBenchmarkNeverStopsAndRunsTheMost) {
     EXPECT_EQ(stops_after(times, StoppingRule{6, 0.05}, 30), 6);
 }
 
+TEST(StoppingRule, ASpentBudgetEndsABenchmarkOnlyAfterTheFewest) {
+    const StoppingRule rule{6, 0.02, 60};
+    const std::vector<double> spread = {100, 110, 100, 110, 100, 110, 100};  // ±4.8 %: never tight
+    const std::vector<double> tight(6, 100.0);
+    // Fewer than the fewest: the budget, however spent, ends nothing.
+    EXPECT_EQ(stop_reason(std::span(spread).first(5), 1000, rule), StopReason::none);
+    EXPECT_EQ(stop_reason(std::span(spread).first(6), 59.9, rule), StopReason::none);
+    EXPECT_EQ(stop_reason(std::span(spread).first(6), 60, rule), StopReason::budget);  // inclusive
+    EXPECT_EQ(stop_reason(spread, 61, rule), StopReason::budget);
+    // A tight interval is the reason whenever it is one, spent or not.
+    EXPECT_EQ(stop_reason(tight, 0, rule), StopReason::interval);
+    EXPECT_EQ(stop_reason(tight, 1000, rule), StopReason::interval);
+    // No budget (0): only the interval ends a benchmark.
+    EXPECT_EQ(stop_reason(spread, 1e9, StoppingRule{6, 0.02}), StopReason::none);
+    // The fewest is the rule's, not 6.
+    EXPECT_EQ(stop_reason(std::span(spread).first(6), 100, StoppingRule{7, 0.02, 60}), StopReason::none);
+    EXPECT_EQ(stop_reason(spread, 100, StoppingRule{7, 0.02, 60}), StopReason::budget);
+}
+
 TEST(StoppingRule, SaysItselfInWords) {
     EXPECT_EQ(describe(StoppingRule{6, 0.02}, 9),
               "at least 6 and at most 9 repetitions; a benchmark stops once the 95 % interval of its median is "
@@ -92,6 +112,10 @@ TEST(StoppingRule, SaysItselfInWords) {
     EXPECT_EQ(describe(StoppingRule{7, 0.025}, 12),
               "at least 7 and at most 12 repetitions; a benchmark stops once the 95 % interval of its median is "
               "within ±2.5 % of the median");
+    EXPECT_EQ(describe(StoppingRule{6, 0.025, 60}, 9),
+              "at least 6 and at most 9 repetitions; a benchmark stops once the 95 % interval of its median is "
+              "within ±2.5 % of the median, or once its repetitions have taken 60 s (wall time, with their resets "
+              "and verification)");
     EXPECT_TRUE(can_stop_early(StoppingRule{6, 0.02}, 9));
     EXPECT_FALSE(can_stop_early(StoppingRule{6, 0.02}, 6));
     EXPECT_FALSE(can_stop_early(StoppingRule{6, 0.02}, 1));  // --instructions' single repetition
@@ -193,6 +217,26 @@ TEST(StoppingRule, ABenchmarkThatNeverMeetsItRunsTheMostAndNoMore) {
     ASSERT_EQ(reps.size(), 7u);
     for (const Row& r : reps) EXPECT_FALSE(r.error_occurred) << r.error_message;
     for (const Row& a : aggregates_of(ran.runs, c.name)) EXPECT_EQ(a.repetitions, 7);
+    EXPECT_FALSE(ran.outcomes.budget_spent(c.name));
+}
+
+TEST(StoppingRule, ASpentTimeBudgetEndsAnUntightBenchmarkAtTheFewest) {
+    // The same untight target, and a budget every repetition spends (1 ns):
+    // 6 of 9 run, the rest are not run, and the outcomes say why.
+    const Case c = make_case("hello", "limit");
+    const Ran ran = run_all({c}, 1e-4, 9, Session::default_time_limit, StoppingRule{6, 1e-12, 1e-9});
+    const std::vector<Row> reps = iterations_of(ran.runs, c.name);
+    ASSERT_EQ(reps.size(), 9u);
+    for (const Row& r : reps)
+        EXPECT_EQ(report_runs::not_run(r), r.repetition_index >= 6) << r.repetition_index << ": " << r.error_message;
+    ASSERT_NE(ran.outcomes.find(c.name), nullptr);
+    EXPECT_TRUE(ran.outcomes.find(c.name)->ok()) << ran.outcomes.find(c.name)->reason;
+    EXPECT_TRUE(ran.outcomes.budget_spent(c.name));
+    // A budget no run spends (a day): all 9 run.
+    const Ran unspent = run_all({c}, 1e-4, 9, Session::default_time_limit, StoppingRule{6, 1e-12, 86400});
+    for (const Row& r : iterations_of(unspent.runs, c.name)) EXPECT_FALSE(r.error_occurred) << r.error_message;
+    EXPECT_EQ(iterations_of(unspent.runs, c.name).size(), 9u);
+    EXPECT_FALSE(unspent.outcomes.budget_spent(c.name));
 }
 
 /// Repetition `index` of `name` (of `of`), `ms` a run, labelled `label`;
@@ -273,6 +317,23 @@ TEST(StoppingRule, TheSummaryNamesTheRowsThatRanFewerThanTheMost) {
     EXPECT_NE(out.str().find(expected), std::string::npos) << out.str();
     // Without the rule (every run before it, every golden summary) the note is not there.
     EXPECT_EQ(summary_of(runs).find("- repetitions where"), std::string::npos) << summary_of(runs);
+
+    // A row that its time budget ended is named again, in a note of its own.
+    std::ostringstream budget_out;
+    Outcomes budget_outcomes;
+    budget_outcomes.record("hello/a", Outcome{});
+    budget_outcomes.record_budget_spent("hello/a");
+    SummaryConsoleReporter budget_reporter(budget_outcomes, no_cases, benchmark::ConsoleReporter::OO_None);
+    budget_reporter.set_stopping_rule(StoppingRule{6, 0.02, 60}, 9);
+    budget_reporter.SetOutputStream(&budget_out);
+    budget_reporter.ReportRuns(runs);
+    budget_reporter.Finalize();
+    const std::string budget_expected =
+        "- repetitions where fewer than 9 ran: 6 for hello/a (the suite's stopping rule: at least 6 and at most 9 "
+        "repetitions; a benchmark stops once the 95 % interval of its median is within ±2 % of the median, or once "
+        "its repetitions have taken 60 s (wall time, with their resets and verification)).\n"
+        "- of those, ended by the time budget (60 s) with their interval still wider than ±2 %: hello/a.\n";
+    EXPECT_NE(budget_out.str().find(budget_expected), std::string::npos) << budget_out.str();
 }
 
 }  // namespace

@@ -563,6 +563,26 @@ TEST(Suite, AStoppingRuleIsTwoKeysBoundedByTheRepetitions) {
               "suite t.json: \"min_repetitions\" needs \"repetitions\": the most repetitions a benchmark may run");
 }
 
+TEST(Suite, ATimeBudgetIsSecondsWithTheStoppingRule) {
+    const std::string hello = R"("benchmarks": [{"workload": "hello", "methods": ["fwrite"]}])";
+    const std::string rule = R"("repetitions": 9, "min_repetitions": 6, "target_interval": 0.02, )";
+    auto suite_with = [&](const std::string& settings) { return parse_suite("{" + settings + hello + "}", "t.json"); };
+    auto error_with = [&](const std::string& settings) { return error_of("{" + settings + hello + "}"); };
+    EXPECT_EQ(suite_with(rule).stopping_rule->budget_seconds, 0);  // none unless given
+    EXPECT_EQ(suite_with(rule + R"("budget_seconds": 60, )").stopping_rule->budget_seconds, 60);
+    EXPECT_EQ(suite_with(rule + R"("budget_seconds": 0.5, )").stopping_rule->budget_seconds, 0.5);
+    const std::string range =
+        "suite t.json: \"budget_seconds\" must be a number of seconds above 0 and at most 86400, not ";
+    EXPECT_EQ(error_with(rule + R"("budget_seconds": 0, )"), range + "0");
+    EXPECT_EQ(error_with(rule + R"("budget_seconds": -5, )"), range + "-5");
+    EXPECT_EQ(error_with(rule + R"("budget_seconds": 1e9, )"), range + "1000000000.0");
+    EXPECT_EQ(error_with(rule + R"("budget_seconds": "60", )"),
+              "suite t.json: \"budget_seconds\" must be a number, not \"60\"");
+    EXPECT_EQ(error_with(R"("repetitions": 9, "budget_seconds": 60, )"),
+              "suite t.json: \"budget_seconds\" needs the stopping rule's \"min_repetitions\" and "
+              "\"target_interval\": the fewest repetitions a benchmark runs whatever its budget");
+}
+
 TEST(Suite, TheDefaultSuiteStopsRepeatingOnceItsIntervalIsTight) {
     const Suite s = load_suite("default");
     ASSERT_TRUE(s.stopping_rule);

@@ -6,6 +6,7 @@
 
 #include <exception>
 #include <map>
+#include <set>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -84,8 +85,17 @@ public:
         return n;
     }
 
+    /// Benchmark `name` ran fewer repetitions than the most because its
+    /// time budget was spent (StopReason::budget), not because its interval
+    /// was tight: the summary says which rows stopped how.
+    void record_budget_spent(const std::string& name) { budget_spent_.insert(name); }
+
+    /// True when record_budget_spent(`name`) was called.
+    bool budget_spent(std::string_view name) const { return budget_spent_.find(name) != budget_spent_.end(); }
+
 private:
     std::map<std::string, Outcome, std::less<>> by_name_;
+    std::set<std::string, std::less<>> budget_spent_;
 };
 
 }  // namespace iobench

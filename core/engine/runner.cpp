@@ -427,6 +427,7 @@ void register_benchmarks(const std::vector<Case>& cases, Session& session, Outco
     // that ended ok, and whether it has met the rule.
     struct Repetitions {
         std::vector<double> times;
+        double seconds = 0;  ///< wall time of those repetitions (StoppingRule::budget_seconds)
         bool stopped = false;
         /// Why its repetitions fail without running: its sizing run failed
         /// (a run whose output was wrong, or whose call threw, is a failed
@@ -457,6 +458,7 @@ void register_benchmarks(const std::vector<Case>& cases, Session& session, Outco
                     return fail_repetition(state, *mine.failed);
                 }
                 progress->starting(i, c->name);
+                const clock_type::time_point began = clock_type::now();
                 double measured = 0;
                 mark_repetition(c->name, c->method->program.file.empty());
                 Outcome outcome = run_case(state, *c, session, measured, (*costs)[i]);
@@ -470,10 +472,12 @@ void register_benchmarks(const std::vector<Case>& cases, Session& session, Outco
                 progress->finished(i);
                 if (!stopping || !ok || state.iterations() < 1) return;
                 mine.times.push_back(measured / static_cast<double>(state.iterations()));
-                if (interval_is_tight(mine.times, *stopping)) {
-                    mine.stopped = true;
-                    progress->stopped(i);
-                }
+                mine.seconds += std::chrono::duration<double>(clock_type::now() - began).count();
+                const StopReason why = stop_reason(mine.times, mine.seconds, *stopping);
+                if (why == StopReason::none) return;
+                if (why == StopReason::budget) outcomes.record_budget_spent(c->name);
+                mine.stopped = true;
+                progress->stopped(i);
             });
         b->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(runs[i])->Repetitions(repetitions);
     }

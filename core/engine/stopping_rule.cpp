@@ -26,11 +26,24 @@ bool interval_is_tight(std::span<const double> times, const StoppingRule& rule) 
     return interval && *interval <= rule.target_interval;
 }
 
+StopReason stop_reason(std::span<const double> times, double seconds, const StoppingRule& rule) {
+    if (interval_is_tight(times, rule)) return StopReason::interval;
+    if (rule.budget_seconds > 0 && static_cast<int>(times.size()) >= rule.min_repetitions &&
+        seconds >= rule.budget_seconds)
+        return StopReason::budget;
+    return StopReason::none;
+}
+
 std::string describe(const StoppingRule& rule, int max_repetitions) {
-    return fmt::format("at least {} and at most {} repetitions; a benchmark stops once the {:g} % interval of its "
-                       "median is within ±{:.4g} % of the median",
-                       rule.min_repetitions, max_repetitions, 100 * median_interval_level,
-                       100 * rule.target_interval);
+    std::string text = fmt::format("at least {} and at most {} repetitions; a benchmark stops once the {:g} % "
+                                   "interval of its median is within ±{:.4g} % of the median",
+                                   rule.min_repetitions, max_repetitions, 100 * median_interval_level,
+                                   100 * rule.target_interval);
+    if (rule.budget_seconds > 0)
+        text += fmt::format(", or once its repetitions have taken {:g} s (wall time, with their resets and "
+                            "verification)",
+                            rule.budget_seconds);
+    return text;
 }
 
 }  // namespace iobench

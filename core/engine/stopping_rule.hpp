@@ -27,6 +27,18 @@ struct StoppingRule {
     /// The widest interval that ends a benchmark, as a fraction of its
     /// median: half-width / median <= target_interval (0.02: ±2 %); > 0 and < 1.
     double target_interval = 0;
+    /// The time budget, in seconds of wall time (each repetition's reset,
+    /// runs and verification): a benchmark whose repetitions have taken this
+    /// long runs no more once it has run min_repetitions, tight or not (a
+    /// suite's "budget_seconds"); 0: no budget, only the interval ends it.
+    double budget_seconds = 0;
+};
+
+/// Why a benchmark runs no more repetitions (stop_reason).
+enum class StopReason {
+    none,      ///< it goes on
+    interval,  ///< its interval is tight (interval_is_tight)
+    budget,    ///< its interval is not, but its time budget is spent
 };
 
 /// The half-width of the 95 % distribution-free interval of the median of
@@ -44,9 +56,18 @@ std::optional<double> relative_median_interval(std::span<const double> times);
 /// repetitions is Google Benchmark's: the caller never asks past it.
 bool interval_is_tight(std::span<const double> times, const StoppingRule& rule);
 
+/// Whether `rule` ends a benchmark whose repetitions took `times` per run
+/// and `seconds` of wall time in all: StopReason::interval when
+/// interval_is_tight(times, rule); else StopReason::budget when it has run
+/// rule.min_repetitions or more and rule.budget_seconds > 0 and `seconds`
+/// >= rule.budget_seconds; else StopReason::none.
+StopReason stop_reason(std::span<const double> times, double seconds, const StoppingRule& rule);
+
 /// The rule in words, as the results file's context key "stopping_rule"
 /// says it: "at least 6 and at most 9 repetitions; a benchmark stops once
-/// the 95 % interval of its median is within ±2 % of the median".
+/// the 95 % interval of its median is within ±2 % of the median", and with a
+/// budget ", or once its repetitions have taken 60 s (wall time, with their
+/// resets and verification)".
 std::string describe(const StoppingRule& rule, int max_repetitions);
 
 /// True when `rule` can end a benchmark run `max_repetitions` times before

@@ -157,7 +157,7 @@ public:
         read_plugins(doc, suite);
         static const std::vector<std::string_view> keys = {
             "name",          "description",     "repetitions",     "min_time", "scale", "benchmarks",
-            "stdout_target", "min_repetitions", "target_interval", "plugins"};
+            "stdout_target", "min_repetitions", "target_interval", "budget_seconds", "plugins"};
         for (const auto& item : doc.items())
             if (std::find(keys.begin(), keys.end(), item.key()) == keys.end())
                 throw fail(fmt::format("unknown key \"{}\"", item.key()));
@@ -354,10 +354,16 @@ private:
     }
 
     /// "min_repetitions" and "target_interval", both or neither, with
-    /// "repetitions" (read before): the suite's stopping rule.
+    /// "repetitions" (read before), and "budget_seconds" with them or not at
+    /// all: the suite's stopping rule.
     void read_stopping_rule(const json& doc, Suite& suite) const {
         const bool min_given = doc.contains("min_repetitions"), target_given = doc.contains("target_interval");
-        if (!min_given && !target_given) return;
+        if (!min_given && !target_given) {
+            if (doc.contains("budget_seconds"))
+                throw fail("\"budget_seconds\" needs the stopping rule's \"min_repetitions\" and \"target_interval\": "
+                           "the fewest repetitions a benchmark runs whatever its budget");
+            return;
+        }
         if (!min_given || !target_given)
             throw fail("\"min_repetitions\" and \"target_interval\" go together (the stopping rule): give both or "
                        "neither");
@@ -378,6 +384,14 @@ private:
                                    "(0.02 = ±2 %), not {}",
                                    doc.at("target_interval").dump()));
         rule.target_interval = t;
+        if (doc.contains("budget_seconds")) {
+            const double b =
+                typed(doc.at("budget_seconds"), "budget_seconds", json::value_t::number_float, "a number").get<double>();
+            if (!(b > 0) || b > max_suite_budget_seconds)
+                throw fail(fmt::format("\"budget_seconds\" must be a number of seconds above 0 and at most {:g}, not {}",
+                                       max_suite_budget_seconds, doc.at("budget_seconds").dump()));
+            rule.budget_seconds = b;
+        }
         suite.stopping_rule = rule;
     }
 

@@ -59,8 +59,9 @@ struct Suite {
     std::optional<double> min_time;  ///< --benchmark_min_time in seconds, likewise
     std::optional<double> scale;     ///< --scale, likewise
     std::optional<StdoutTarget> stdout_target;  ///< --stdout-target, likewise
-    /// "min_repetitions" and "target_interval": a benchmark stops repeating
-    /// once the interval of its median is tight; `repetitions` is then the most.
+    /// "min_repetitions", "target_interval" and "budget_seconds" (optional):
+    /// a benchmark stops repeating once the interval of its median is tight,
+    /// or its time budget is spent; `repetitions` is then the most.
     std::optional<StoppingRule> stopping_rule;
     std::vector<SuitePlugin> plugins;  ///< "plugins": loaded by iobench before the suite is read
 };
@@ -69,6 +70,8 @@ struct Suite {
 inline constexpr int max_suite_repetitions = 1000;
 /// Largest "min_time" a suite may set, in seconds (one day).
 inline constexpr double max_suite_min_time = 86400;
+/// Largest "budget_seconds" a suite may set (one day, as max_suite_min_time).
+inline constexpr double max_suite_budget_seconds = 86400;
 
 /// Largest suite file read, in bytes (16 MiB: a suite is a few kilobytes; a
 /// link to /dev/zero or a huge file is refused, not read into memory).
@@ -97,7 +100,8 @@ Suite all_pairs();
 /// of the wrong type or range, naming its key: "repetitions" must be a whole
 /// number from 1 to max_suite_repetitions; "min_repetitions" a whole number
 /// from min_samples_for_median_interval to "repetitions", given with
-/// "target_interval", a fraction > 0 and < 1, and with "repetitions").
+/// "target_interval", a fraction > 0 and < 1, and with "repetitions";
+/// "budget_seconds", > 0 and at most max_suite_budget_seconds, only with them).
 /// "plugins": an array of {"file": name, "methods": [names]}; a method of
 /// such a plugin that is not registered (`absent` says why its plugin is not
 /// loaded) makes skipped cases with that reason, not an error.

@@ -62,6 +62,7 @@ struct SummaryRow {
     std::vector<double> steal_shares;
     std::int64_t runs = 1;             // runs per repetition (Google Benchmark's iterations)
     std::int64_t repetitions = 0;      // repetitions that ran (the rows' repetitions, TeeReporter's count)
+    bool budget_spent = false;         // the stopping rule's time budget ended them (Outcomes::budget_spent)
     std::string label;                 // the rows' label (Trial::label): how a cold row's pages were dropped
     std::optional<double> baseline_ms; // the time of the --baseline-method's row it is compared with (set_baselines)
     const SummaryRow* baseline = nullptr;  // that row itself (its per-call percentiles), in the same table
@@ -215,6 +216,7 @@ std::vector<SummaryTable> build_tables(const std::vector<Run>& runs, const Outco
         SummaryRow& row = rows[name];
         row.structure = index.structure(name);
         if (const Outcome* o = outcomes.find(name)) row.outcome = *o;
+        row.budget_spent = outcomes.budget_spent(name);
         names.push_back(name);
     }
     for (const Run& r : runs) add_run(rows[r.run_name.str()], r);
@@ -286,6 +288,9 @@ struct SummaryNotes {
     /// The stopping rule (set_stopping_rule): repetitions -> the rows that
     /// ran that many, fewer than the most.
     std::map<std::int64_t, std::vector<std::string>> stopped_early;
+    std::vector<std::string> budget_spent;  // of those, the rows whose time budget ended them
+    double budget_seconds = 0;              // the rule's budget_seconds
+    double target_interval = 0;             // the rule's target_interval
     std::string stopping_rule;  // describe(): the rule in words
     int max_repetitions = 0;    // the most repetitions the rule allowed
     std::vector<std::string> baseline_methods;  // --baseline-method, in order
@@ -973,6 +978,10 @@ void render_remarks(std::ostream& out, const SummaryNotes& notes) {
             counts.push_back(fmt::format("{} for {}", n, fmt::join(names, ", ")));
         out << fmt::format("- repetitions where fewer than {} ran: {} (the suite's stopping rule: {}).\n",
                            notes.max_repetitions, fmt::join(counts, "; "), notes.stopping_rule);
+        if (!notes.budget_spent.empty())
+            out << fmt::format("- of those, ended by the time budget ({:g} s) with their interval still wider than "
+                               "±{:.4g} %: {}.\n",
+                               notes.budget_seconds, 100 * notes.target_interval, fmt::join(notes.budget_spent, ", "));
     }
     if (notes.no_interval)
         out << fmt::format("- in the {0} CI column: fewer than {1} repetitions, too few for a {0} interval of the "
@@ -1014,10 +1023,14 @@ void SummaryConsoleReporter::Finalize() {
     if (stopping_rule_) {
         notes.stopping_rule = describe(*stopping_rule_, max_repetitions_);
         notes.max_repetitions = max_repetitions_;
+        notes.budget_seconds = stopping_rule_->budget_seconds;
+        notes.target_interval = stopping_rule_->target_interval;
         for (const SummaryTable& t : tables)
             for (const SummaryRow& r : t.rows)
-                if (r.outcome.ok() && r.repetitions > 0 && r.repetitions < max_repetitions_)
+                if (r.outcome.ok() && r.repetitions > 0 && r.repetitions < max_repetitions_) {
                     notes.stopped_early[r.repetitions].push_back(r.structure.name);
+                    if (r.budget_spent) notes.budget_spent.push_back(r.structure.name);
+                }
     }
     notes.baseline_methods = baseline_methods_;
     if (!baseline_methods_.empty())
