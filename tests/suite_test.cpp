@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <optional>
 #include <set>
@@ -17,6 +18,7 @@
 #include "core/engine/session.hpp"
 #include "core/engine/suite.hpp"
 #include "core/engine/workload.hpp"
+#include "generated/binsize_programs.hpp"
 #include "test_dir.hpp"
 
 namespace iobench {
@@ -201,6 +203,32 @@ std::set<std::string> names_described(const nlohmann::json& doc) {
     return names;
 }
 
+TEST(Suite, EverySuiteFileIsBuiltIn) {
+    // The build embeds the suites its list names (cmake/IobenchGenerated.cmake,
+    // IOBENCH_SUITES: no GLOB); a file added to suites/ and not to the list fails here.
+    std::vector<std::string> files;
+    for (const auto& entry : std::filesystem::directory_iterator(IOBENCH_SUITES_DIR))
+        if (entry.path().extension() == ".json") files.push_back(entry.path().stem().string());
+    std::sort(files.begin(), files.end());
+    std::vector<std::string> names = builtin_suites();
+    std::sort(names.begin(), names.end());
+    EXPECT_EQ(names, files);
+}
+
+TEST(Suite, EveryBinarySizeProgramIsListed) {
+    // binsize/CMakeLists.txt builds the programs its IOBENCH_BINSIZE_METHODS
+    // names (no GLOB), and the binary_size workload knows them from the header
+    // it generates; a binsize/<method>.cpp left out of the list fails here.
+    std::vector<std::string> files;
+    for (const auto& entry : std::filesystem::directory_iterator(IOBENCH_BINSIZE_SOURCE_DIR))
+        if (entry.path().extension() == ".cpp") files.push_back(entry.path().stem().string());
+    std::sort(files.begin(), files.end());
+    std::vector<std::string> listed;
+    for (const binsize::Program& p : binsize::programs) listed.emplace_back(p.method);
+    std::sort(listed.begin(), listed.end());
+    EXPECT_EQ(listed, files);
+}
+
 TEST(Suite, EveryBuiltInSuiteIsWhatItsFileDescribes) {
     const std::vector<std::string> names = builtin_suites();
     EXPECT_GE(names.size(), 14u);  // suites/*.json
@@ -231,6 +259,9 @@ TEST(Suite, EveryBuiltInSuiteIsWhatItsFileDescribes) {
                   given("min_repetitions", 0));
         EXPECT_EQ(s.stopping_rule ? std::optional<double>(s.stopping_rule->target_interval) : std::nullopt,
                   given("target_interval", 0.0));
+        if (s.stopping_rule) {
+            EXPECT_EQ(s.stopping_rule->budget_seconds, given("budget_seconds", 0.0).value_or(0));
+        }
         // Every benchmark the file describes, once: a case that can run, or a
         // pair skipped with its reason. (A user's family, FamilyOrigin::added,
         // joins them: none is registered in these tests.)

@@ -1,6 +1,7 @@
 """The runner ctest uses (run_tests.py): every test class runs whatever its name, and a failure fails."""
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -90,8 +91,13 @@ class RunnerTest(unittest.TestCase):
         with open(CMAKE_LISTS, encoding="utf-8") as f:
             cmake = f.read()
         self.assertIn("tests/run_tests.py test_${_iobench_name}", cmake)
-        self.assertIn("tests/test_*.py", cmake)
         self.assertNotIn("Test\\\\(", cmake)  # no class-name pattern chooses what runs
+        # The modules CMake lists (no GLOB) are the folder's test_*.py, every one.
+        listed = re.search(r"set\(_iobench_tests\s+([^)]*)\)", cmake)
+        self.assertIsNotNone(listed, "no set(_iobench_tests ...) in tools/CMakeLists.txt")
+        modules = sorted(name[len("test_"):-len(".py")] for name in os.listdir(HERE)
+                         if name.startswith("test_") and name.endswith(".py"))
+        self.assertEqual(sorted(listed.group(1).split()), modules)
 
 
 if __name__ == "__main__":
