@@ -16,9 +16,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <csignal>
 #include <cstdlib>
 #include <cstdint>
@@ -28,28 +26,27 @@
 #include <fstream>
 #include <functional>
 #include <map>
-#include <mutex>
 #include <optional>
 #include <sstream>
 #include <string>
 #include <string_view>
 #include <system_error>
-#include <thread>
 #include <utility>
 #include <vector>
 
 #include <iobench/error.hpp>
 #include <iobench/method.hpp>  // IOBENCH_VERSION_MAJOR (iobench/plugin.hpp)
 #include "app/command_line.hpp"
+#include "app/diagnostics.hpp"
 #include "app/options.hpp"
+#include "app/plan.hpp"
 #include "core/engine/latency.hpp"
+#include "core/engine/run_guard.hpp"
 #include "core/engine/runner.hpp"
 #include "core/engine/session.hpp"
 #include "core/engine/suite.hpp"
-#include "core/os/abrupt_exit.hpp"
 #include "core/os/cleanup.hpp"
 #include "core/os/cpu_affinity.hpp"
-#include "core/os/crash_catcher.hpp"
 #include "core/os/emulator.hpp"
 #include "core/os/environment.hpp"
 #include "core/os/instructions.hpp"
@@ -70,13 +67,10 @@
 
 #ifdef _WIN32
 #include <io.h>
-#include <process.h>
 #define IOBENCH_ISATTY(fd) _isatty(fd)
-#define IOBENCH_GETPID() _getpid()
 #else
 #include <unistd.h>
 #define IOBENCH_ISATTY(fd) isatty(fd)
-#define IOBENCH_GETPID() getpid()
 #endif
 
 namespace fs = std::filesystem;
@@ -86,35 +80,15 @@ namespace {
 using iobench::CommandLine;
 using iobench::Options;
 using iobench::usage_error;
+using iobench::app::exit_failed;
+using iobench::app::exit_usage;
+using iobench::app::note;
+using iobench::app::Plan;
+using iobench::app::print_or_fail;
 
-constexpr int exit_failed = 1;
-constexpr int exit_usage = 2;
-/// Google Benchmark's own default --benchmark_min_time, in seconds.
-constexpr double default_min_time = 0.5;
-
-/// Prints a diagnostic on stderr, flushed. A stderr that cannot be written
-/// (closed, /dev/full, a full disk) loses the text and nothing else: the
-/// exit status stays the one the run earned (fmt::print would throw).
-template <class... Args>
-void note(fmt::format_string<Args...> format, Args&&... args) noexcept {
-    try {
-        const std::string text = fmt::format(format, std::forward<Args>(args)...);
-        std::fwrite(text.data(), 1, text.size(), stderr);
-        std::fflush(stderr);
-    } catch (...) {
-    }
-}
-
-/// Throws usage_error unless `dir` is an existing directory we can create files in.
-void check_writable_dir(const fs::path& dir, const char* option) {
-    if (dir.empty()) throw usage_error(fmt::format("{} '': give a directory", option));
-    std::error_code ec;
-    if (!fs::exists(dir, ec)) throw usage_error(fmt::format("{} {}: no such directory", option, dir.string()));
-    if (!fs::is_directory(dir, ec)) throw usage_error(fmt::format("{} {}: not a directory", option, dir.string()));
-    if (const std::string why = iobench::probe_directory(dir); !why.empty())
-        throw usage_error(fmt::format("{} {}: cannot create files there: {}", option, dir.string(), why));
-    note("{}", iobench::shared_directory_note(dir, option));
-}
+/// Why each plugin of the --suite's "plugins" is not loaded (not built):
+/// the suite then lists its methods' cases as skipped with the reason.
+iobench::AbsentPlugins absent_suite_plugins;
 
 /// Removes what runs killed earlier left in `dir`, saying so on stderr (and,
 /// once, what of another user's it left alone).
@@ -123,16 +97,6 @@ void remove_stale(const fs::path& dir) {
     for (const auto& e : iobench::remove_stale(dir, &others))
         note("iobench: removed {}, left by process {} that no longer runs\n", e.path.string(), e.pid);
     note("{}", iobench::left_alone_note(dir, others));
-}
-
-/// Prints `text` to standard output: exit status 0, or 1 (with the reason on
-/// stderr) when it could not be written.
-int print_or_fail(const std::string& text) {
-    std::fputs(text.c_str(), stdout);
-    const std::string failed = iobench::flush_stdout();
-    if (failed.empty()) return 0;
-    note("iobench: error: writing to standard output failed: {}\n", failed);
-    return exit_failed;
 }
 
 
@@ -246,234 +210,6 @@ std::optional<Written> write_results(const fs::path& results_target, const std::
     return std::nullopt;
 }
 
-/// Where the results go: DIR/<name>.json for --results-dir (results_basename
-/// of `suite`; created if
-/// missing), FILE for --benchmark_out, empty for neither. Throws usage_error
-/// for both at once or a target that cannot be written.
-fs::path results_target_of(const Options& opt, const std::optional<std::string>& out_file, const std::string& suite) {
-    if (opt.results_dir && out_file) throw usage_error("give either --results-dir or --benchmark_out, not both");
-    fs::path results_target;
-    if (opt.results_dir) {
-        // Created only when the run starts (create_results_dir): a run
-        // refused with exit 2 leaves no directory behind. Here the nearest
-        // part of the path that exists must be a directory we can write to.
-        if (opt.results_dir->empty()) throw usage_error("--results-dir '': give a directory");
-        fs::path existing = *opt.results_dir;
-        std::error_code ec;
-        while (!existing.empty() && !fs::exists(existing, ec)) existing = existing.parent_path();
-        check_writable_dir(existing.empty() ? fs::path(".") : existing, "--results-dir");
-        results_target = fs::path(*opt.results_dir) /
-                         (iobench::results_basename(suite, !iobench::loaded_plugins().empty()) + ".json");
-    } else if (out_file) {
-        results_target = *out_file;
-        std::error_code ec;
-        if (fs::is_directory(results_target, ec))
-            throw usage_error(fmt::format("--benchmark_out={}: is a directory", *out_file));
-        if (const std::string what = iobench::not_a_regular_file(results_target); !what.empty())
-            throw usage_error(fmt::format("--benchmark_out={}: is {}: results are written to a regular file only "
-                                          "(replaced in one step) or a new one",
-                                          *out_file, what));
-        const fs::path parent = results_target.has_parent_path() ? results_target.parent_path() : fs::path(".");
-        check_writable_dir(parent, "--benchmark_out: directory");
-    }
-    return results_target;
-}
-
-/// Why each plugin of the --suite's "plugins" is not loaded (not built):
-/// the suite then lists its methods' cases as skipped with the reason.
-iobench::AbsentPlugins absent_suite_plugins;
-
-/// What a run will do, decided from the command line and the suite before
-/// anything is written.
-struct Plan {
-    iobench::Suite suite;
-    std::vector<int> cpus;  ///< --cpus: the CPUs to pin the run to (none: not pinned)
-    std::vector<iobench::Case> cases;      ///< the suite's cases the filter selects
-    std::vector<iobench::Skipped> skipped;  ///< likewise, the pairs not built here
-    bool interleave = true;
-    iobench::StdoutTarget stdout_target = iobench::StdoutTarget::devnull;
-    double scale = 1;
-    std::uint64_t file_size = 0;  ///< --file-size in bytes; 0: the default
-    double time_limit = iobench::Session::default_time_limit;  ///< --time-limit, seconds
-    fs::path results_target;      ///< empty: no results file
-    int repetitions = 1;  ///< the most, with a stopping rule
-    /// The suite's stopping rule, where it can end a benchmark before
-    /// `repetitions` (StoppingRule, can_stop_early); unset otherwise.
-    std::optional<iobench::StoppingRule> stopping_rule;
-    double min_time = default_min_time;  ///< seconds
-    /// --instructions: the source asked for (none: the best there is); unset without it.
-    std::optional<iobench::InstructionSource> instructions;
-    /// The program methods' files with their owners, "method: files; ...",
-    /// checked (check_program); "" when no program method runs.
-    std::string programs;
-    /// --baseline-method's methods, in order; each is a method of some case.
-    std::vector<std::string> baseline_methods;
-    /// --latency-clock: the clock the per-call rows read; unset: the one measured best at start.
-    std::optional<iobench::ClockKind> latency_clock;
-};
-
-/// --baseline-method's methods, from every value given (comma-separated
-/// lists): each a registered method with a benchmark in `cases`, else
-/// usage_error naming it.
-std::vector<std::string> baseline_methods_of(const std::vector<std::string>& values,
-                                             const std::vector<iobench::Case>& cases) {
-    std::vector<std::string> methods;
-    for (const std::string& value : values)
-        for (std::string_view rest = value;;) {
-            const std::size_t comma = rest.find(',');
-            std::string_view name = rest.substr(0, comma);
-            while (!name.empty() && name.front() == ' ') name.remove_prefix(1);
-            while (!name.empty() && name.back() == ' ') name.remove_suffix(1);
-            if (name.empty())
-                throw usage_error(fmt::format("--baseline-method '{}': a method's name is empty", value));
-            if (!iobench::find_method(name))
-                throw usage_error(
-                    fmt::format("--baseline-method {}: no such method (iobench --list names them)", name));
-            if (std::none_of(cases.begin(), cases.end(),
-                             [&](const iobench::Case& c) { return c.method->name == name; }))
-                throw usage_error(fmt::format("--baseline-method {}: no benchmark of this run has that method "
-                                              "(the suite and --benchmark_filter choose them)",
-                                              name));
-            methods.emplace_back(name);
-            if (comma == std::string_view::npos) break;
-            rest.remove_prefix(comma + 1);
-        }
-    return methods;
-}
-
-/// Loads suite `suite_name` (every pair where empty) into `plan` and the
-/// cases and skipped benchmarks `filter` selects from it. Throws
-/// usage_error for a bad suite, or when nothing selected can run (saying
-/// why: skipped here, or matched by nothing).
-void select_cases(const std::string& suite_name, const std::string& filter, Plan& plan) {
-    try {
-        plan.suite = suite_name.empty() ? iobench::all_pairs() : iobench::load_suite(suite_name, absent_suite_plugins);
-    } catch (const iobench::suite_error& e) {
-        throw usage_error(e.what());
-    }
-    plan.cases = iobench::filter_cases(plan.suite.cases, filter);
-    plan.skipped = iobench::filter_cases(plan.suite.skipped, filter);
-    if (!plan.cases.empty()) return;
-    // Every benchmark selected cannot run here (a Windows-only method on
-    // Linux, a shared sink of a method that cannot share one): say why.
-    if (!plan.skipped.empty())
-        throw usage_error(fmt::format("nothing can run: the {} benchmark(s) selected are skipped here ({}: {}{})",
-                                      plan.skipped.size(), plan.skipped.front().name, plan.skipped.front().reason,
-                                      plan.skipped.size() > 1 ? "; ..." : ""));
-    throw usage_error(fmt::format("no benchmark matches --benchmark_filter={}", filter));
-}
-
-/// The program methods of `cases` checked: code from elsewhere runs only
-/// when no other user could change it. Returns "method: files" of each
-/// program method once, "; " between them (the context's programs).
-std::string checked_programs(const std::vector<iobench::Case>& cases) {
-    std::vector<std::string> programs;
-    for (const iobench::Case& c : cases) {
-        if (c.method->program.file.empty()) continue;
-        const std::string named = c.method->name + ":";
-        if (std::any_of(programs.begin(), programs.end(), [&](const std::string& p) { return p.rfind(named, 0) == 0; }))
-            continue;
-        if (std::string files = iobench::check_program(c.method->name, c.method->program); !files.empty())
-            programs.push_back(fmt::format("{} {}", named, files));
-    }
-    return fmt::format("{}", fmt::join(programs, "; "));
-}
-
-/// The clock --latency-clock `name` names. Throws usage_error, listing the
-/// clocks this machine can read, for a name that is none or one it cannot.
-iobench::ClockKind latency_clock_named(const std::string& name) {
-    const std::optional<iobench::ClockKind> clock = iobench::clock_named(name);
-    std::vector<std::string> here;
-    for (iobench::ClockKind k : iobench::available_clocks()) here.emplace_back(iobench::to_string(k));
-    here.emplace_back("none");
-    if (!clock || !iobench::clock_available(*clock))
-        throw usage_error(fmt::format("--latency-clock {}: {}; here: {}", name,
-                                      clock ? "cannot be read on this machine" : "no such clock",
-                                      fmt::join(here, ", ")));
-    return *clock;
-}
-
-/// The repetitions, runs and order of `plan` (whose suite is chosen) from
-/// `cl`, the suite and --instructions; the suite's stopping rule where it
-/// can stop a benchmark early (not with a warm-up, which it would count).
-void set_repetitions(const CommandLine& cl, Plan& plan) {
-    const Options& opt = cl.opt;
-    const iobench::HarnessFlags& harness = cl.harness;
-    const iobench::Suite& suite = plan.suite;
-    // Every benchmark gets the repetitions explicitly, so the progress lines
-    // can count them, and its runs per repetition from a sizing run.
-    plan.repetitions = harness.repetitions.value_or(suite.repetitions.value_or(1));
-    plan.min_time = harness.min_time.value_or(suite.min_time.value_or(default_min_time));
-    if (opt.instructions_given) {
-        if (opt.instructions.empty()) plan.instructions = iobench::InstructionSource::none;
-        else if (opt.instructions == "perf") plan.instructions = iobench::InstructionSource::perf;
-        else plan.instructions = iobench::InstructionSource::valgrind;  // checked when parsed
-        // The counts hardly vary from run to run: one run of one repetition
-        // says it (under valgrind a run takes ~50 times as long).
-        plan.repetitions = harness.repetitions.value_or(1);
-        plan.min_time = harness.min_time.value_or(0);
-        // In the suite's order: the counts then depend on nothing random
-        // (interleaved, what ran before changes a few hundred instructions).
-        plan.interleave = harness.interleave.value_or(false);
-    }
-    // The suite's stopping rule, up to the repetitions of the run (its own,
-    // or --benchmark_repetitions): with no more than its fewest, nothing to
-    // stop. Google Benchmark's warm-up calls the benchmark as a repetition
-    // would, which the rule would count as one: with a warm-up, no rule.
-    if (suite.stopping_rule && iobench::can_stop_early(*suite.stopping_rule, plan.repetitions)) {
-        if (harness.min_warmup_time.value_or(0) > 0)
-            note("iobench: the suite's stopping rule is not applied with --benchmark_min_warmup_time (its warm-up "
-                 "calls would count as repetitions): every benchmark runs {} repetitions\n",
-                 plan.repetitions);
-        else
-            plan.stopping_rule = suite.stopping_rule;
-    }
-}
-
-/// Decides the run from `cl` into `plan`: the suite, the cases, every value
-/// checked. Returns the exit status when the command is done already
-/// (--list printed), std::nullopt to go on. Throws usage_error.
-std::optional<int> make_plan(const CommandLine& cl, Plan& plan) {
-    const Options& opt = cl.opt;
-    const iobench::HarnessFlags& harness = cl.harness;
-    plan.interleave = harness.interleave.value_or(!opt.no_interleave);
-    const iobench::ListFormat list_format =
-        opt.list_format ? iobench::parse_list_format(*opt.list_format) : iobench::ListFormat::names;
-    if (opt.list && list_format == iobench::ListFormat::markdown)
-        return print_or_fail(iobench::methods_markdown(iobench::methods(), iobench::workloads()));
-
-    select_cases(opt.suite, harness.filter, plan);
-    const iobench::Suite& suite = plan.suite;
-
-    if (opt.list) {
-        std::string names;
-        for (const auto& c : plan.cases) names += c.name + "\n";
-        for (const auto& s : plan.skipped) names += fmt::format("# {}: skipped, {}\n", s.name, s.reason);
-        return print_or_fail(names);
-    }
-
-    plan.stdout_target = suite.stdout_target.value_or(iobench::StdoutTarget::devnull);
-    if (opt.stdout_target) {
-        const auto t = iobench::parse_stdout_target(*opt.stdout_target);
-        if (!t) throw usage_error(fmt::format("--stdout-target {}: must be devnull, file or pipe", *opt.stdout_target));
-        plan.stdout_target = *t;
-    }
-
-    plan.scale = opt.scale ? iobench::parse_scale(*opt.scale) : suite.scale.value_or(1.0);
-    iobench::check_scale(plan.scale, opt.scale ? "--scale" : fmt::format("suite {}: \"scale\"", suite.name),
-                         plan.cases, opt.file_size.has_value());
-    plan.file_size = opt.file_size ? iobench::parse_size(*opt.file_size, "--file-size") : 0;
-    plan.programs = checked_programs(plan.cases);
-    if (!opt.baseline_method.empty()) plan.baseline_methods = baseline_methods_of(opt.baseline_method, plan.cases);
-    if (opt.latency_clock) plan.latency_clock = latency_clock_named(*opt.latency_clock);
-    if (opt.time_limit) plan.time_limit = iobench::parse_time_limit(*opt.time_limit);
-    if (opt.cpus) plan.cpus = iobench::parse_cpu_list(*opt.cpus);
-    if (opt.dir) check_writable_dir(*opt.dir, "--dir");
-    plan.results_target = results_target_of(opt, harness.out_file, plan.suite.name);
-    set_repetitions(cl, plan);
-    return std::nullopt;
-}
-
 /// Writes the results file, then the summary; says what was kept. Returns
 /// the exit status (see the file's header).
 int finish(const CommandLine& cl, const Plan& plan, const iobench::Outcomes& outcomes,
@@ -516,141 +252,6 @@ int finish(const CommandLine& cl, const Plan& plan, const iobench::Outcomes& out
     if (cl.opt.keep_files) note("iobench: files kept in {}\n", dir.string());
     return status;
 }
-
-/// While it lives: a method's code that calls exit(), quick_exit(), or on
-/// Linux _exit() or _Exit(), or crashes (Linux: SIGSEGV, SIGBUS, SIGILL,
-/// SIGFPE, SIGABRT; CrashCatcher), in the middle of a run (handlers of this
-/// process, not of a forked child), or an
-/// in-process measured call that runs past the time limit (a watchdog
-/// thread; a program method has its own; none while instructions are
-/// counted), ends the run through `end` with
-/// one line naming the benchmark: `end` records the row as failed, keeps
-/// the rows that finished (results file, summary), removes the work
-/// directory and returns the exit status, with which the process ends.
-class RunGuard {
-public:
-    /// end(benchmark, reason) -> exit status.
-    using End = std::function<int(const std::string&, const std::string&)>;
-
-    /// `watch`: start the watchdog (not while instructions are counted:
-    /// its wake-ups would count in the calls' instructions).
-    RunGuard(End end, double time_limit, bool watch) {
-        {
-            const std::lock_guard<std::mutex> lock(mutex());
-            end_function() = std::move(end);
-            owner_pid() = static_cast<long>(IOBENCH_GETPID());
-        }
-        static const bool registered = std::atexit(on_exit) == 0 && iobench::register_quick_exit_handler(on_quick_exit);
-        (void)registered;
-        previous_exit_ = iobench::set_abrupt_exit_handler(on_abrupt_exit);
-        if (watch) watchdog_ = std::thread([this, time_limit] { this->watch(time_limit); });
-    }
-
-    ~RunGuard() {
-        iobench::set_abrupt_exit_handler(previous_exit_);
-        {
-            const std::lock_guard<std::mutex> lock(mutex());
-            end_function() = nullptr;
-            stop_ = true;
-        }
-        stopped_.notify_all();
-        if (watchdog_.joinable()) watchdog_.join();
-    }
-
-    RunGuard(const RunGuard&) = delete;
-    RunGuard& operator=(const RunGuard&) = delete;
-
-private:
-    static std::mutex& mutex() {
-        static std::mutex m;
-        return m;
-    }
-    static End& end_function() {
-        static End f;
-        return f;
-    }
-    static long& owner_pid() {
-        static long pid = 0;
-        return pid;
-    }
-
-    /// atexit: exit() while a benchmark runs, in this process.
-    static void on_exit() { ended_by("exit()"); }
-
-    /// at_quick_exit: quick_exit(), which runs no atexit handler.
-    static void on_quick_exit() { ended_by("quick_exit()"); }
-
-    /// _exit() or _Exit() (`how`), which run no handler of the C library's
-    /// (core/os/abrupt_exit.hpp); outside a benchmark's run they end the
-    /// process as they would have.
-    static void on_abrupt_exit(const char* how, int) { ended_by(how); }
-
-    /// `how` (a function's name, "exit()") ends the process: while a
-    /// benchmark runs, in this process, the run ends as end_run says.
-    static void ended_by(const char* how) {
-        if (static_cast<long>(IOBENCH_GETPID()) != owner_pid() || !iobench::run_in_progress()) return;
-        iobench::stop_runs();
-        end_run(fmt::format("called {} during its run", how));
-    }
-
-    /// Ends the run once (a second caller waits for the first to end the
-    /// process), after stop_runs(). Under --instructions' valgrind the
-    /// status is recorded first, so that the iobench waiting outside
-    /// reports the run's end, not valgrind's.
-    static void end_run(const std::string& reason) {
-        static std::atomic<bool> ending{false};
-        if (ending.exchange(true))
-            for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
-        End end;
-        {
-            const std::lock_guard<std::mutex> lock(mutex());
-            end = end_function();
-        }
-        if (!end) return;
-        const auto now = iobench::run_in_progress();
-        const std::string name = now ? now->name : std::string("a benchmark");
-        note("iobench: error: {}: {}; the run ends here, with the rows that finished before it\n", name, reason);
-        int status = exit_failed;
-        try {
-            status = end(name, reason);
-        } catch (const std::exception& e) {
-            note("iobench: error: {}\n", e.what());
-        }
-        iobench::record_exit_status(status);
-        iobench::end_process(status);
-    }
-
-    /// An in-process call past `time_limit` seconds ends the run: checked
-    /// every quarter of the limit, at most every second (each wake-up counts
-    /// in a process-wide row's context switches).
-    void watch(double time_limit) {
-        const auto period = std::chrono::duration<double>(std::min(1.0, std::max(0.05, time_limit / 4)));
-        std::unique_lock<std::mutex> lock(mutex());
-        while (!stop_) {
-            stopped_.wait_for(lock, period);
-            if (stop_) return;
-            if (!iobench::stop_runs_if_call_overdue(time_limit)) continue;
-            lock.unlock();
-            end_run(fmt::format("its call did not return within the time limit of {} s (--time-limit)", time_limit));
-            return;
-        }
-    }
-
-    /// A crash of a method's code (SIGSEGV, SIGABRT, ...; Linux) while a
-    /// benchmark runs, in this process, ends the run as end_run says; else
-    /// the process dies of it as it would have.
-    static void on_crash(int sig) {
-        if (static_cast<long>(IOBENCH_GETPID()) != owner_pid() || !iobench::run_in_progress()) return;
-        iobench::stop_runs();
-        end_run(fmt::format("crashed with {} during its run", iobench::crash_signal_text(sig)));
-    }
-
-    std::thread watchdog_;
-    iobench::CrashCatcher crash_catcher_{on_crash};
-    iobench::AbruptExitHandler previous_exit_ = nullptr;
-    bool stop_ = false;  // guarded by mutex()
-    std::condition_variable stopped_;
-};
 
 /// valgrind's file: the environment's IOBENCH_VALGRIND where set (an
 /// absolute path), else the one found when iobench was built (never a PATH
@@ -857,7 +458,7 @@ int execute(const CommandLine& cl, const Plan& plan, const char* argv0) {
         // Code from elsewhere that calls exit() or never returns costs its
         // own row: the rows before it are kept, the work directory removed.
         // From the sizing runs on (register_benchmarks makes one call of each).
-        const RunGuard guard(
+        const iobench::RunGuard guard(
             [&](const std::string& name, const std::string& reason) {
                 outcomes.record(name, iobench::Outcome::failed(reason));
                 tee.ReportRuns({failed_row(name, reason)});
@@ -1027,7 +628,7 @@ int run(int argc, char** argv) {
     CommandLine cl;
     if (const auto help = iobench::parse_command_line(argc, argv, cl)) return print_or_fail(*help);
     Plan plan;
-    if (const auto done = make_plan(cl, plan)) return *done;
+    if (const auto done = iobench::app::make_plan(cl, absent_suite_plugins, plan)) return *done;
     fix_paths(cl, plan);
     if (plan.instructions) {
         if (const auto status = start_counting_instructions(*plan.instructions, argc, argv)) return *status;

@@ -124,7 +124,7 @@ struct RunInProgress {
 /// What runs now (thread-safe); std::nullopt between repetitions.
 std::optional<RunInProgress> run_in_progress();
 
-/// The run is being ended from outside (RunGuard in app/main.cpp): a
+/// The run is being ended from outside (RunGuard, core/engine/run_guard.hpp): a
 /// measured call that returns after this waits until the process ends, so
 /// that nothing reports while the rows so far are written.
 void stop_runs();

@@ -2,7 +2,7 @@
 // SIGFPE, SIGABRT: a bad pointer, a failed assertion, a double free the C
 // library found) handed to a thread that can end the run the way a hang or an
 // exit() ends it: its row FAILED with the signal, the rows that finished kept,
-// the work directory removed (app/main.cpp's RunGuard; docs/reliability.md,
+// the work directory removed (RunGuard, core/engine/run_guard.hpp; docs/reliability.md,
 // guarantee 13). Linux only: elsewhere the process ends as it would have.
 #pragma once
 
