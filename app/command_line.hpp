@@ -28,7 +28,7 @@ struct Options {
     std::string plugin;  ///< loaded before parsing (load_plugins); here for --help and its checks
     /// --baseline-method METHOD[,METHOD...], given once or more: each value as given.
     std::vector<std::string> baseline_method;
-    /// --latency-clock NAME: the clock the per-call rows read (core/engine/latency.hpp's ClockKind names).
+    /// --latency-clock NAME: the clock the per-call rows read (core/measure/latency.hpp's ClockKind names).
     std::optional<std::string> latency_clock;
     /// --cpus LIST: the CPUs the run and its threads are pinned to (parse_cpu_list).
     std::optional<std::string> cpus;

@@ -40,7 +40,7 @@
 #include "app/diagnostics.hpp"
 #include "app/options.hpp"
 #include "app/plan.hpp"
-#include "core/engine/latency.hpp"
+#include "core/measure/latency.hpp"
 #include "core/engine/run_guard.hpp"
 #include "core/engine/runner.hpp"
 #include "core/engine/session.hpp"

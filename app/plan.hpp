@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "app/command_line.hpp"
-#include "core/engine/latency.hpp"
+#include "core/measure/latency.hpp"
 #include "core/engine/session.hpp"
-#include "core/engine/stopping_rule.hpp"
+#include "core/measure/stopping_rule.hpp"
 #include "core/engine/suite.hpp"
 #include "core/os/instructions.hpp"
 

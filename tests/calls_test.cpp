@@ -24,7 +24,7 @@
 #include <iobench/workload.hpp>
 #include "core/engine/call_trial.hpp"
 #include "core/engine/case_trial.hpp"
-#include "core/engine/latency.hpp"
+#include "core/measure/latency.hpp"
 #include "core/engine/session.hpp"
 #include "core/engine/suite.hpp"
 #include "core/os/emulator.hpp"

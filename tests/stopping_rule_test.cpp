@@ -1,4 +1,4 @@
-// A suite's stopping rule (core/engine/stopping_rule.hpp): the decision on a
+// A suite's stopping rule (core/measure/stopping_rule.hpp): the decision on a
 // sequence of times, the runner that applies it on Google Benchmark, and the
 // reporters that leave the repetitions not run out of everything.
 #include <benchmark/benchmark.h>
@@ -13,8 +13,8 @@
 #include <utility>
 #include <vector>
 
-#include "core/engine/median_interval.hpp"
-#include "core/engine/stopping_rule.hpp"
+#include "core/measure/median_interval.hpp"
+#include "core/measure/stopping_rule.hpp"
 #include "core/report/report.hpp"
 #include "core/report/report_runs.hpp"
 #include "runner_support.hpp"

@@ -20,7 +20,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "core/engine/latency.hpp"
+#include "core/measure/latency.hpp"
 #include "core/engine/session.hpp"
 #include "core/engine/workload.hpp"
 #include "core/os/memory_use.hpp"

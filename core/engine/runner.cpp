@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "core/engine/case_trial.hpp"
-#include "core/engine/stopping_rule.hpp"
+#include "core/measure/stopping_rule.hpp"
 #include "core/os/instructions.hpp"
 #include "core/os/os_counters.hpp"
 

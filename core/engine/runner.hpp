@@ -10,7 +10,7 @@
 
 #include "core/engine/outcome.hpp"
 #include "core/engine/session.hpp"
-#include "core/engine/stopping_rule.hpp"
+#include "core/measure/stopping_rule.hpp"
 #include "core/engine/suite.hpp"
 #include "core/os/instructions.hpp"
 #include "core/os/syscall_counts.hpp"

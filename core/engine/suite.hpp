@@ -11,7 +11,7 @@
 
 #include <iobench/method.hpp>
 #include "core/engine/session.hpp"
-#include "core/engine/stopping_rule.hpp"
+#include "core/measure/stopping_rule.hpp"
 #include "core/engine/workload.hpp"
 
 namespace iobench {

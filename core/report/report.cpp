@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <string>
 
-#include "core/engine/stopping_rule.hpp"
+#include "core/measure/stopping_rule.hpp"
 
 namespace iobench {
 

@@ -17,9 +17,9 @@
 #include <string_view>
 #include <vector>
 
-#include "core/engine/median_interval.hpp"
+#include "core/measure/median_interval.hpp"
 #include "core/engine/outcome.hpp"
-#include "core/engine/stopping_rule.hpp"
+#include "core/measure/stopping_rule.hpp"
 #include "core/engine/suite.hpp"
 #include "core/os/page_supply.hpp"
 #include "core/plugins/plugins.hpp"

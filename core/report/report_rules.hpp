@@ -4,7 +4,7 @@
 // tests/data/report_rules.json, which says what each rule means.
 #pragma once
 
-#include "core/engine/median_interval.hpp"
+#include "core/measure/median_interval.hpp"
 
 namespace iobench::report_rules {
 
@@ -25,7 +25,7 @@ inline constexpr double confidence = 0.95;
 inline constexpr int min_repetitions_for_interval = 6;
 
 // The engine computes the same interval for a suite's stopping rule
-// (core/engine/stopping_rule.hpp): one level, one fewest count.
+// (core/measure/stopping_rule.hpp): one level, one fewest count.
 static_assert(confidence == median_interval_level);
 static_assert(min_repetitions_for_interval == min_samples_for_median_interval);
 

@@ -26,7 +26,7 @@ std::optional<double> optional_counter(const benchmark::BenchmarkReporter::Run& 
 
 /// True for a repetition that did not run because its benchmark had met
 /// the suite's stopping rule (an error with not_run_message,
-/// core/engine/stopping_rule.hpp): no result, no failure.
+/// core/measure/stopping_rule.hpp): no result, no failure.
 bool not_run(const benchmark::BenchmarkReporter::Run& run);
 
 /// One benchmark's repetitions as Google Benchmark reports them, without

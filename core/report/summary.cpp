@@ -21,7 +21,7 @@
 #include <ostream>
 #include <string_view>
 
-#include "core/engine/latency.hpp"
+#include "core/measure/latency.hpp"
 #include "core/os/os_counters.hpp"
 #include "core/report/number_format.hpp"
 

@@ -239,7 +239,7 @@ def median_interval_rank(n: int, level: float = CI_LEVEL) -> int:
 
     The interval misses the median when at most k - 1 values fall below it or above it: 2 P(B <= k - 1)
     for B ~ binomial(n, 1/2); k is the largest rank that keeps this at most 1 - level (as
-    core/engine/median_interval.cpp's median_interval_rank)."""
+    core/measure/median_interval.cpp's median_interval_rank)."""
     if n < 1:
         return 0
     tail = (1 - level) / 2

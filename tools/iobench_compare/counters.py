@@ -81,7 +81,7 @@ def _summary_column(key: str, description: str) -> Column:
 
 
 # A per-call figure within this many steps of the clock's resolution is an upper bound, not a measurement
-# (iobench's at_clock_resolution, core/engine/latency.hpp).
+# (iobench's at_clock_resolution, core/measure/latency.hpp).
 RESOLUTION_STEPS = 4
 AT_RESOLUTION = "≤"
 

@@ -57,7 +57,7 @@ INSTRUCTIONS = "instructions_per_item"
 NAMES = {"instructions": "instructions per item", "syscalls": "system calls", "time": "median time",
          "p50": "p50 latency", "p99": "p99 latency", "p99.9": "p99.9 latency"}
 
-# The latency percentiles of a per-call row (core/engine/latency.hpp: LatencySummary), in ns per call.
+# The latency percentiles of a per-call row (core/measure/latency.hpp: LatencySummary), in ns per call.
 PERCENTILES = {"p50": "latency_p50_ns", "p99": "latency_p99_ns", "p99.9": "latency_p999_ns"}
 
 

@@ -1,6 +1,6 @@
 // The distribution-free confidence interval of a median: the one computation
 // behind the summary's "95% CI" column, the results file's median_ci_low and
-// median_ci_high (core/report/) and a suite's stopping rule (core/engine/stopping_rule.hpp).
+// median_ci_high (core/report/) and a suite's stopping rule (core/measure/stopping_rule.hpp).
 #pragma once
 
 namespace iobench {

@@ -1,4 +1,4 @@
-#include "core/engine/median_interval.hpp"
+#include "core/measure/median_interval.hpp"
 
 #include <cmath>
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "core/engine/median_interval.hpp"
+#include "core/measure/median_interval.hpp"
 
 namespace iobench {
 

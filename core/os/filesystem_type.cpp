@@ -1,4 +1,5 @@
-// What the errors of iobench/error.hpp need at run time: the name of a file system.
+// The name of a directory's file system (iobench/error.hpp: filesystem_type),
+// which the errors of iobench/error.hpp and the environment's context say.
 #include <fstream>
 #include <string>
 #include <vector>

@@ -1,4 +1,4 @@
-#include "core/engine/latency.hpp"
+#include "core/measure/latency.hpp"
 
 #include <fmt/format.h>
 

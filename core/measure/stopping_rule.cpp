@@ -1,4 +1,4 @@
-#include "core/engine/stopping_rule.hpp"
+#include "core/measure/stopping_rule.hpp"
 
 #include <fmt/format.h>
 
