@@ -16,15 +16,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <chrono>
 #include <csignal>
 #include <cstdlib>
 #include <cstdint>
 #include <cstring>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
-#include <functional>
 #include <map>
 #include <optional>
 #include <sstream>
@@ -40,11 +37,11 @@
 #include "app/diagnostics.hpp"
 #include "app/options.hpp"
 #include "app/plan.hpp"
-#include "core/measure/latency.hpp"
 #include "core/engine/run_guard.hpp"
 #include "core/engine/runner.hpp"
 #include "core/engine/session.hpp"
 #include "core/engine/suite.hpp"
+#include "core/measure/latency.hpp"
 #include "core/os/cleanup.hpp"
 #include "core/os/cpu_affinity.hpp"
 #include "core/os/emulator.hpp"

@@ -172,6 +172,9 @@ void set_repetitions(const CommandLine& cl, Plan& plan) {
                  plan.repetitions);
         else
             plan.stopping_rule = suite.stopping_rule;
+        // Instruction counts do not depend on the clock, nor may how many
+        // repetitions run: under valgrind (~50x slower) any budget is spent.
+        if (plan.stopping_rule && plan.instructions) plan.stopping_rule->budget_seconds = 0;
     }
 }
 

@@ -10,10 +10,10 @@
 #include <vector>
 
 #include "app/command_line.hpp"
-#include "core/measure/latency.hpp"
 #include "core/engine/session.hpp"
-#include "core/measure/stopping_rule.hpp"
 #include "core/engine/suite.hpp"
+#include "core/measure/latency.hpp"
+#include "core/measure/stopping_rule.hpp"
 #include "core/os/instructions.hpp"
 
 namespace iobench::app {

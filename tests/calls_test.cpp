@@ -24,11 +24,11 @@
 #include <iobench/workload.hpp>
 #include "core/engine/call_trial.hpp"
 #include "core/engine/case_trial.hpp"
-#include "core/measure/latency.hpp"
 #include "core/engine/session.hpp"
 #include "core/engine/suite.hpp"
-#include "core/os/emulator.hpp"
+#include "core/measure/latency.hpp"
 #include "core/os/cpu_time.hpp"
+#include "core/os/emulator.hpp"
 #include "core/os/memory_use.hpp"
 #include "core/os/os_counters.hpp"
 #include "data/log_records.hpp"

@@ -20,9 +20,9 @@
 #include <type_traits>
 #include <vector>
 
-#include "core/measure/latency.hpp"
 #include "core/engine/session.hpp"
 #include "core/engine/workload.hpp"
+#include "core/measure/latency.hpp"
 #include "core/os/memory_use.hpp"
 
 namespace iobench {

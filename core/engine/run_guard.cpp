@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <exception>
 #include <mutex>
+#include <string>
 #include <utility>
 
 #include "core/engine/runner.hpp"
@@ -30,9 +31,21 @@ constexpr int exit_failed = 1;
 
 /// Writes `text` to stderr, flushed; a stderr that cannot be written loses
 /// the text and nothing else.
-void say(const std::string& text) noexcept {
-    std::fwrite(text.data(), 1, text.size(), stderr);
+void say(const char* text) noexcept {
+    std::fputs(text, stderr);
     std::fflush(stderr);
+}
+
+/// "iobench: error: <name>: <reason>; the run ends here, ..." on stderr;
+/// formatting that fails (memory, in a crash's handler) loses the line and
+/// nothing else.
+void say_run_ends(const std::string& name, const std::string& reason) noexcept {
+    try {
+        say(fmt::format("iobench: error: {}: {}; the run ends here, with the rows that finished before it\n", name,
+                        reason)
+                .c_str());
+    } catch (...) {
+    }
 }
 
 std::mutex& mutex() {
@@ -68,13 +81,14 @@ void end_run(const std::string& reason) {
     if (!end) return;
     const auto now = run_in_progress();
     const std::string name = now ? now->name : std::string("a benchmark");
+    say_run_ends(name, reason);
     int status = exit_failed;
     try {
-        say(fmt::format("iobench: error: {}: {}; the run ends here, with the rows that finished before it\n", name,
-                        reason));
         status = end(name, reason);
     } catch (const std::exception& e) {
-        say(std::string("iobench: error: ") + e.what() + "\n");
+        say("iobench: error: ");
+        say(e.what());
+        say("\n");
     }
     record_exit_status(status);
     end_process(status);

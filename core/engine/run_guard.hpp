@@ -33,7 +33,11 @@ public:
     /// Guards the runs from now on. `time_limit`: seconds a measured call
     /// may take (--time-limit); `watch`: start the watchdog (not while
     /// instructions are counted: its wake-ups would count in the calls'
-    /// instructions).
+    /// instructions). Throws std::system_error when the watchdog thread or
+    /// the crash catcher's cannot start. `end` runs inside the handler that
+    /// caught the event: an exception of it that is a std::exception is said
+    /// on stderr and the process ends with exit status 1; any other ends it
+    /// by std::terminate.
     RunGuard(End end, double time_limit, bool watch);
 
     /// Stops guarding: restores the _exit() handler, stops the watchdog.

@@ -428,6 +428,7 @@ void register_benchmarks(const std::vector<Case>& cases, Session& session, Outco
     struct Repetitions {
         std::vector<double> times;
         double seconds = 0;  ///< wall time of those repetitions (StoppingRule::budget_seconds)
+        int started = 0;     ///< repetitions started, ok or not
         bool stopped = false;
         /// Why its repetitions fail without running: its sizing run failed
         /// (a run whose output was wrong, or whose call threw, is a failed
@@ -450,7 +451,8 @@ void register_benchmarks(const std::vector<Case>& cases, Session& session, Outco
     for (std::size_t i = 0; i < cases.size(); ++i) {
         const Case* c = &cases[i];
         auto* b = benchmark::RegisterBenchmark(
-            c->name.c_str(), [c, i, progress, so_far, costs, stopping, &session, &outcomes](benchmark::State& state) {
+            c->name.c_str(),
+            [c, i, progress, so_far, costs, stopping, repetitions, &session, &outcomes](benchmark::State& state) {
                 Repetitions& mine = (*so_far)[i];
                 if (mine.stopped) return skip_repetition(state);
                 if (mine.failed) {
@@ -458,6 +460,7 @@ void register_benchmarks(const std::vector<Case>& cases, Session& session, Outco
                     return fail_repetition(state, *mine.failed);
                 }
                 progress->starting(i, c->name);
+                ++mine.started;
                 const clock_type::time_point began = clock_type::now();
                 double measured = 0;
                 mark_repetition(c->name, c->method->program.file.empty());
@@ -470,7 +473,8 @@ void register_benchmarks(const std::vector<Case>& cases, Session& session, Outco
                 }
                 outcomes.record(c->name, std::move(outcome));
                 progress->finished(i);
-                if (!stopping || !ok || state.iterations() < 1) return;
+                // After the last repetition there is nothing to stop.
+                if (!stopping || !ok || state.iterations() < 1 || mine.started >= repetitions) return;
                 mine.times.push_back(measured / static_cast<double>(state.iterations()));
                 mine.seconds += std::chrono::duration<double>(clock_type::now() - began).count();
                 const StopReason why = stop_reason(mine.times, mine.seconds, *stopping);

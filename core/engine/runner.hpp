@@ -10,8 +10,8 @@
 
 #include "core/engine/outcome.hpp"
 #include "core/engine/session.hpp"
-#include "core/measure/stopping_rule.hpp"
 #include "core/engine/suite.hpp"
+#include "core/measure/stopping_rule.hpp"
 #include "core/os/instructions.hpp"
 #include "core/os/syscall_counts.hpp"
 
@@ -51,11 +51,13 @@ namespace iobench {
 /// but never more than fit in 2 x `min_time` of their whole cost (reset and
 /// verify included), so a tiny --scale cannot make a benchmark whose setup
 /// costs more than its measured run iterate for minutes.
-/// With a stopping `rule` (a suite's "min_repetitions" and
-/// "target_interval") that can end a benchmark early (can_stop_early), a
+/// With a stopping `rule` (a suite's "min_repetitions", "target_interval"
+/// and "budget_seconds") that can end a benchmark early (can_stop_early), a
 /// benchmark runs no more repetitions once those that ended ok number at
-/// least rule.min_repetitions and the interval of their median is tight
-/// (interval_is_tight, on each repetition's measured seconds per run);
+/// least rule.min_repetitions and the interval of their median is tight,
+/// or their wall time has reached the budget (stop_reason, on each
+/// repetition's measured seconds per run and its wall time; a budget stop
+/// is recorded in `outcomes`: Outcomes::record_budget_spent);
 /// `repetitions` is then the most. Google Benchmark still calls the
 /// repetitions left: they return at once, without a trial, as errors with
 /// not_run_message, which the reporters drop (TeeReporter); they are no
@@ -112,7 +114,7 @@ std::optional<RunCost> size_run(const Case& c, Session& session, Outcome* failur
 Outcome run_once(const Case& c, Session& session);
 
 /// The benchmark whose repetition runs now, for what ends a run from
-/// outside it (an exit() in a method, app/main.cpp; a watchdog): its name,
+/// outside it (an exit() in a method, a watchdog: RunGuard, core/engine/run_guard.hpp): its name,
 /// and while one of its measured calls is under way, when that call began
 /// and whether its code runs in this process (not a program's).
 struct RunInProgress {

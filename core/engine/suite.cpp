@@ -121,7 +121,7 @@ public:
     }
 
     /// The suite's own keys (name, description, repetitions, min_time, scale,
-    /// stdout_target, min_repetitions, target_interval and plugins) into `suite`; an
+    /// stdout_target, min_repetitions, target_interval, budget_seconds and plugins) into `suite`; an
     /// unknown key is an error.
     void read_settings(const json& doc, Suite& suite) {
         suite.name = origin_;

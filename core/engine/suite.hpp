@@ -11,8 +11,8 @@
 
 #include <iobench/method.hpp>
 #include "core/engine/session.hpp"
-#include "core/measure/stopping_rule.hpp"
 #include "core/engine/workload.hpp"
+#include "core/measure/stopping_rule.hpp"
 
 namespace iobench {
 

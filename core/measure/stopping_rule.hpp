@@ -1,7 +1,8 @@
 // A suite's stopping rule: a benchmark runs no more repetitions once the
-// interval of its median is tight, between a fewest and a most repetitions
-// (the adaptive stopping of pyperf's and nanobench's runs, with iobench's
-// distribution-free interval of the median as the criterion).
+// interval of its median is tight, or its time budget is spent, between a
+// fewest and a most repetitions (the adaptive stopping of pyperf's and
+// nanobench's runs, with iobench's distribution-free interval of the median
+// as the criterion).
 #pragma once
 
 #include <optional>
@@ -18,8 +19,10 @@ namespace iobench {
 /// has run `min_repetitions` or more, and the 95 % distribution-free interval
 /// of the median of their times per run (median_interval_rank, as the
 /// summary's "95% CI" column) lies within ±`target_interval` of that median,
-/// it runs no more. A suite declares it with "min_repetitions" and
-/// "target_interval" (core/engine/suite.cpp checks both).
+/// it runs no more; nor, with a time budget, once those repetitions have
+/// taken `budget_seconds` of wall time. A suite declares it with
+/// "min_repetitions", "target_interval" and, optionally, "budget_seconds"
+/// (core/engine/suite.cpp checks them).
 struct StoppingRule {
     /// Repetitions a benchmark runs before the rule may end it: at least
     /// min_samples_for_median_interval (6), the fewest with a 95 % interval.
@@ -27,10 +30,11 @@ struct StoppingRule {
     /// The widest interval that ends a benchmark, as a fraction of its
     /// median: half-width / median <= target_interval (0.02: ±2 %); > 0 and < 1.
     double target_interval = 0;
-    /// The time budget, in seconds of wall time (each repetition's reset,
-    /// runs and verification): a benchmark whose repetitions have taken this
-    /// long runs no more once it has run min_repetitions, tight or not (a
-    /// suite's "budget_seconds"); 0: no budget, only the interval ends it.
+    /// The time budget, in seconds of wall time (each verified repetition's
+    /// reset, runs and verification): a benchmark whose verified repetitions
+    /// have taken this long runs no more once it has run min_repetitions,
+    /// tight or not (a suite's "budget_seconds"); 0: no budget, only the
+    /// interval ends it. Not applied with --instructions (app/plan.cpp).
     double budget_seconds = 0;
 };
 
@@ -85,6 +89,6 @@ inline bool can_stop_early(const StoppingRule& rule, int max_repetitions) {
 /// no failure: the reporters drop them before anything is computed or
 /// written (core/report/report.hpp, TeeReporter).
 inline constexpr std::string_view not_run_message =
-    "not run: the benchmark had met the suite's stopping rule (its interval was tight)";
+    "not run: the benchmark had met the suite's stopping rule (its interval was tight, or its time budget spent)";
 
 }  // namespace iobench

@@ -5,7 +5,7 @@
 // calls of every library loaded (the executable exports its symbols:
 // iobench_add_executable), and tell the handler set here, which ends the
 // process its own way; quick_exit() is caught by at_quick_exit handlers
-// (core/plugins/plugins.cpp, app/main.cpp). Not caught: a direct exit_group
+// (core/plugins/plugins.cpp, core/engine/run_guard.cpp). Not caught: a direct exit_group
 // system call, and anything on other systems (docs/reliability.md says so).
 #pragma once
 

@@ -17,10 +17,10 @@
 #include <string_view>
 #include <vector>
 
-#include "core/measure/median_interval.hpp"
 #include "core/engine/outcome.hpp"
-#include "core/measure/stopping_rule.hpp"
 #include "core/engine/suite.hpp"
+#include "core/measure/median_interval.hpp"
+#include "core/measure/stopping_rule.hpp"
 #include "core/os/page_supply.hpp"
 #include "core/plugins/plugins.hpp"
 #include "core/report/number_format.hpp"
