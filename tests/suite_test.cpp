@@ -203,30 +203,32 @@ std::set<std::string> names_described(const nlohmann::json& doc) {
     return names;
 }
 
+/// The names without extension of the files of `dir` whose extension is
+/// `extension` (".json"), sorted.
+std::vector<std::string> stems_in(const std::filesystem::path& dir, const std::string& extension) {
+    std::vector<std::string> stems;
+    for (const auto& entry : std::filesystem::directory_iterator(dir))
+        if (entry.path().extension() == extension) stems.push_back(entry.path().stem().string());
+    std::sort(stems.begin(), stems.end());
+    return stems;
+}
+
 TEST(Suite, EverySuiteFileIsBuiltIn) {
     // The build embeds the suites its list names (cmake/IobenchGenerated.cmake,
     // IOBENCH_SUITES: no GLOB); a file added to suites/ and not to the list fails here.
-    std::vector<std::string> files;
-    for (const auto& entry : std::filesystem::directory_iterator(IOBENCH_SUITES_DIR))
-        if (entry.path().extension() == ".json") files.push_back(entry.path().stem().string());
-    std::sort(files.begin(), files.end());
     std::vector<std::string> names = builtin_suites();
     std::sort(names.begin(), names.end());
-    EXPECT_EQ(names, files);
+    EXPECT_EQ(names, stems_in(IOBENCH_SUITES_DIR, ".json"));
 }
 
 TEST(Suite, EveryBinarySizeProgramIsListed) {
     // binsize/CMakeLists.txt builds the programs its IOBENCH_BINSIZE_METHODS
     // names (no GLOB), and the binary_size workload knows them from the header
     // it generates; a binsize/<method>.cpp left out of the list fails here.
-    std::vector<std::string> files;
-    for (const auto& entry : std::filesystem::directory_iterator(IOBENCH_BINSIZE_SOURCE_DIR))
-        if (entry.path().extension() == ".cpp") files.push_back(entry.path().stem().string());
-    std::sort(files.begin(), files.end());
     std::vector<std::string> listed;
     for (const binsize::Program& p : binsize::programs) listed.emplace_back(p.method);
     std::sort(listed.begin(), listed.end());
-    EXPECT_EQ(listed, files);
+    EXPECT_EQ(listed, stems_in(IOBENCH_BINSIZE_SOURCE_DIR, ".cpp"));
 }
 
 TEST(Suite, EveryBuiltInSuiteIsWhatItsFileDescribes) {

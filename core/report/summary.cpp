@@ -289,8 +289,7 @@ struct SummaryNotes {
     /// ran that many, fewer than the most.
     std::map<std::int64_t, std::vector<std::string>> stopped_early;
     std::vector<std::string> budget_spent;  // of those, the rows whose time budget ended them
-    double budget_seconds = 0;              // the rule's budget_seconds
-    double target_interval = 0;             // the rule's target_interval
+    StoppingRule rule;                      // the rule itself (its budget and target, for that note)
     std::string stopping_rule;  // describe(): the rule in words
     int max_repetitions = 0;    // the most repetitions the rule allowed
     std::vector<std::string> baseline_methods;  // --baseline-method, in order
@@ -981,7 +980,8 @@ void render_remarks(std::ostream& out, const SummaryNotes& notes) {
         if (!notes.budget_spent.empty())
             out << fmt::format("- of those, ended by the time budget ({:g} s) with their interval still wider than "
                                "±{:.4g} %: {}.\n",
-                               notes.budget_seconds, 100 * notes.target_interval, fmt::join(notes.budget_spent, ", "));
+                               notes.rule.budget_seconds, 100 * notes.rule.target_interval,
+                               fmt::join(notes.budget_spent, ", "));
     }
     if (notes.no_interval)
         out << fmt::format("- in the {0} CI column: fewer than {1} repetitions, too few for a {0} interval of the "
@@ -1023,8 +1023,7 @@ void SummaryConsoleReporter::Finalize() {
     if (stopping_rule_) {
         notes.stopping_rule = describe(*stopping_rule_, max_repetitions_);
         notes.max_repetitions = max_repetitions_;
-        notes.budget_seconds = stopping_rule_->budget_seconds;
-        notes.target_interval = stopping_rule_->target_interval;
+        notes.rule = *stopping_rule_;
         for (const SummaryTable& t : tables)
             for (const SummaryRow& r : t.rows)
                 if (r.outcome.ok() && r.repetitions > 0 && r.repetitions < max_repetitions_) {
