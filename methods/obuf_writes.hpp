@@ -19,17 +19,24 @@ namespace iobench {
 
 namespace detail {
 
-/// Fills `block` with first, first + 1, ..., first + 255: 16-byte stores of
+/// The numbers write_int_lines hands to one put_uint_lines call (8 KiB of
+/// them on the stack). Each call costs about 154 instructions besides its
+/// numbers' (the kernel's constants, its loops' set-up, the fill's; the
+/// slope of ints_out/obuf's count over blocks of 256 to 2048 with the avx2
+/// kernel): 0.60 an integer at 256, 0.15 at 1024 (docs/methodology.md).
+inline constexpr std::size_t int_lines_block = 1024;
+
+/// Fills `block` with first, first + 1, ..., first + int_lines_block - 1: 16-byte stores of
 /// two numbers at a time on x86-64 (which GCC's -O2 does not vectorize
 /// itself), four of them per pass.
-inline void fill_counting(std::uint64_t (&block)[256], std::uint64_t first) noexcept {
+inline void fill_counting(std::uint64_t (&block)[int_lines_block], std::uint64_t first) noexcept {
 #if IOBENCH_IBUF_SSE2
     const auto pair = [first](std::uint64_t k) {  // first + k and first + k + 1, wrapping as unsigned
         return _mm_set_epi64x(static_cast<long long>(first + k + 1), static_cast<long long>(first + k));
     };
     __m128i a = pair(0), b = pair(2), c = pair(4), d = pair(6);
     const __m128i step = _mm_set1_epi64x(8);
-    for (std::uint64_t* p = block; p != block + 256; p += 8) {
+    for (std::uint64_t* p = block; p != block + int_lines_block; p += 8) {
         _mm_storeu_si128(reinterpret_cast<__m128i*>(p), a);
         _mm_storeu_si128(reinterpret_cast<__m128i*>(p + 2), b);
         _mm_storeu_si128(reinterpret_cast<__m128i*>(p + 4), c);
@@ -40,7 +47,7 @@ inline void fill_counting(std::uint64_t (&block)[256], std::uint64_t first) noex
         d = _mm_add_epi64(d, step);
     }
 #else
-    for (std::size_t j = 0; j < 256; ++j) block[j] = first + j;
+    for (std::size_t j = 0; j < int_lines_block; ++j) block[j] = first + j;
 #endif
 }
 
@@ -48,14 +55,14 @@ inline void fill_counting(std::uint64_t (&block)[256], std::uint64_t first) noex
 /// fill_counting with 32-byte stores of four numbers at a time, eight of
 /// them per pass (0.6 instructions a number against the SSE2 loop's 1.4).
 /// Runs only where cpu_has_avx2_bmi2().
-IOBENCH_TARGET_AVX2 inline void fill_counting_avx2(std::uint64_t (&block)[256], std::uint64_t first) noexcept {
+IOBENCH_TARGET_AVX2 inline void fill_counting_avx2(std::uint64_t (&block)[int_lines_block], std::uint64_t first) noexcept {
     const auto f = static_cast<long long>(first);  // first + k .. first + k + 3, wrapping as unsigned
     const __m256i step4 = _mm256_set1_epi64x(4), step = _mm256_set1_epi64x(32);
     __m256i a = _mm256_add_epi64(_mm256_set1_epi64x(f), _mm256_setr_epi64x(0, 1, 2, 3));
     __m256i b = _mm256_add_epi64(a, step4), c = _mm256_add_epi64(b, step4), d = _mm256_add_epi64(c, step4);
     __m256i e = _mm256_add_epi64(d, step4), g = _mm256_add_epi64(e, step4), h = _mm256_add_epi64(g, step4);
     __m256i i = _mm256_add_epi64(h, step4);
-    for (std::uint64_t* p = block; p != block + 256; p += 32) {
+    for (std::uint64_t* p = block; p != block + int_lines_block; p += 32) {
         _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), a);
         _mm256_storeu_si256(reinterpret_cast<__m256i*>(p + 4), b);
         _mm256_storeu_si256(reinterpret_cast<__m256i*>(p + 8), c);
@@ -80,9 +87,9 @@ IOBENCH_TARGET_AVX2 inline void fill_counting_avx2(std::uint64_t (&block)[256], 
 template <class Obuf, class Fill>
 void write_int_lines_filled(Obuf& out, std::uint64_t count, uint_line_kernel kernel, Fill fill) {
     typename Obuf::cursor cur(out);
-    std::uint64_t block[256];
+    std::uint64_t block[int_lines_block];
     for (std::uint64_t i = 0; i < count;) {
-        const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(256, count - i));
+        const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(int_lines_block, count - i));
         fill(block, i);  // a whole block (the numbers past count are not written)
         cur.put_uint_lines(kernel, block, n);
         i += n;
@@ -91,19 +98,19 @@ void write_int_lines_filled(Obuf& out, std::uint64_t count, uint_line_kernel ker
 }  // namespace detail
 
 /// put_ints: 0 .. count-1, one per line, with line kernel `kernel` (which
-/// this CPU must run: cpu_runs), 256 numbers per put_uint_lines call, each
+/// this CPU must run: cpu_runs), int_lines_block numbers per put_uint_lines call, each
 /// block filled with AVX2 stores where the kernel is avx2.
 template <class Obuf>
 void write_int_lines(Obuf& out, std::uint64_t count, uint_line_kernel kernel) {
 #if IOBENCH_IBUF_SSE2
     if (kernel == uint_line_kernel::avx2) {
-        detail::write_int_lines_filled(out, count, kernel, [](std::uint64_t(&block)[256], std::uint64_t first) {
+        detail::write_int_lines_filled(out, count, kernel, [](std::uint64_t(&block)[detail::int_lines_block], std::uint64_t first) {
             detail::fill_counting_avx2(block, first);
         });
         return;
     }
 #endif
-    detail::write_int_lines_filled(out, count, kernel, [](std::uint64_t(&block)[256], std::uint64_t first) {
+    detail::write_int_lines_filled(out, count, kernel, [](std::uint64_t(&block)[detail::int_lines_block], std::uint64_t first) {
         detail::fill_counting(block, first);
     });
 }

@@ -148,7 +148,7 @@ TEST_P(ObufLineKernel, CursorPutUintLinesWritesWhatPutUintWritesInTheSameChunks)
 }
 
 TEST_P(ObufLineKernel, WriteIntLinesThroughARealFile) {
-    constexpr std::uint64_t count = 123457;  // not a multiple of 256 or 4
+    constexpr std::uint64_t count = 123457;  // not a multiple of the block (detail::int_lines_block) or 4
     const std::string text = iobench::test::written_file(
         std::string("iobench_obuf_lines_") + iobench::uint_line_kernel_name(GetParam()), [](const std::string& path) {
             iobench::obuf_file file(path, 4096);
