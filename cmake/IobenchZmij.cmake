@@ -11,7 +11,8 @@
 # Sets IOBENCH_ZMIJ_FOUND and, when found, the target iobench::zmij: the
 # library, its header (as a system header: its warnings are not ours) and the
 # definition IOBENCH_HAVE_ZMIJ, which every file that includes
-# methods/obuf.hpp must see alike (iobench_methods links it PUBLIC).
+# methods/obuf.hpp must see alike (iobench_methods links it PUBLIC); built
+# from its sources, IOBENCH_HAVE_ZMIJ_SOURCES too (zmij.cc beside zmij.h).
 # Otherwise obuf takes its digits from Dragonbox (the configuration says why)
 # and "Żmij" is added to IOBENCH_METHODS_MISSING (obuf's description differs). AUTO (the default) never fails the
 # configuration; ON makes a missing or failing Żmij an error.
@@ -87,6 +88,11 @@ int main() {
         target_compile_options(iobench_zmij PRIVATE $<IF:$<CXX_COMPILER_ID:MSVC>,/W0,-w>)
         target_include_directories(iobench_zmij SYSTEM PUBLIC $<BUILD_INTERFACE:${_zmij_source_dir}>)
         set_target_properties(iobench_zmij PROPERTIES EXPORT_NAME zmij POSITION_INDEPENDENT_CODE ON)
+        # Its sources are part of this build: obuf's AVX2 double kernel
+        # compiles zmij.cc's digit search into its loop
+        # (methods/format_double_lines_zmij.cpp), which every file that
+        # includes methods/obuf.hpp must know alike.
+        target_compile_definitions(iobench_zmij INTERFACE IOBENCH_HAVE_ZMIJ_SOURCES)
       else()
         add_library(iobench_zmij INTERFACE)
         target_include_directories(iobench_zmij SYSTEM INTERFACE ${IOBENCH_ZMIJ_INCLUDE_DIR})

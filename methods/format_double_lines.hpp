@@ -11,7 +11,10 @@
 //   two doubles at a time: both significands converted to ASCII in one 256-bit
 //   register, the significant digits counted from one compare, the exponent
 //   with its '\n' from a table. x86-64 CPUs with AVX2, BMI1 and BMI2, in a
-//   build with Żmij (IOBENCH_HAVE_ZMIJ).
+//   build with Żmij (IOBENCH_HAVE_ZMIJ). Where Żmij's sources are part of the
+//   build (IOBENCH_HAVE_ZMIJ_SOURCES: built here, not an installed library),
+//   its digit search is compiled into the kernel's loop
+//   (methods/format_double_lines_zmij.cpp) instead of called per double.
 #pragma once
 
 #include <array>
@@ -223,14 +226,18 @@ IOBENCH_ALWAYS_INLINE IOBENCH_TARGET_AVX2 char* put_double_line_digits(char* out
     return after + (exponent >> 56);
 }
 
-/// The AVX2 kernel: pairs of doubles for which double_line_fast holds, both
-/// significands converted in one register -- their first digits split off
-/// (a 32-bit reciprocal multiply), the 16 after them to ASCII (ascii8_x4),
-/// their trailing zeros found with one compare and one movemask; a pair
-/// with any other double goes one double at a time through
-/// format_double_line, as does an odd last one. Runs only where
-/// cpu_has_avx2_bmi2().
-IOBENCH_TARGET_AVX2 inline char* format_double_lines_avx2(char* out, const double* v, std::size_t n) noexcept {
+/// The AVX2 kernel with the shortest digits of each double from
+/// `to_decimal(v)` (a zmij::dec_fp<>: 16 or 17 digits with trailing zeros
+/// kept, as zmij::to_decimal gives them; its sign is not read): pairs of
+/// doubles for which double_line_fast holds, both significands converted in
+/// one register -- their first digits split off (a 32-bit reciprocal
+/// multiply), the 16 after them to ASCII (ascii8_x4), their trailing zeros
+/// found with one compare and one movemask; a pair with any other double
+/// goes one double at a time through format_double_line, as does an odd last
+/// one. Runs only where cpu_has_avx2_bmi2().
+template <class ToDecimal>
+IOBENCH_TARGET_AVX2 char* format_double_lines_avx2_with(char* out, const double* v, std::size_t n,
+                                                        ToDecimal to_decimal) noexcept {
     const double_line_constants k = make_double_line_constants();
     const double* const end = v + n;
     while (end - v >= 2) {
@@ -239,9 +246,9 @@ IOBENCH_TARGET_AVX2 inline char* format_double_lines_avx2(char* out, const doubl
             out = format_double_line(out, *v++);
             continue;
         }
-        // Both calls first: less to keep across each.
-        const zmij::dec_fp<> dec0 = zmij::to_decimal(v[0]);
-        const zmij::dec_fp<> dec1 = zmij::to_decimal(v[1]);
+        // Both conversions first: less to keep across each.
+        const zmij::dec_fp<> dec0 = to_decimal(v[0]);
+        const zmij::dec_fp<> dec1 = to_decimal(v[1]);
         v += 2;
         const double_line_digits d0 = split_double_digits(dec0), d1 = split_double_digits(dec1);
         const __m128i x0 = _mm_insert_epi64(_mm_cvtsi64_si128(static_cast<long long>(d0.high9)),
@@ -263,6 +270,26 @@ IOBENCH_TARGET_AVX2 inline char* format_double_lines_avx2(char* out, const doubl
     return out;
 }
 
+/// The AVX2 kernel with the digits from Żmij's library (zmij::to_decimal,
+/// a call per double): what runs where Żmij is an installed library, and
+/// beside format_double_lines_avx2_inlined in the tests. Runs only where
+/// cpu_has_avx2_bmi2().
+IOBENCH_TARGET_AVX2 inline char* format_double_lines_avx2(char* out, const double* v, std::size_t n) noexcept {
+    struct library_to_decimal {
+        IOBENCH_ALWAYS_INLINE zmij::dec_fp<> operator()(double x) const noexcept { return zmij::to_decimal(x); }
+    };
+    return format_double_lines_avx2_with(out, v, n, library_to_decimal{});
+}
+
+#if defined(IOBENCH_HAVE_ZMIJ_SOURCES)
+/// The AVX2 kernel with Żmij's digit search compiled into the kernel's own
+/// loop (methods/format_double_lines_zmij.cpp: Żmij's sources are part of
+/// this build), not called through the library: 114.5 instructions a
+/// double of doubles_out against 142.0 (docs/methodology.md). The same
+/// bytes as format_double_lines_avx2. Runs only where cpu_has_avx2_bmi2().
+IOBENCH_TARGET_AVX2 char* format_double_lines_avx2_inlined(char* out, const double* v, std::size_t n) noexcept;
+#endif
+
 #endif  // IOBENCH_DOUBLE_LINES_AVX2
 
 }  // namespace detail
@@ -277,7 +304,13 @@ template <double_digits Digits = default_double_digits>
 char* format_double_lines(double_line_kernel k, char* out, const double* v, std::size_t n) noexcept {
 #if IOBENCH_DOUBLE_LINES_AVX2
     if constexpr (Digits == double_digits::zmij) {
-        if (k == double_line_kernel::avx2) return detail::format_double_lines_avx2(out, v, n);
+        if (k == double_line_kernel::avx2) {
+#if defined(IOBENCH_HAVE_ZMIJ_SOURCES)
+            return detail::format_double_lines_avx2_inlined(out, v, n);
+#else
+            return detail::format_double_lines_avx2(out, v, n);
+#endif
+        }
     }
 #endif
     (void)k;

@@ -8,7 +8,8 @@
 // Dragonbox's; nothing stored past double_lines_room; a cursor's
 // put_double_lines writes the bytes of put_double/put in the same chunks for
 // buffers of 1 to 80 bytes and the default; write_double_lines through a
-// real file gives the file it should.
+// real file gives the file it should; the AVX2 kernel with Żmij's library
+// call as with its digit search inlined.
 #include <gtest/gtest.h>
 
 #include <bit>
@@ -201,6 +202,27 @@ TEST_P(ObufDoubleLineKernel, WriteDoubleLinesThroughARealFile) {
         });
     EXPECT_TRUE(text == expected_lines(values)) << text.size() << " bytes";
 }
+
+#if IOBENCH_DOUBLE_LINES_AVX2
+// The avx2 kernel runs with Żmij's digit search compiled into its loop where
+// Żmij's sources are part of the build (the tests above run that one); with
+// the digits from Żmij's library call, as where Żmij is installed, it writes
+// the same.
+TEST(ObufDoubleLineKernels, TheAvx2KernelWithZmijsLibraryCallWritesTheSame) {
+    if (!iobench::cpu_has_avx2_bmi2()) GTEST_SKIP() << "this CPU does not run the avx2 kernel";
+    const std::vector<double> values = value_classes();
+    for (std::size_t start = 0; start < 2; ++start) {
+        const std::vector<double> v(values.begin() + static_cast<std::ptrdiff_t>(start), values.end());
+        const std::string want = expected_lines(v);
+        const std::size_t room = iobench::double_lines_room(v.size());
+        std::string buffer(room + 64, '#');
+        char* const end = iobench::detail::format_double_lines_avx2(buffer.data(), v.data(), v.size());
+        ASSERT_EQ(static_cast<std::size_t>(end - buffer.data()), want.size()) << "start " << start;
+        EXPECT_TRUE(std::string_view(buffer.data(), want.size()) == want) << "start " << start;
+        EXPECT_EQ(buffer.substr(room), std::string(64, '#')) << "stored past double_lines_room";
+    }
+}
+#endif
 
 TEST(ObufDoubleLineKernels, EveryKernelTheCpuRunsCanBeChosen) {
     const double_line_kernel before = iobench::double_line_kernel_in_use();
