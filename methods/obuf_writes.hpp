@@ -26,10 +26,13 @@ namespace detail {
 /// kernel): 0.60 an integer at 256, 0.15 at 1024 (docs/methodology.md).
 inline constexpr std::size_t int_lines_block = 1024;
 
-/// Fills `block` with first, first + 1, ..., first + int_lines_block - 1: 16-byte stores of
-/// two numbers at a time on x86-64 (which GCC's -O2 does not vectorize
-/// itself), four of them per pass.
-inline void fill_counting(std::uint64_t (&block)[int_lines_block], std::uint64_t first) noexcept {
+/// A block of int_lines_block numbers.
+using int_block = std::uint64_t[int_lines_block];
+
+/// Fills `block` with first, first + 1, ..., first + int_lines_block - 1:
+/// 16-byte stores of two numbers at a time on x86-64 (which GCC's -O2 does
+/// not vectorize itself), four of them per pass.
+inline void fill_counting(int_block& block, std::uint64_t first) noexcept {
 #if IOBENCH_IBUF_SSE2
     const auto pair = [first](std::uint64_t k) {  // first + k and first + k + 1, wrapping as unsigned
         return _mm_set_epi64x(static_cast<long long>(first + k + 1), static_cast<long long>(first + k));
@@ -55,7 +58,7 @@ inline void fill_counting(std::uint64_t (&block)[int_lines_block], std::uint64_t
 /// fill_counting with 32-byte stores of four numbers at a time, eight of
 /// them per pass (0.6 instructions a number against the SSE2 loop's 1.4).
 /// Runs only where cpu_has_avx2_bmi2().
-IOBENCH_TARGET_AVX2 inline void fill_counting_avx2(std::uint64_t (&block)[int_lines_block], std::uint64_t first) noexcept {
+IOBENCH_TARGET_AVX2 inline void fill_counting_avx2(int_block& block, std::uint64_t first) noexcept {
     const auto f = static_cast<long long>(first);  // first + k .. first + k + 3, wrapping as unsigned
     const __m256i step4 = _mm256_set1_epi64x(4), step = _mm256_set1_epi64x(32);
     __m256i a = _mm256_add_epi64(_mm256_set1_epi64x(f), _mm256_setr_epi64x(0, 1, 2, 3));
@@ -87,7 +90,7 @@ IOBENCH_TARGET_AVX2 inline void fill_counting_avx2(std::uint64_t (&block)[int_li
 template <class Obuf, class Fill>
 void write_int_lines_filled(Obuf& out, std::uint64_t count, uint_line_kernel kernel, Fill fill) {
     typename Obuf::cursor cur(out);
-    std::uint64_t block[int_lines_block];
+    int_block block;
     for (std::uint64_t i = 0; i < count;) {
         const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(int_lines_block, count - i));
         fill(block, i);  // a whole block (the numbers past count are not written)
@@ -98,19 +101,19 @@ void write_int_lines_filled(Obuf& out, std::uint64_t count, uint_line_kernel ker
 }  // namespace detail
 
 /// put_ints: 0 .. count-1, one per line, with line kernel `kernel` (which
-/// this CPU must run: cpu_runs), int_lines_block numbers per put_uint_lines call, each
-/// block filled with AVX2 stores where the kernel is avx2.
+/// this CPU must run: cpu_runs), int_lines_block numbers per put_uint_lines
+/// call, each block filled with AVX2 stores where the kernel is avx2.
 template <class Obuf>
 void write_int_lines(Obuf& out, std::uint64_t count, uint_line_kernel kernel) {
 #if IOBENCH_IBUF_SSE2
     if (kernel == uint_line_kernel::avx2) {
-        detail::write_int_lines_filled(out, count, kernel, [](std::uint64_t(&block)[detail::int_lines_block], std::uint64_t first) {
+        detail::write_int_lines_filled(out, count, kernel, [](detail::int_block& block, std::uint64_t first) {
             detail::fill_counting_avx2(block, first);
         });
         return;
     }
 #endif
-    detail::write_int_lines_filled(out, count, kernel, [](std::uint64_t(&block)[detail::int_lines_block], std::uint64_t first) {
+    detail::write_int_lines_filled(out, count, kernel, [](detail::int_block& block, std::uint64_t first) {
         detail::fill_counting(block, first);
     });
 }
