@@ -31,17 +31,25 @@ constexpr const char* obuf_writer =
     "put_double_lines(block)";
 constexpr const char* ibuf_reader = "iobench's buffered reader on a file descriptor";
 #endif
+/// How the AVX2 double kernel takes Żmij's digits in this build (methods/format_double_lines.hpp).
+#if defined(IOBENCH_HAVE_ZMIJ_SOURCES)
+constexpr const char* zmij_digits_in_kernel = "Żmij's digit search compiled into its loop";
+#else
+constexpr const char* zmij_digits_in_kernel = "zmij::to_decimal, a call per double";
+#endif
 /// obuf's description up to its doubles, naming where this build's doubles come from.
 const std::string obuf_doubles_description =
     std::string(obuf_writer) + (default_double_digits == double_digits::zmij
-                                    ? "; doubles with Żmij: its digits (zmij::to_decimal) in obuf's AVX2 line "
-                                      "kernel, two doubles at a time, where the CPU has AVX2, else its own writer "
-                                      "(zmij::write, its digits where std::to_chars writes fixed notation)"
+                                    ? "; doubles with Żmij: its digits in obuf's AVX2 line kernel (" +
+                                          std::string(zmij_digits_in_kernel) +
+                                          "), two doubles at a time, where the CPU has AVX2, else its own writer "
+                                          "(zmij::write, its digits where std::to_chars writes fixed notation)"
                                     : "; doubles with Dragonbox's digits (this build has no Żmij)");
 /// obuf's description, with how its integers are written.
 const std::string obuf_description =
     obuf_doubles_description +
-    "; integers 256 lines per put_uint_lines call, by a line kernel chosen at run time: four numbers at a time with "
+    "; integers " + std::to_string(detail::int_lines_block) +
+    " lines per put_uint_lines call, by a line kernel chosen at run time: four numbers at a time with "
     "AVX2 where the CPU has it, else table lookups (scalar_obuf, sse2_obuf: the other kernels)";
 /// ibuf's description, naming the double parser this build uses.
 const std::string ibuf_description =
