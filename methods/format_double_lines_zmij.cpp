@@ -53,7 +53,7 @@ struct normal_to_decimal {
                                                         fraction != 0, static_data);
         // The extra digit where there is one, by a mask as zmij::to_decimal
         // takes it (a conditional here cost 3 instructions a double more).
-        const auto last = -static_cast<std::uint64_t>(d.has_last_digit) & static_cast<std::uint64_t>(d.last_digit);
+        const auto last = (0 - static_cast<std::uint64_t>(d.has_last_digit)) & static_cast<std::uint64_t>(d.last_digit);
         return {d.sig * 10 + last, d.exp, false};
     }
 };
