@@ -12,7 +12,9 @@
 # library, its header (as a system header: its warnings are not ours) and the
 # definition IOBENCH_HAVE_ZMIJ, which every file that includes
 # methods/obuf.hpp must see alike (iobench_methods links it PUBLIC); built
-# from its sources, IOBENCH_HAVE_ZMIJ_SOURCES too (zmij.cc beside zmij.h).
+# from its sources, IOBENCH_HAVE_ZMIJ_SOURCES too (zmij.cc beside zmij.h, its
+# digit search as methods/format_double_lines_zmij.cpp calls it: then
+# IOBENCH_ZMIJ_SOURCES_INLINED is ON).
 # Otherwise obuf takes its digits from Dragonbox (the configuration says why)
 # and "Żmij" is added to IOBENCH_METHODS_MISSING (obuf's description differs). AUTO (the default) never fails the
 # configuration; ON makes a missing or failing Żmij an error.
@@ -20,6 +22,7 @@
 set(IOBENCH_ZMIJ_REPOSITORY https://github.com/vitaut/zmij.git)
 set(IOBENCH_ZMIJ_COMMIT 132313d417e096e63c446f1be2deeb0b1eeb246f)
 set(IOBENCH_ZMIJ_FOUND OFF)
+set(IOBENCH_ZMIJ_SOURCES_INLINED OFF)
 set(_zmij_reason "")
 
 string(TOUPPER "${IOBENCH_WITH_ZMIJ}" _zmij_mode)
@@ -91,8 +94,36 @@ int main() {
         # Its sources are part of this build: obuf's AVX2 double kernel
         # compiles zmij.cc's digit search into its loop
         # (methods/format_double_lines_zmij.cpp), which every file that
-        # includes methods/obuf.hpp must know alike.
-        target_compile_definitions(iobench_zmij INTERFACE IOBENCH_HAVE_ZMIJ_SOURCES)
+        # includes methods/obuf.hpp must know alike. Only where zmij.cc has
+        # that search as that file calls it (the pinned commit does; other
+        # sources keep the library call instead of failing the build).
+        set(_zmij_inline_dir ${PROJECT_BINARY_DIR}/zmij-inline-probe)
+        file(WRITE ${_zmij_inline_dir}/probe.cpp [[
+#include <zmij.h>
+#undef ZMIJ_H_
+#define zmij iobench_zmij_probe
+#include <zmij.cc>
+#undef zmij
+#include <cstdint>
+int main() {
+  const ::shortest_decimal d = ::to_decimal<double>(std::uint64_t{1} << 52, 1024, false, ::static_data);
+  const zmij::dec_fp<> dec{d.sig * 10 + static_cast<std::uint64_t>(d.last_digit), d.exp, d.has_last_digit};
+  return dec.sig == 0 ? 1 : 0;
+}
+]])
+        try_compile(IOBENCH_ZMIJ_INLINES ${_zmij_inline_dir}/build
+          SOURCES ${_zmij_inline_dir}/probe.cpp ${_zmij_source_dir}/zmij.cc
+          CMAKE_FLAGS "-DINCLUDE_DIRECTORIES=${_zmij_source_dir}"
+          CXX_STANDARD 20
+          CXX_STANDARD_REQUIRED ON
+          CXX_EXTENSIONS OFF)
+        if(IOBENCH_ZMIJ_INLINES)
+          target_compile_definitions(iobench_zmij INTERFACE IOBENCH_HAVE_ZMIJ_SOURCES)
+          set(IOBENCH_ZMIJ_SOURCES_INLINED ON)
+        else()
+          message(STATUS "iobench: Żmij's zmij.cc has not the digit search obuf's AVX2 double kernel inlines: "
+            "the kernel calls zmij::to_decimal")
+        endif()
       else()
         add_library(iobench_zmij INTERFACE)
         target_include_directories(iobench_zmij SYSTEM INTERFACE ${IOBENCH_ZMIJ_INCLUDE_DIR})

@@ -43,8 +43,10 @@ enum class double_line_kernel {
     /// where its text is std::to_chars'). Everywhere.
     scalar,
     /// Żmij's digits, two doubles' text at a time in AVX2 registers
-    /// (detail::format_double_lines_avx2). x86-64 CPUs with AVX2, BMI1 and
-    /// BMI2 whose operating system saves the AVX registers, in a build with Żmij.
+    /// (detail::format_double_lines_avx2_inlined where Żmij's sources are in
+    /// the build, else detail::format_double_lines_avx2). x86-64 CPUs with
+    /// AVX2, BMI1 and BMI2 whose operating system saves the AVX registers, in
+    /// a build with Żmij.
     avx2,
 };
 

@@ -39,8 +39,10 @@ namespace iobench::detail {
 
 namespace {
 
-/// zmij::to_decimal(v) for a normal double v (biased exponent 1 .. 2046, as
-/// double_line_fast requires), from zmij.cc's own digit search, inlined.
+/// zmij::to_decimal(|v|) for a normal double v (biased exponent 1 .. 2046,
+/// as double_line_fast requires; the sign is the kernel's, `negative` is
+/// false), from zmij.cc's own digit search, inlined (ZMIJ_INLINE: always
+/// inlined but in a build for size, -Os, where zmij.cc makes it plain inline).
 struct normal_to_decimal {
     IOBENCH_ALWAYS_INLINE zmij::dec_fp<> operator()(double v) const noexcept {
         constexpr int fraction_bits = 52;
@@ -49,8 +51,8 @@ struct normal_to_decimal {
         const auto biased_exponent = static_cast<std::int64_t>(bits >> fraction_bits & 0x7ff);
         // A zero fraction (a power of 2) is the irregular case: the next
         // double below is nearer than the one above.
-        const shortest_decimal d = ::to_decimal<double>(fraction | std::uint64_t{1} << fraction_bits, biased_exponent,
-                                                        fraction != 0, static_data);
+        const ::shortest_decimal d = ::to_decimal<double>(fraction | std::uint64_t{1} << fraction_bits,
+                                                          biased_exponent, fraction != 0, ::static_data);
         // The extra digit where there is one, by a mask as zmij::to_decimal
         // takes it (a conditional here cost 3 instructions a double more).
         const auto last = (0 - static_cast<std::uint64_t>(d.has_last_digit)) & static_cast<std::uint64_t>(d.last_digit);

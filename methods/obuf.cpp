@@ -32,7 +32,7 @@ constexpr const char* obuf_writer =
 constexpr const char* ibuf_reader = "iobench's buffered reader on a file descriptor";
 #endif
 /// How the AVX2 double kernel takes Żmij's digits in this build (methods/format_double_lines.hpp).
-#if defined(IOBENCH_HAVE_ZMIJ_SOURCES)
+#if IOBENCH_DOUBLE_LINES_AVX2 && defined(IOBENCH_HAVE_ZMIJ_SOURCES)
 constexpr const char* zmij_digits_in_kernel = "Żmij's digit search compiled into its loop";
 #else
 constexpr const char* zmij_digits_in_kernel = "zmij::to_decimal, a call per double";

@@ -25,6 +25,7 @@ namespace detail {
 /// slope of ints_out/obuf's count over blocks of 256 to 2048 with the avx2
 /// kernel): 0.60 an integer at 256, 0.15 at 1024 (docs/methodology.md).
 inline constexpr std::size_t int_lines_block = 1024;
+static_assert(int_lines_block % 32 == 0, "the fills store 8 (SSE2) or 32 (AVX2) numbers a pass");
 
 /// A block of int_lines_block numbers.
 using int_block = std::uint64_t[int_lines_block];
