@@ -121,7 +121,7 @@ int main() {
           target_compile_definitions(iobench_zmij INTERFACE IOBENCH_HAVE_ZMIJ_SOURCES)
           set(IOBENCH_ZMIJ_SOURCES_INLINED ON)
         else()
-          message(STATUS "iobench: Żmij's zmij.cc has not the digit search obuf's AVX2 double kernel inlines: "
+          message(STATUS "iobench: Żmij's zmij.cc lacks the digit search obuf's AVX2 double kernel inlines: "
             "the kernel calls zmij::to_decimal")
         endif()
       else()
