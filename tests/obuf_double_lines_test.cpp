@@ -127,10 +127,13 @@ INSTANTIATE_TEST_SUITE_P(Kernel, ObufDoubleLineKernel,
                              return std::string(iobench::double_line_kernel_name(kernel.param));
                          });
 
-TEST_P(ObufDoubleLineKernel, EveryClassOfValueAsToCharsWritesIt) {
+/// `write(out, v, n)` (a line kernel's signature) writes expected_lines for
+/// every value class, from both starts in a pair (so each value meets both
+/// places) and with an odd last one or none, storing nothing past
+/// double_lines_room.
+template <class Write>
+void expect_every_class_written(Write write) {
     const std::vector<double> all = value_classes();
-    // From both starts in a pair (so each value meets both places) and with
-    // an odd last one or none.
     for (std::size_t start = 0; start < 2; ++start) {
         for (std::size_t drop = 0; drop < 2; ++drop) {
             const std::vector<double> values(all.begin() + static_cast<std::ptrdiff_t>(start),
@@ -138,12 +141,20 @@ TEST_P(ObufDoubleLineKernel, EveryClassOfValueAsToCharsWritesIt) {
             const std::string want = expected_lines(values);
             const std::size_t room = iobench::double_lines_room(values.size());
             std::string buffer(room + 64, '#');
-            char* const end = iobench::format_double_lines(GetParam(), buffer.data(), values.data(), values.size());
+            char* const end = write(buffer.data(), values.data(), values.size());
             ASSERT_EQ(static_cast<std::size_t>(end - buffer.data()), want.size()) << "start " << start << " drop " << drop;
             EXPECT_TRUE(std::string_view(buffer.data(), want.size()) == want) << "start " << start << " drop " << drop;
             EXPECT_EQ(buffer.substr(room), std::string(64, '#')) << "stored past double_lines_room";
         }
     }
+}
+
+TEST_P(ObufDoubleLineKernel, EveryClassOfValueAsToCharsWritesIt) {
+    const double_line_kernel kernel = GetParam();
+    ASSERT_NO_FATAL_FAILURE(expect_every_class_written([kernel](char* out, const double* v, std::size_t n) {
+        return iobench::format_double_lines(kernel, out, v, n);
+    }));
+    const std::vector<double> all = value_classes();
     // With Dragonbox's digits (dragonbox_obuf's: one double at a time with either kernel).
     const std::string want = expected_lines(all);
     std::string buffer(iobench::double_lines_room(all.size()), '#');
@@ -210,17 +221,7 @@ TEST_P(ObufDoubleLineKernel, WriteDoubleLinesThroughARealFile) {
 // the same.
 TEST(ObufDoubleLineKernels, TheAvx2KernelWithZmijsLibraryCallWritesTheSame) {
     if (!iobench::cpu_has_avx2_bmi2()) GTEST_SKIP() << "this CPU does not run the avx2 kernel";
-    const std::vector<double> values = value_classes();
-    for (std::size_t start = 0; start < 2; ++start) {
-        const std::vector<double> v(values.begin() + static_cast<std::ptrdiff_t>(start), values.end());
-        const std::string want = expected_lines(v);
-        const std::size_t room = iobench::double_lines_room(v.size());
-        std::string buffer(room + 64, '#');
-        char* const end = iobench::detail::format_double_lines_avx2(buffer.data(), v.data(), v.size());
-        ASSERT_EQ(static_cast<std::size_t>(end - buffer.data()), want.size()) << "start " << start;
-        EXPECT_TRUE(std::string_view(buffer.data(), want.size()) == want) << "start " << start;
-        EXPECT_EQ(buffer.substr(room), std::string(64, '#')) << "stored past double_lines_room";
-    }
+    expect_every_class_written(iobench::detail::format_double_lines_avx2);
 }
 #endif
 
