@@ -1,16 +1,61 @@
-# Checks the tree against the table of docs/design.md ("The parts, and which
-# way they may depend"): every #include of a folder of ours is one its row
-# lists, every folder that holds C++ sources has a row, include/iobench/
-# holds headers only, and every source of the libraries is in its folder's
-# CMakeLists.txt. Fails (message(FATAL_ERROR)) with one line per breach.
-#   cmake -DSOURCE_DIR=<root> -P tests/check_layers.cmake
+# Checks the tree against its rooms (cmake/IobenchRooms.cmake: each folder of
+# ours a target that links the rooms below it), as the build wrote them
+# (ROOMS_FILE, iobench_write_rooms), and docs/design.md's table ("The parts,
+# and which way they may depend") against the rooms:
+#   - each row of the table says what its room's target links, no more and
+#     no less, and each room has a row (the table follows the targets);
+#   - every #include of a folder of ours is one its file's room may include
+#     (the compiler refuses an include of a room above; this is finer: a room
+#     reached only through another's headers is not one a file may include
+#     itself);
+#   - every folder that holds C++ sources is a room, include/iobench/ holds
+#     headers only, and a room that lists its files lists every one.
+# Fails (message(FATAL_ERROR)) with one line per breach.
+#   cmake -DSOURCE_DIR=<root> -DROOMS_FILE=<build>/rooms.cmake -P tests/check_layers.cmake
 # PLANT_FILE and PLANT_TEXT add one file that is not in the tree (its path
-# from the root, its text), so that a test can show an upward include refused.
+# from the root, its text), so that a test can show an upward include refused;
+# TABLE_ROW replaces the third column of one row of the table ("folder/|text"),
+# so that a test can show a table that says otherwise than the targets refused.
 cmake_minimum_required(VERSION 3.25)
 
+include("${ROOMS_FILE}")
+set(folders "")
+foreach(room IN LISTS IOBENCH_ROOMS)
+  string(REPLACE "/" "_" id "${room}")
+  set(folder_of_id_${id} "${room}/")
+endforeach()
+foreach(room IN LISTS IOBENCH_ROOMS)
+  string(REPLACE "/" "_" id "${room}")
+  set(folder "${room}/")
+  list(APPEND folders "${folder}")
+  set(id_${folder} "${id}")
+  if(IOBENCH_ROOM_${id}_ANYTHING)
+    set(may_${folder} "*")
+    continue()
+  endif()
+  set(may "${folder}")
+  foreach(link IN LISTS IOBENCH_ROOM_${id}_LINKS)
+    string(REGEX REPLACE "^iobench_room_" "" link_id "${link}")
+    if(link_id STREQUAL id)
+      continue()
+    endif()
+    if(NOT DEFINED folder_of_id_${link_id})
+      message(FATAL_ERROR "${ROOMS_FILE}: ${room} links ${link}, which is no room")
+    endif()
+    list(APPEND may "${folder_of_id_${link_id}}")
+  endforeach()
+  list(REMOVE_DUPLICATES may)
+  list(SORT may)
+  set(may_${folder} "${may}")
+endforeach()
+
+set(breaches "")
+
+# docs/design.md's table, row by row, against the rooms.
 file(STRINGS "${SOURCE_DIR}/docs/design.md" lines)
 set(in_table OFF)
-set(folders "")
+set(rows 0)
+set(in_table_folders "")
 foreach(line IN LISTS lines)
   if(line MATCHES "^\\| folder \\| holds \\| may include \\(of ours\\) \\|")
     set(in_table ON)
@@ -29,26 +74,44 @@ foreach(line IN LISTS lines)
   if(NOT line MATCHES "^\\|([^|]*)\\|[^|]*\\|([^|]*)\\|$")
     message(FATAL_ERROR "docs/design.md: a row of the parts' table with other than three columns: ${line}")
   endif()
+  math(EXPR rows "${rows} + 1")
   set(own "${CMAKE_MATCH_1}")
-  set(may "${CMAKE_MATCH_2}")
+  set(said "${CMAKE_MATCH_2}")
   string(REGEX MATCHALL "`[^`]+/`" own_folders "${own}")
-  string(REGEX MATCHALL "`[^`]+/`" may_folders "${may}")
   string(REPLACE "`" "" own_folders "${own_folders}")
-  string(REPLACE "`" "" may_folders "${may_folders}")
   foreach(folder IN LISTS own_folders)
-    list(APPEND folders ${folder})
-    if(may MATCHES "anything")
-      set(may_${folder} "*")
-    else()
-      set(may_${folder} "${may_folders}")
+    if(TABLE_ROW MATCHES "^([^|]+)\\|(.*)$" AND CMAKE_MATCH_1 STREQUAL folder)
+      set(said "${CMAKE_MATCH_2}")
+    endif()
+    string(REGEX MATCHALL "`[^`]+/`" said_folders "${said}")
+    string(REPLACE "`" "" said_folders "${said_folders}")
+    list(APPEND said_folders "${folder}")  # a room's own folder, said or not
+    list(REMOVE_DUPLICATES said_folders)
+    list(SORT said_folders)
+    list(APPEND in_table_folders "${folder}")
+    if(NOT folder IN_LIST folders)
+      list(APPEND breaches "docs/design.md: the table has a row for ${folder}, which is no room of the build (iobench_room, cmake/IobenchRooms.cmake)")
+    elseif(may_${folder} STREQUAL "*")
+      if(NOT said MATCHES "anything")
+        list(APPEND breaches "docs/design.md: the table's row for ${folder} does not say \"anything\", which its room may include")
+      endif()
+    elseif(NOT said_folders STREQUAL may_${folder})
+      list(JOIN said_folders ", " said_text)
+      list(JOIN may_${folder} ", " may_text)
+      list(APPEND breaches "docs/design.md: the table says ${folder} may include ${said_text}, while its room's target links ${may_text} (${IOBENCH_ROOM_${id_${folder}}_DECLARED_IN}): the table follows the targets")
     endif()
   endforeach()
 endforeach()
-if(NOT folders)
+if(rows EQUAL 0)
   message(FATAL_ERROR "docs/design.md: no table of the parts (| folder | holds | may include (of ours) |)")
 endif()
+foreach(folder IN LISTS folders)
+  if(NOT folder IN_LIST in_table_folders)
+    list(APPEND breaches "docs/design.md: the room ${folder} (${IOBENCH_ROOM_${id_${folder}}_DECLARED_IN}) has no row in the table of the parts")
+  endif()
+endforeach()
 
-# The folder of PATH (from the root): the longest row that is a prefix of it.
+# The room of PATH (from the root): the longest room folder that is a prefix of it.
 function(folder_of path out)
   set(best "")
   string(LENGTH "${best}" best_length)
@@ -70,18 +133,30 @@ if(PLANT_FILE)
   list(APPEND sources "${PLANT_FILE}")
 endif()
 
-set(breaches "")
 set(checked 0)
 set(includes_checked 0)
+set(listed 0)
 foreach(file IN LISTS sources)
   folder_of("${file}" own)
   if(own STREQUAL "")
     string(REGEX REPLACE "/[^/]*$" "/" dir "${file}")
-    list(APPEND breaches "${file}: its folder ${dir} has no row in docs/design.md's table of the parts")
+    list(APPEND breaches "${file}: its folder ${dir} is no room of the build (iobench_room, cmake/IobenchRooms.cmake) and has no row in docs/design.md's table of the parts")
     continue()
   endif()
   if(own STREQUAL "include/iobench/" AND NOT file MATCHES "^include/iobench/[^/]+\\.hpp$")
     list(APPEND breaches "${file}: include/iobench/ holds the public headers only (include/iobench/*.hpp)")
+  endif()
+  # A room that lists its files lists every file directly in its folder
+  # (methods/<language>/: the programs, built by cmake/IobenchLanguages.cmake).
+  set(files "${IOBENCH_ROOM_${id_${own}}_FILES}")
+  string(LENGTH "${own}" own_length)
+  string(SUBSTRING "${file}" ${own_length} -1 name)
+  if(files AND NOT name MATCHES "/")
+    if(NOT name IN_LIST files)
+      string(REGEX REPLACE "/$" "" room "${own}")
+      list(APPEND breaches "${file}: not in the files of its room (iobench_room(${room} ...) in ${IOBENCH_ROOM_${id_${own}}_DECLARED_IN}): add ${name} there")
+    endif()
+    math(EXPR listed "${listed} + 1")
   endif()
   if(may_${own} STREQUAL "*")
     continue()
@@ -110,37 +185,10 @@ foreach(file IN LISTS sources)
   endforeach()
 endforeach()
 
-# Every source of the libraries is in the explicit list of its folder's
-# CMakeLists.txt (core/CMakeLists.txt for core/engine/x.cpp, as engine/x.cpp):
-# a file left out would be a family or workload that silently is not there.
-# core/plugins/plugin_entry.cpp is compiled into plugins, and
-# core/os/sanitizer_defaults.cpp into sanitized executables
-# (cmake/IobenchOptions.cmake), never into a library.
-set(listed 0)
-foreach(file IN LISTS sources)
-  if(NOT file MATCHES "^(core|data|workloads|methods|app)/(.+\\.cpp)$" OR file STREQUAL "core/plugins/plugin_entry.cpp"
-     OR file STREQUAL "core/os/sanitizer_defaults.cpp")
-    continue()
-  endif()
-  set(top "${CMAKE_MATCH_1}")
-  set(relative "${CMAKE_MATCH_2}")
-  if(relative MATCHES "/" AND NOT top STREQUAL "core")
-    continue()  # methods/<language>/: the programs, built by cmake/IobenchLanguages.cmake
-  endif()
-  if(NOT DEFINED listing_${top})
-    file(READ "${SOURCE_DIR}/${top}/CMakeLists.txt" listing_${top})
-  endif()
-  string(REGEX REPLACE "([.+])" "\\\\\\1" pattern "${relative}")
-  if(NOT listing_${top} MATCHES "(^|[ \t\n(])${pattern}([ \t\n)]|$)")
-    list(APPEND breaches "${file}: not in the source list of ${top}/CMakeLists.txt (add ${relative} there)")
-  endif()
-  math(EXPR listed "${listed} + 1")
-endforeach()
-
 list(LENGTH folders n_folders)
 if(breaches)
   list(LENGTH breaches n)
   list(JOIN breaches "\n  " text)
-  message(FATAL_ERROR "${n} breach(es) of docs/design.md's table of the parts:\n  ${text}")
+  message(FATAL_ERROR "${n} breach(es) of the rooms (cmake/IobenchRooms.cmake) or docs/design.md's table of them:\n  ${text}")
 endif()
-message(STATUS "layers: ${checked} files, ${includes_checked} includes of ours, ${n_folders} folders: every include as docs/design.md allows; ${listed} library sources, each in its folder's list")
+message(STATUS "layers: ${n_folders} rooms, each a row of docs/design.md's table as its target links; ${checked} files, ${includes_checked} includes of ours, each as its room allows; ${listed} files, each in its room's list")
