@@ -51,4 +51,17 @@ add_custom_command(
   COMMENT "Embedding the suites"
   VERBATIM)
 
-add_custom_target(iobench_generated DEPENDS iobench_git_commit ${IOBENCH_GENERATED_DIR}/builtin_suites.cpp)
+# The console summary's columns, from the one file that says what they are,
+# which iobench-compare reads as package data (cmake/GenerateSummaryColumns.cmake).
+set(IOBENCH_SUMMARY_COLUMNS_SPEC ${PROJECT_SOURCE_DIR}/tools/iobench_compare/spec/summary_columns.json)
+add_custom_command(
+  OUTPUT ${IOBENCH_GENERATED_DIR}/generated/summary_columns.hpp
+  COMMAND ${CMAKE_COMMAND} -DSPEC=${IOBENCH_SUMMARY_COLUMNS_SPEC}
+          -DOUTPUT=${IOBENCH_GENERATED_DIR}/generated/summary_columns.hpp
+          -P ${PROJECT_SOURCE_DIR}/cmake/GenerateSummaryColumns.cmake
+  DEPENDS ${IOBENCH_SUMMARY_COLUMNS_SPEC} ${PROJECT_SOURCE_DIR}/cmake/GenerateSummaryColumns.cmake
+  COMMENT "Generating the summary's columns"
+  VERBATIM)
+
+add_custom_target(iobench_generated DEPENDS iobench_git_commit ${IOBENCH_GENERATED_DIR}/builtin_suites.cpp
+  ${IOBENCH_GENERATED_DIR}/generated/summary_columns.hpp)

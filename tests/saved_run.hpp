@@ -7,6 +7,7 @@
 #include <benchmark/benchmark.h>
 #include <nlohmann/json.hpp>
 
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -142,6 +143,20 @@ inline SavedRun read_saved_run(const json& doc) {
         saved.runs.push_back(std::move(r));
     }
     return saved;
+}
+
+/// The console summary iobench prints for `saved`, as text.
+inline std::string summary_of(const SavedRun& saved) {
+    std::ostringstream out;
+    SummaryConsoleReporter reporter(saved.outcomes, saved.index, benchmark::ConsoleReporter::OO_None);
+    reporter.SetOutputStream(&out);
+    reporter.SetErrorStream(&out);
+    reporter.set_skipped(saved.skipped);
+    reporter.set_plugins(saved.plugins);
+    if (!saved.instructions_source.empty()) reporter.set_instructions_source(saved.instructions_source);
+    reporter.ReportRuns(saved.runs);
+    reporter.Finalize();
+    return out.str();
 }
 
 }  // namespace iobench

@@ -25,19 +25,6 @@ namespace {
 using Run = benchmark::BenchmarkReporter::Run;
 using nlohmann::json;
 
-std::string summary_of(const SavedRun& saved) {
-    std::ostringstream out;
-    SummaryConsoleReporter reporter(saved.outcomes, saved.index, benchmark::ConsoleReporter::OO_None);
-    reporter.SetOutputStream(&out);
-    reporter.SetErrorStream(&out);
-    reporter.set_skipped(saved.skipped);
-    reporter.set_plugins(saved.plugins);
-    if (!saved.instructions_source.empty()) reporter.set_instructions_source(saved.instructions_source);
-    reporter.ReportRuns(saved.runs);
-    reporter.Finalize();
-    return out.str();
-}
-
 std::vector<std::string> lines_of(const std::string& text) {
     std::vector<std::string> lines;
     std::istringstream in(text);

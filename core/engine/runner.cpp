@@ -402,48 +402,70 @@ std::optional<RunCost> size_run(const Case& c, Session& session, Outcome* failur
     return cost;
 }
 
-void register_benchmarks(const std::vector<Case>& cases, Session& session, Outcomes& outcomes, int repetitions,
-                         double min_time, const std::optional<StoppingRule>& rule) {
-    if (repetitions < 1) throw std::invalid_argument("register_benchmarks: repetitions must be at least 1");
+namespace {
+
+/// What the sizing runs found, per benchmark: its runs per repetition, the
+/// seconds its repetitions are expected to take, the cost of one run, and
+/// the sizing run's outcome.
+struct Sizing {
+    std::vector<std::int64_t> runs;
+    std::vector<double> expected;
+    std::shared_ptr<std::vector<RunCost>> costs;
+    std::vector<Outcome> outcomes;
+};
+
+/// One sizing run of each case, each sized to about `min_time` seconds a
+/// repetition (runs_per_repetition). A sizing run that fails leaves 1 run:
+/// the benchmark then fails with its reason, or is skipped with the reason
+/// when it runs.
+Sizing size_runs(const std::vector<Case>& cases, Session& session, double min_time) {
     if (!cases.empty()) {
         std::fprintf(stderr, "iobench: one sizing run of each benchmark first (runs per repetition)\n");
         std::fflush(stderr);
     }
-    std::vector<std::int64_t> runs(cases.size(), 1);
-    std::vector<double> expected(cases.size(), 0);
-    auto costs = std::make_shared<std::vector<RunCost>>(cases.size());
-    std::vector<Outcome> sizing(cases.size());
+    Sizing sizing{std::vector<std::int64_t>(cases.size(), 1), std::vector<double>(cases.size(), 0),
+                  std::make_shared<std::vector<RunCost>>(cases.size()), std::vector<Outcome>(cases.size())};
     for (std::size_t i = 0; i < cases.size(); ++i) {
-        // A sizing run that fails leaves 1 run: the benchmark then fails
-        // with its reason (below), or is skipped with the reason when it runs.
-        if (const auto cost = size_run(cases[i], session, &sizing[i])) {
-            runs[i] = runs_per_repetition(*cost, min_time);
-            expected[i] = static_cast<double>(runs[i]) * cost->whole;
-            (*costs)[i] = *cost;
+        if (const auto cost = size_run(cases[i], session, &sizing.outcomes[i])) {
+            sizing.runs[i] = runs_per_repetition(*cost, min_time);
+            sizing.expected[i] = static_cast<double>(sizing.runs[i]) * cost->whole;
+            (*sizing.costs)[i] = *cost;
         }
     }
-    auto progress = std::make_shared<Progress>(std::move(expected), repetitions);
-    // The stopping rule: each benchmark's times per run of its repetitions
-    // that ended ok, and whether it has met the rule.
-    struct Repetitions {
-        std::vector<double> times;
-        double seconds = 0;  ///< wall time of those repetitions (StoppingRule::budget_seconds)
-        int started = 0;     ///< repetitions started, ok or not
-        bool stopped = false;
-        /// Why its repetitions fail without running: its sizing run failed
-        /// (a run whose output was wrong, or whose call threw, is a failed
-        /// benchmark, however the runs after it go), or a program method's
-        /// repetition did (its later repetitions do not start the program
-        /// again: each would fail the same way, and a program that hangs
-        /// would cost the time limit every time).
-        std::optional<std::string> failed;
-    };
+    return sizing;
+}
+
+/// A benchmark's repetitions so far, for the stopping rule: the times per
+/// run of those that ended ok, and whether it has met the rule.
+struct Repetitions {
+    std::vector<double> times;
+    double seconds = 0;  ///< wall time of those repetitions (StoppingRule::budget_seconds)
+    int started = 0;     ///< repetitions started, ok or not
+    bool stopped = false;
+    /// Why its repetitions fail without running: its sizing run failed
+    /// (a run whose output was wrong, or whose call threw, is a failed
+    /// benchmark, however the runs after it go), or a program method's
+    /// repetition did (its later repetitions do not start the program
+    /// again: each would fail the same way, and a program that hangs
+    /// would cost the time limit every time).
+    std::optional<std::string> failed;
+};
+
+}  // namespace
+
+void register_benchmarks(const std::vector<Case>& cases, Session& session, Outcomes& outcomes, int repetitions,
+                         double min_time, const std::optional<StoppingRule>& rule) {
+    if (repetitions < 1) throw std::invalid_argument("register_benchmarks: repetitions must be at least 1");
+    Sizing sizing = size_runs(cases, session, min_time);
+    const std::vector<std::int64_t>& runs = sizing.runs;
+    const auto costs = sizing.costs;
+    auto progress = std::make_shared<Progress>(std::move(sizing.expected), repetitions);
     auto so_far = std::make_shared<std::vector<Repetitions>>(cases.size());
     for (std::size_t i = 0; i < cases.size(); ++i)
-        if (sizing[i].status == Status::failed) {
+        if (sizing.outcomes[i].status == Status::failed) {
             (*so_far)[i].failed = cases[i].method->program.file.empty()
-                                      ? sizing[i].reason + "; in its sizing run (its repetitions did not run)"
-                                      : "not started again after its sizing run failed: " + sizing[i].reason;
+                                      ? sizing.outcomes[i].reason + "; in its sizing run (its repetitions did not run)"
+                                      : "not started again after its sizing run failed: " + sizing.outcomes[i].reason;
             progress->stopped(i);
         }
     const std::optional<StoppingRule> stopping =

@@ -131,7 +131,7 @@ void add_median_interval(std::vector<benchmark::BenchmarkReporter::Run>& runs);
 /// (Outcomes::failed) and the pairs skipped because their method is not
 /// built here. Reference rows (Method::reference) are listed after the ranked
 /// rows and never ranked; failed and skipped rows last. The columns are
-/// core/report/summary_columns.hpp's, numbers written as
+/// generated/summary_columns.hpp's (tools/iobench_compare/spec/summary_columns.json), numbers written as
 /// core/report/number_format.hpp says. Google Benchmark's context block is not
 /// printed.
 class SummaryConsoleReporter : public benchmark::ConsoleReporter {

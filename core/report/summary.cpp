@@ -1,11 +1,11 @@
 // The console summary of a run (SummaryConsoleReporter): rows built from
 // Google Benchmark's, grouped in tables; each table's cells and the notes
 // worked out from them, then laid out by the columns of
-// core/report/summary_columns.hpp; the notes last.
+// generated/summary_columns.hpp (from tools/iobench_compare/spec/summary_columns.json); the notes last.
 #include "core/report/report.hpp"
 #include "core/report/report_rules.hpp"
 #include "core/report/report_runs.hpp"
-#include "core/report/summary_columns.hpp"
+#include "generated/summary_columns.hpp"
 
 #include <iobench/detail_identity.hpp>
 #include <iobench/method.hpp>
@@ -41,7 +41,7 @@ struct SummaryRow {
     RowStructure structure;
     double ms = 0;  // median wall time per run
     /// Every counter of the run that stands for the row (its median, or its
-    /// only repetition), by name: what the columns show (summary_columns.hpp).
+    /// only repetition), by name: what the columns show (generated/summary_columns.hpp).
     std::map<std::string, double, std::less<>> counters;
     // Counters of `counters` the ranking and the notes read (seconds, calls, bytes per run).
     std::optional<double> read_calls, write_calls, system_time;
@@ -544,20 +544,24 @@ void set_baselines(SummaryTable& t, const std::vector<std::string>& methods) {
     }
 }
 
-/// Whether table `t` shows a column whose condition is `when`.
-bool shown(Shown when, const SummaryTable& t) {
-    switch (when) {
+/// Whether some row of table `t` that ran carries the counter `name`.
+bool any_row_has(const SummaryTable& t, std::string_view name) {
+    return std::any_of(t.rows.begin(), t.rows.end(),
+                       [&](const SummaryRow& r) { return r.outcome.ok() && r.counters.find(name) != r.counters.end(); });
+}
+
+/// Whether table `t` shows column `c`: its condition (the spec's "shown").
+bool shown(const Column& c, const SummaryTable& t) {
+    switch (c.shown) {
         case Shown::always: return true;
         case Shown::ranked_by_time: return !t.has_binary_size;
         case Shown::ranked_by_size: return t.has_binary_size;
         case Shown::baseline: return t.has_baseline;
         case Shown::limit: return t.has_limit;
         case Shown::cold_warm: return t.has_cold_warm;
-        case Shown::instructions: return t.has_instructions;
+        case Shown::counter: return any_row_has(t, c.counter);
         case Shown::per_call: return t.has_latency;
         case Shown::other_threads: return t.has_other_threads;
-        case Shown::heap: return t.has_heap;
-        case Shown::heap_peak: return t.has_heap_peak;
         case Shown::reads: return t.input;
         case Shown::writes: return !t.input && t.any_calls;
         case Shown::no_calls: return !t.any_calls;
@@ -683,7 +687,7 @@ TableText table_text(const SummaryTable& t, SummaryNotes& notes) {
     TableText text;
     text.title = t.title;
     for (const Column& c : summary_columns::columns) {
-        if (!shown(c.shown, t)) continue;
+        if (!shown(c, t)) continue;
         text.columns.push_back(&c);
         text.headers.cells.emplace_back(c.header);
     }

@@ -4,7 +4,8 @@ iobench writes every counter per run: system calls, bytes per call,
 user and system CPU seconds, page faults, context switches, storage traffic, and
 x_limit (time / the workload's memory-bound limit row). "sys" is derived: system
 time as a percentage of the wall time of a run. The columns iobench's summary shows
-too have its headers and number formats (columns.py, tests/data/summary_columns.json).
+too have its headers, number formats and descriptions (columns.py, spec/summary_columns.json): a
+counter column added there is known here, and shown by default, with no other edit.
 """
 
 from __future__ import annotations
@@ -73,11 +74,22 @@ class Column:
         return cell.counters.get(self.counter)
 
 
-def _summary_column(key: str, description: str) -> Column:
-    """A column of iobench's summary: its header, number format and counter are columns.py's."""
-    spec = columns.BY_KEY[key]
-    return Column(key, spec.header, spec.format, description, spec.counter, spec.field == "latency",
+def _summary_column(spec: columns.SummaryColumn) -> Column:
+    """A column of iobench's summary: its header, number format, counter and description are the spec's."""
+    return Column(spec.key, spec.header, spec.format, spec.description, spec.counter, spec.field == "latency",
                   spec.field == "nanoseconds")
+
+
+# The summary's columns of one counter each that iobench-compare shows too (the spec's `compare`).
+_COUNTED_FIELDS = ("counter", "cpu_share", "latency", "nanoseconds")
+SUMMARY_COUNTERS = tuple(c for c in columns.SUMMARY_COLUMNS if c.compare and c.field in _COUNTED_FIELDS)
+
+
+def _in_order(keys: tuple[str, ...]) -> list[str]:
+    """The summary's counter columns in the order of `keys` (iobench-compare's own), then those the spec
+    has and `keys` does not, in the spec's order."""
+    known = [c.key for c in SUMMARY_COUNTERS]
+    return [k for k in keys if k in known] + [k for k in known if k not in keys]
 
 
 # A per-call figure within this many steps of the clock's resolution is an upper bound, not a measurement
@@ -104,25 +116,11 @@ def resolution_legend(resolutions_ns) -> str:
             f"figure within {RESOLUTION_STEPS} steps of the clock that timed it; the file's latency_clock says which).")
 
 
-KNOWN = [
-    _summary_column("write_calls", "write system calls per run"),
-    _summary_column("read_calls", "read system calls per run"),
-    _summary_column("bytes_per_call", "bytes per read or write call"),
-    _summary_column("sys", "system CPU time / wall time of a run"),
-    _summary_column("x_limit", "time / the workload's memory-bound limit (the limit row)"),
-    _summary_column("binary_size", "size of the row's program file (the binary_size workload)"),
-    _summary_column("p50", "one call's median time (per-call rows, /threads:<n>)"),
-    _summary_column("p90", "one call's 90th percentile"),
-    _summary_column("p99", "one call's 99th percentile"),
-    _summary_column("p999", "one call's 99.9th percentile"),
-    _summary_column("max_call", "the slowest call"),
-    _summary_column("end_to_end", "from the first call to the last close's return, per run (per-call rows): an "
-                    "asynchronous method's backend draining its queue included"),
-    _summary_column("other_cpu", "CPU time of the threads other than the callers, per run (an asynchronous "
-                    "method's backend thread)"),
-    _summary_column("instructions_per_item",
-                    "user-space instructions per item of the measured calls (iobench --instructions): the same in "
-                    "every run, so compared as they are, without a significance test"),
+# The order of --counters' names and of "all": iobench-compare's own (the summary orders its columns as
+# the spec does).
+_KNOWN_ORDER = ("write_calls", "read_calls", "bytes_per_call", "sys", "x_limit", "binary_size", "p50", "p90", "p99",
+                "p999", "max_call", "end_to_end", "other_cpu", "instructions_per_item")
+KNOWN = [_summary_column(columns.BY_KEY[key]) for key in _in_order(_KNOWN_ORDER)] + [
     Column("user_time", "user", "seconds", "user CPU time per run", "user_time"),
     Column("system_time", "system", "seconds", "system CPU time per run", "system_time"),
     Column("page_faults", "page faults", "count", "page faults per run", "page_faults"),
@@ -134,12 +132,12 @@ BY_KEY = {c.key: c for c in KNOWN}
 
 # What the tables show unless --counters says otherwise (each only where a row carries it and
 # it is not 0 in every row of the table: see compare._columns).
-DEFAULT = ["write_calls", "read_calls", "bytes_per_call", "sys", "x_limit", "binary_size", "instructions_per_item",
-           "p50", "p90", "p99", "p999", "max_call", "end_to_end", "other_cpu"]
+DEFAULT = _in_order(("write_calls", "read_calls", "bytes_per_call", "sys", "x_limit", "binary_size",
+                     "instructions_per_item", "p50", "p90", "p99", "p999", "max_call", "end_to_end", "other_cpu"))
 
 # The default tables show end-to-end and other CPU, as iobench's summary does, only where some row's other
 # threads used CPU time: other_threads_cpu_ns at least this share of end_to_end_ns (core/report/summary.cpp,
-# the summary's column condition "other_threads" in tests/data/summary_columns.json).
+# the summary's column condition "other_threads" in spec/summary_columns.json).
 OTHER_THREADS_SHARE = 0.01
 OTHER_THREADS_COLUMNS = frozenset({"end_to_end", "other_cpu"})
 

@@ -1,16 +1,20 @@
-"""iobench-compare's tables use the summary's columns (tests/data/summary_columns.json), as iobench's summary does.
-
-The C++ side is tested in tests/summary_columns_test.cpp: both tables are the specification, entry by entry.
+"""iobench-compare's tables use the summary's columns (spec/summary_columns.json, the package's data), as iobench's
+summary does: its build generates the summary's table from the same file (tests/summary_columns_test.cpp checks the
+generated table against the file, entry by entry). A column added to the file alone shows in iobench-compare's
+tables and is what the README legend's check asks for (NewColumnTest; the console summary: summary.new_column).
 """
 
 import dataclasses
 import json
 import os
 import re
+import shutil
+import subprocess
+import sys
 import tempfile
 import unittest
 
-from support import TOOLS, fixture, main, run_ok
+from support import TOOLS, fixture, main, run_ok, tool_env
 
 from iobench_compare import columns, compare, number_format, render, results
 from iobench_compare import counters as counter_columns
@@ -36,14 +40,21 @@ def header_lines(text):
 
 
 class SpecificationTest(unittest.TestCase):
-    """columns.py is tests/data/summary_columns.json, and every name it uses is explained there."""
+    """columns.py is spec/summary_columns.json, and every name it uses is explained there."""
 
     @classmethod
     def setUpClass(cls):
-        cls.spec = load("summary_columns.json")
+        with open(os.path.join(TOOLS, "iobench_compare", "spec", "summary_columns.json"), encoding="utf-8") as f:
+            cls.spec = json.load(f)
 
     def test_the_table_is_the_specification_entry_by_entry(self):
         self.assertEqual([dataclasses.asdict(c) for c in columns.SUMMARY_COLUMNS], self.spec["columns"])
+
+    def test_a_column_with_a_member_more_or_less_is_refused(self):
+        spec = json.loads(json.dumps(self.spec))
+        del spec["columns"][3]["description"]
+        with self.assertRaisesRegex(ValueError, "column 'throughput' has the members"):
+            columns._columns(spec)
 
     def test_every_field_format_condition_and_flag_is_explained(self):
         rules = {r["name"] for r in load("report_rules.json")["rules"]}
@@ -164,11 +175,15 @@ class LegendTest(unittest.TestCase):
         with open(path, encoding="utf-8") as f:
             return f.read().split(title, 1)[1].split("\n## ", 1)[0]
 
+    @classmethod
+    def not_in_the_readme_legend(cls, summary_columns):
+        """The headers of `summary_columns` (after the method) that README.md's legend does not explain."""
+        legend = cls.section(os.path.join(ROOT, "README.md"), "## Reading the results")
+        return [c.header for c in summary_columns[1:]  # after the method: the rows of a table
+                if not re.search(rf"(\*\*|`){re.escape(c.header)}(\*\*|`)", legend)]
+
     def test_the_readme_legend_names_every_column_of_the_summary(self):
-        legend = self.section(os.path.join(ROOT, "README.md"), "## Reading the results")
-        for c in columns.SUMMARY_COLUMNS[1:]:  # after the method: the rows of a table
-            with self.subTest(column=c.key):
-                self.assertRegex(legend, rf"(\*\*|`){re.escape(c.header)}(\*\*|`)")
+        self.assertEqual(self.not_in_the_readme_legend(columns.SUMMARY_COLUMNS), [])
 
     def test_the_tools_legend_names_every_column_it_shares(self):
         legend = self.section(os.path.join(TOOLS, "README.md"), "## The tables")
@@ -177,6 +192,51 @@ class LegendTest(unittest.TestCase):
                 continue
             with self.subTest(column=c.key):
                 self.assertRegex(legend, rf"(\*\*|`){re.escape(c.header)}(\*\*|`)")
+
+
+class NewColumnTest(unittest.TestCase):
+    """A new column of the summary is one entry of the spec: iobench-compare shows it, under its header, in its
+    number format, with no other edit, and the README legend's check asks for it."""
+
+    COLUMN = load("summary_new_column.json")  # the console summary's test adds it too (summary.new_column)
+
+    def test_one_spec_entry_shows_in_the_tables(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            shutil.copytree(os.path.join(TOOLS, "iobench_compare"), os.path.join(tmp, "iobench_compare"),
+                            ignore=shutil.ignore_patterns("__pycache__"))
+            path = os.path.join(tmp, "iobench_compare", "spec", "summary_columns.json")
+            with open(path, encoding="utf-8") as f:
+                spec = json.load(f)
+            spec["columns"].append(self.COLUMN)
+            with open(path, "w", encoding="utf-8") as f:
+                json.dump(spec, f)
+            env = tool_env(PYTHONPATH=tmp)
+            done = subprocess.run([sys.executable, "-m", "iobench_compare", fixture("quick-gcc.json")],
+                                  capture_output=True, text=True, check=False, env=env, cwd=tmp)
+            self.assertEqual((done.returncode, done.stderr), (0, ""))
+            # Under its header in every time table, after the summary's other columns; each cell the row's
+            # user_time per run in the time format.
+            blocks = [block.splitlines() for block in done.stdout.split("\n\n")]
+            tables = [[re.split(r"\s{2,}", line.strip()) for line in lines] for lines in blocks
+                      if len(lines) > 1 and lines[1].startswith("  method ")]
+            self.assertTrue(tables)
+            for table in tables:
+                self.assertEqual(table[1][-1], "user CPU", table[0])
+            ints_out = next(t for t in tables if t[0][0] == "ints_out: time per run")
+            obuf = next(row for row in ints_out if row[0] == "obuf")
+            with open(fixture("quick-gcc.json"), encoding="utf-8") as f:
+                median = next(b for b in json.load(f)["benchmarks"]
+                              if b["name"] == "ints_out/obuf_median")
+            self.assertEqual(obuf[-1], number_format.format_time(median["user_time"]))
+            helped = subprocess.run([sys.executable, "-m", "iobench_compare", "--help"], capture_output=True,
+                                    text=True, check=False, env=env, cwd=tmp).stdout
+            self.assertIn("user_cpu", helped)
+            # Without the entry, the same run shows no such column: the entry alone made it.
+            self.assertNotIn("user CPU", run_ok(self, fixture("quick-gcc.json")))
+
+    def test_the_readme_legend_check_asks_for_it(self):
+        added = columns.SUMMARY_COLUMNS + columns._columns({"columns": [self.COLUMN]})
+        self.assertEqual(LegendTest.not_in_the_readme_legend(added), ["user CPU"])
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ Python's packages (--system-site-packages: Debian's python3-scipy & co.), offlin
 skipped when this Python cannot create a virtual environment with pip (Debian: python3-venv).
 """
 
+import json
 import os
 import re
 import shutil
@@ -281,6 +282,13 @@ class PackagingTest(unittest.TestCase):
             where = subprocess.run([python, "-c", "import iobench_compare; print(iobench_compare.__file__)"],
                                    capture_output=True, text=True, check=True, cwd=tmp, env=env).stdout
             self.assertTrue(where.startswith(venv), where)
+            # The summary's columns come with it, as package data, the source's file (the copy built from is gone).
+            shutil.rmtree(source)
+            spec = subprocess.run([python, "-c", "import json; from iobench_compare import columns; "
+                                   "print(json.dumps(columns.load_spec()))"],
+                                  capture_output=True, text=True, check=True, cwd=tmp, env=env).stdout
+            with open(os.path.join(TOOLS, "iobench_compare", "spec", "summary_columns.json"), encoding="utf-8") as f:
+                self.assertEqual(json.loads(spec), json.load(f))
             # Its version is iobench's, from the header, in its metadata and at run time (no header beside it).
             shutil.rmtree(os.path.join(tmp, "include"))
             versions = subprocess.run([python, "-c", "import importlib.metadata as m, iobench_compare as c; "
