@@ -63,5 +63,15 @@ add_custom_command(
   COMMENT "Generating the summary's columns"
   VERBATIM)
 
+# The report rules' values, from the file that says what they are (cmake/GenerateReportRules.cmake).
+set(IOBENCH_REPORT_RULES_SPEC ${PROJECT_SOURCE_DIR}/tools/iobench_compare/spec/report_rules.json)
+add_custom_command(
+  OUTPUT ${IOBENCH_GENERATED_DIR}/generated/report_rules.hpp
+  COMMAND ${CMAKE_COMMAND} -DSPEC=${IOBENCH_REPORT_RULES_SPEC} -DOUTPUT=${IOBENCH_GENERATED_DIR}/generated/report_rules.hpp
+          -P ${PROJECT_SOURCE_DIR}/cmake/GenerateReportRules.cmake
+  DEPENDS ${IOBENCH_REPORT_RULES_SPEC} ${PROJECT_SOURCE_DIR}/cmake/GenerateReportRules.cmake
+  COMMENT "Generating the report rules"
+  VERBATIM)
+
 add_custom_target(iobench_generated DEPENDS iobench_git_commit ${IOBENCH_GENERATED_DIR}/builtin_suites.cpp
-  ${IOBENCH_GENERATED_DIR}/generated/summary_columns.hpp)
+  ${IOBENCH_GENERATED_DIR}/generated/summary_columns.hpp ${IOBENCH_GENERATED_DIR}/generated/report_rules.hpp)

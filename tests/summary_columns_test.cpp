@@ -152,9 +152,9 @@ TEST(SummaryColumns, EachColumnIsWellFormed) {
 }
 
 TEST(SummaryColumns, FlagsAndFormatsAreThoseOfTheOtherSpecifications) {
-    // A flag is a rule of tests/data/report_rules.json; a number format a kind
+    // A flag is a rule of spec/report_rules.json; a number format a kind
     // of tests/data/number_format.json (or the interval's, or text).
-    const json rules_spec = read_json("report_rules.json"), numbers = read_json("number_format.json"),
+    const json rules_spec = read_path(IOBENCH_REPORT_RULES_SPEC), numbers = read_json("number_format.json"),
                spec = read_spec();
     std::set<std::string> rules, kinds;
     for (const json& rule : rules_spec.at("rules")) rules.insert(rule.at("name").get<std::string>());

@@ -30,7 +30,7 @@ from .results import SKIPPED_PREFIX, Benchmark, InputError, ResultFile
 MIN_REPETITIONS = 3
 
 # A coefficient of variation at or above this is flagged; the confidence level of the interval of a
-# median (the 95% CI column, the error bars): tests/data/report_rules.json.
+# median (the 95% CI column, the error bars): spec/report_rules.json.
 CV_WARNING = rules.CV_FLAG
 CI_LEVEL = rules.CONFIDENCE
 

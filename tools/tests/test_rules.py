@@ -1,4 +1,4 @@
-"""iobench-compare flags results by tests/data/report_rules.json, as iobench's summary and the README say."""
+"""iobench-compare flags results by spec/report_rules.json (the package's data), as iobench's summary and the README say."""
 
 import json
 import os
@@ -10,7 +10,7 @@ from iobench_compare import compare, render, results, rules
 from iobench_compare import counters as counter_columns
 
 ROOT = os.path.dirname(TOOLS)
-SPECIFICATION = os.path.join(ROOT, "tests", "data", "report_rules.json")
+SPECIFICATION = os.path.join(TOOLS, "iobench_compare", "spec", "report_rules.json")
 
 # Each rule of the specification and the constant of rules.py that holds it.
 CONSTANTS = {
