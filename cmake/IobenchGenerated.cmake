@@ -73,5 +73,17 @@ add_custom_command(
   COMMENT "Generating the report rules"
   VERBATIM)
 
+# The operating system's counters, from the file that says what they are (cmake/GenerateOsCounters.cmake).
+set(IOBENCH_OS_COUNTERS_SPEC ${PROJECT_SOURCE_DIR}/tools/iobench_compare/spec/os_counters.json)
+add_custom_command(
+  OUTPUT ${IOBENCH_GENERATED_DIR}/generated/os_counter_list.hpp
+  COMMAND ${CMAKE_COMMAND} -DSPEC=${IOBENCH_OS_COUNTERS_SPEC} -DOUTPUT=${IOBENCH_GENERATED_DIR}/generated/os_counter_list.hpp
+          -P ${PROJECT_SOURCE_DIR}/cmake/GenerateOsCounters.cmake
+  DEPENDS ${IOBENCH_OS_COUNTERS_SPEC} ${PROJECT_SOURCE_DIR}/cmake/GenerateOsCounters.cmake
+  COMMENT "Generating the list of the operating system's counters"
+  VERBATIM)
+
+# Every room's objects, and every test that compiles iobench's own headers, depend on this target.
 add_custom_target(iobench_generated DEPENDS iobench_git_commit ${IOBENCH_GENERATED_DIR}/builtin_suites.cpp
-  ${IOBENCH_GENERATED_DIR}/generated/summary_columns.hpp ${IOBENCH_GENERATED_DIR}/generated/report_rules.hpp)
+  ${IOBENCH_GENERATED_DIR}/generated/summary_columns.hpp ${IOBENCH_GENERATED_DIR}/generated/report_rules.hpp
+  ${IOBENCH_GENERATED_DIR}/generated/os_counter_list.hpp)

@@ -1,5 +1,7 @@
-// The OS counters are declared once in C++ (IOBENCH_OS_COUNTERS) and once in
-// the Python tools (counters.py); both follow tests/data/os_counters.json.
+// The OS counters are written once, in tools/iobench_compare/spec/os_counters.json:
+// the build generates IOBENCH_OS_COUNTERS from it, and OsCounter and
+// os_counter_list are that list in its order (iobench-compare reads the same
+// file: counters.py, tools/tests/test_rules.py).
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -12,8 +14,8 @@ namespace iobench {
 namespace {
 
 TEST(OsCounterList, IsTheSpecificationsInItsOrder) {
-    std::ifstream in(IOBENCH_TEST_DATA_DIR "/os_counters.json");
-    ASSERT_TRUE(in) << "cannot open " << IOBENCH_TEST_DATA_DIR "/os_counters.json";
+    std::ifstream in(IOBENCH_OS_COUNTERS_SPEC);
+    ASSERT_TRUE(in) << "cannot open " << IOBENCH_OS_COUNTERS_SPEC;
     const nlohmann::json spec = nlohmann::json::parse(in).at("counters");
     ASSERT_EQ(spec.size(), os_counter_count);
     for (std::size_t i = 0; i < os_counter_count; ++i) {

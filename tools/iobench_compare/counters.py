@@ -10,26 +10,18 @@ counter column added there is known here, and shown by default, with no other ed
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
+from importlib import resources
 
 from . import columns, rules
 from .number_format import FORMATS, format_time
 
 # The operating system's counters iobench reports on every row, in iobench's order (name, unit of the
-# per-run value): core/os/os_counters.hpp's IOBENCH_OS_COUNTERS, both tested against tests/data/os_counters.json.
-OS_COUNTERS = (
-    ("read_calls", "count"),
-    ("write_calls", "count"),
-    ("user_time", "seconds"),
-    ("system_time", "seconds"),
-    ("page_faults", "count"),
-    ("context_switches", "count"),
-    ("read_bytes", "bytes"),
-    ("write_bytes", "bytes"),
-    ("steal_time", "seconds"),
-    ("cpu_wait", "seconds"),
-    ("run_queue_time", "seconds"),
-)
+# per-run value): spec/os_counters.json, the package's data, from which iobench's build generates its own
+# list (IOBENCH_OS_COUNTERS, cmake/GenerateOsCounters.cmake).
+OS_COUNTERS = tuple((c["name"], c["unit"]) for c in json.loads(
+    resources.files(__package__).joinpath("spec").joinpath("os_counters.json").read_text(encoding="utf-8"))["counters"])
 OS_COUNTER_NAMES = tuple(name for name, _ in OS_COUNTERS)
 
 # Counters every row has and that the tables show in their own columns (or never).

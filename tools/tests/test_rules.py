@@ -121,10 +121,10 @@ if __name__ == "__main__":
 
 
 class OsCountersTest(unittest.TestCase):
-    """The OS counters iobench-compare knows are tests/data/os_counters.json's, as iobench's are (tested in C++)."""
+    """The OS counters iobench-compare knows are spec/os_counters.json's, as iobench's are (tested in C++)."""
 
     def test_the_tool_lists_the_specifications_counters_in_order(self):
-        with open(os.path.join(ROOT, "tests", "data", "os_counters.json"), encoding="utf-8") as f:
+        with open(os.path.join(TOOLS, "iobench_compare", "spec", "os_counters.json"), encoding="utf-8") as f:
             spec = [(c["name"], c["unit"]) for c in json.load(f)["counters"]]
         self.assertEqual(list(counter_columns.OS_COUNTERS), spec)
 
