@@ -6,6 +6,7 @@
 #   cmake -DSPEC=<report_rules.json> -DOUTPUT=<generated/report_rules.hpp> -P cmake/GenerateReportRules.cmake
 # The output is rewritten only when its text changes.
 cmake_minimum_required(VERSION 3.25)
+include(${CMAKE_CURRENT_LIST_DIR}/SpecOutput.cmake)
 
 file(READ "${SPEC}" spec)
 string(JSON n LENGTH "${spec}" rules)
@@ -38,6 +39,4 @@ namespace iobench::report_rules {
 
 ${constants}}  // namespace iobench::report_rules
 ")
-file(WRITE "${OUTPUT}.new" "${content}")
-file(COPY_FILE "${OUTPUT}.new" "${OUTPUT}" ONLY_IF_DIFFERENT)
-file(REMOVE "${OUTPUT}.new")
+spec_write("${content}")

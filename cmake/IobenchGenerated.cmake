@@ -51,39 +51,31 @@ add_custom_command(
   COMMENT "Embedding the suites"
   VERBATIM)
 
-# The console summary's columns, from the one file that says what they are,
-# which iobench-compare reads as package data (cmake/GenerateSummaryColumns.cmake).
-set(IOBENCH_SUMMARY_COLUMNS_SPEC ${PROJECT_SOURCE_DIR}/tools/iobench_compare/spec/summary_columns.json)
-add_custom_command(
-  OUTPUT ${IOBENCH_GENERATED_DIR}/generated/summary_columns.hpp
-  COMMAND ${CMAKE_COMMAND} -DSPEC=${IOBENCH_SUMMARY_COLUMNS_SPEC}
-          -DOUTPUT=${IOBENCH_GENERATED_DIR}/generated/summary_columns.hpp
-          -P ${PROJECT_SOURCE_DIR}/cmake/GenerateSummaryColumns.cmake
-  DEPENDS ${IOBENCH_SUMMARY_COLUMNS_SPEC} ${PROJECT_SOURCE_DIR}/cmake/GenerateSummaryColumns.cmake
-  COMMENT "Generating the summary's columns"
-  VERBATIM)
-
-# The report rules' values, from the file that says what they are (cmake/GenerateReportRules.cmake).
-set(IOBENCH_REPORT_RULES_SPEC ${PROJECT_SOURCE_DIR}/tools/iobench_compare/spec/report_rules.json)
-add_custom_command(
-  OUTPUT ${IOBENCH_GENERATED_DIR}/generated/report_rules.hpp
-  COMMAND ${CMAKE_COMMAND} -DSPEC=${IOBENCH_REPORT_RULES_SPEC} -DOUTPUT=${IOBENCH_GENERATED_DIR}/generated/report_rules.hpp
-          -P ${PROJECT_SOURCE_DIR}/cmake/GenerateReportRules.cmake
-  DEPENDS ${IOBENCH_REPORT_RULES_SPEC} ${PROJECT_SOURCE_DIR}/cmake/GenerateReportRules.cmake
-  COMMENT "Generating the report rules"
-  VERBATIM)
-
-# The operating system's counters, from the file that says what they are (cmake/GenerateOsCounters.cmake).
-set(IOBENCH_OS_COUNTERS_SPEC ${PROJECT_SOURCE_DIR}/tools/iobench_compare/spec/os_counters.json)
-add_custom_command(
-  OUTPUT ${IOBENCH_GENERATED_DIR}/generated/os_counter_list.hpp
-  COMMAND ${CMAKE_COMMAND} -DSPEC=${IOBENCH_OS_COUNTERS_SPEC} -DOUTPUT=${IOBENCH_GENERATED_DIR}/generated/os_counter_list.hpp
-          -P ${PROJECT_SOURCE_DIR}/cmake/GenerateOsCounters.cmake
-  DEPENDS ${IOBENCH_OS_COUNTERS_SPEC} ${PROJECT_SOURCE_DIR}/cmake/GenerateOsCounters.cmake
-  COMMENT "Generating the list of the operating system's counters"
-  VERBATIM)
+# The specs, each the one file that says what its facts are, which
+# iobench-compare reads as package data (tools/iobench_compare/spec/): the
+# build writes a header of each (generated/<header>) with the script
+# cmake/Generate<script>.cmake, run again when the spec or the script changes.
+set(IOBENCH_SPEC_DIR ${PROJECT_SOURCE_DIR}/tools/iobench_compare/spec)
+set(IOBENCH_SPEC_HEADERS "")
+function(iobench_generate_from_spec spec header script what)
+  set(output ${IOBENCH_GENERATED_DIR}/generated/${header})
+  add_custom_command(
+    OUTPUT ${output}
+    COMMAND ${CMAKE_COMMAND} -DSPEC=${IOBENCH_SPEC_DIR}/${spec} -DOUTPUT=${output}
+            -P ${PROJECT_SOURCE_DIR}/cmake/Generate${script}.cmake
+    DEPENDS ${IOBENCH_SPEC_DIR}/${spec} ${PROJECT_SOURCE_DIR}/cmake/Generate${script}.cmake
+            ${PROJECT_SOURCE_DIR}/cmake/SpecOutput.cmake
+    COMMENT "Generating ${what} (generated/${header})"
+    VERBATIM)
+  set(IOBENCH_SPEC_HEADERS ${IOBENCH_SPEC_HEADERS} ${output} PARENT_SCOPE)
+endfunction()
+iobench_generate_from_spec(summary_columns.json summary_columns.hpp SummaryColumns "the summary's columns")
+iobench_generate_from_spec(report_rules.json report_rules.hpp ReportRules "the report rules")
+iobench_generate_from_spec(os_counters.json os_counter_list.hpp OsCounters "the list of the OS counters")
+set(IOBENCH_SUMMARY_COLUMNS_SPEC ${IOBENCH_SPEC_DIR}/summary_columns.json)
+set(IOBENCH_REPORT_RULES_SPEC ${IOBENCH_SPEC_DIR}/report_rules.json)
+set(IOBENCH_OS_COUNTERS_SPEC ${IOBENCH_SPEC_DIR}/os_counters.json)
 
 # Every room's objects, and every test that compiles iobench's own headers, depend on this target.
 add_custom_target(iobench_generated DEPENDS iobench_git_commit ${IOBENCH_GENERATED_DIR}/builtin_suites.cpp
-  ${IOBENCH_GENERATED_DIR}/generated/summary_columns.hpp ${IOBENCH_GENERATED_DIR}/generated/report_rules.hpp
-  ${IOBENCH_GENERATED_DIR}/generated/os_counter_list.hpp)
+  ${IOBENCH_SPEC_HEADERS})
