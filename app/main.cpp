@@ -58,6 +58,7 @@
 #include "core/programs/program.hpp"
 #include "core/report/method_list.hpp"
 #include "core/report/report.hpp"
+#include "core/report/run_context.hpp"
 #include "core/report/results_file.hpp"
 #include "generated/build_info.hpp"
 #include "workloads/console_trial.hpp"
@@ -279,57 +280,19 @@ void require_room_for_input(const fs::path& base, const Plan& plan, const std::s
     }
 }
 
-/// The results file's context of the run of `plan` in `dir` (after Google
-/// Benchmark's own keys): the environment, the run's settings, what did not
-/// run, the CPUs it is `pinned` to, and what a new file's pages cost against
-/// an overwrite's where an output table has a limit row (measured here, some
-/// 0.3 s, into `page_cost`); the per-call clock chosen where a row is per-call.
-std::map<std::string, std::string> run_context(const Plan& plan, const iobench::Session& session, const fs::path& dir,
-                                               const std::string& pinned,
-                                               std::optional<iobench::PageCost>& page_cost) {
-    std::map<std::string, std::string> context;
-    for (const auto& [key, value] : iobench::describe_environment(dir)) context.emplace(key, value);
-    context["suite"] = plan.suite.name;
-    context["scale"] = fmt::format("{}", plan.scale);
-    context["stdout_target"] = std::string(iobench::to_string(plan.stdout_target));
-    context["file_size"] = std::to_string(iobench::sized_input_bytes(session));
-    context["skipped"] = iobench::skipped_context(plan.skipped);
-    context["interleaved"] = plan.interleave ? "true" : "false";
-    context["counters"] = iobench::available_os_counters();  // the OS counters the rows can carry here
-    context["syscall_counter"] = iobench::syscall_counter_description();
-    if (!pinned.empty()) context["cpus"] = pinned;
-    // A new file's pages against overwritten ones (some 0.3 s), where an
-    // output table has a limit row whose time they may be most of.
-    const bool output_limit = std::any_of(plan.cases.begin(), plan.cases.end(), [](const iobench::Case& c) {
-        return c.method->reference && c.workload->spec().reference == iobench::ReferenceKind::output;
-    });
-    if (output_limit && !plan.instructions) {
-        // 1 GiB at full scale (hello writes 1.2 GB), down to 64 MiB for a quick run.
-        constexpr double mib = 1 << 20;
-        page_cost = iobench::measure_page_cost(
-            dir, static_cast<std::uint64_t>(std::clamp(1024 * mib * plan.scale, 64 * mib, 1024 * mib)));
-    }
-    context["page_cache_pages"] = iobench::describe_page_supply(
-        iobench::page_supply_facts(), page_cost,
-        plan.instructions ? "an instructions run"
-        : !output_limit   ? "no output table with a limit row in this run"
-                          : "not measurable here");
-    if (!plan.programs.empty()) context["programs"] = plan.programs;
-    if (plan.stopping_rule) context["stopping_rule"] = iobench::describe(*plan.stopping_rule, plan.repetitions);
-    if (std::any_of(plan.cases.begin(), plan.cases.end(), [](const iobench::Case& c) { return c.params.threads > 0; })) {
-        // Every candidate measured (some 15 ms each), the one to use chosen: before any trial is made.
+/// What the results file's context says of the run of `plan` (core/report/run_context.hpp),
+/// pinned to `pinned`. Chooses the per-call clock first where a row is per-call (every
+/// candidate measured, some 15 ms each), before any trial is made.
+iobench::RunFacts run_facts(const Plan& plan, const std::string& pinned) {
+    if (std::any_of(plan.cases.begin(), plan.cases.end(), [](const iobench::Case& c) { return c.params.threads > 0; }))
         iobench::select_call_clock(plan.latency_clock);
-        context["latency_clock"] = iobench::describe_call_clock();
-        context["memory_counters"] = iobench::describe_memory_counters();
+    std::string valgrind;
+    if (plan.instructions && iobench::instruction_counter().source() == iobench::InstructionSource::valgrind) {
+        const iobench::TrustedFile file = valgrind_file();
+        valgrind = fmt::format("{} (owner {})", file.path().string(), file.owner());
     }
-    if (plan.instructions) {
-        context["instructions_source"] = std::string(iobench::to_string(iobench::instruction_counter().source()));
-        if (iobench::instruction_counter().source() == iobench::InstructionSource::valgrind) {
-            const iobench::TrustedFile valgrind = valgrind_file();
-            context["valgrind"] = fmt::format("{} (owner {})", valgrind.path().string(), valgrind.owner());
-        }
-    }
-    return context;
+    return {plan.suite.name, plan.scale, plan.cases, plan.skipped, plan.interleave, pinned, plan.programs,
+            plan.stopping_rule, plan.repetitions, plan.instructions.has_value(), valgrind};
 }
 
 /// Says on standard error what the run of `plan` in `dir` loads and does:
@@ -427,7 +390,7 @@ int execute(const CommandLine& cl, const Plan& plan, const char* argv0) {
     // The results file's context after Google Benchmark's own keys: the
     // environment, the run's settings, what did not run.
     std::optional<iobench::PageCost> page_cost;
-    std::map<std::string, std::string> context = run_context(plan, session, dir, pinned, page_cost);
+    std::map<std::string, std::string> context = iobench::run_context(run_facts(plan, pinned), session, dir, page_cost);
     // --benchmark_context's keys, among iobench's by name (none is one of theirs: check_harness_flags).
     for (const auto& [key, value] : cl.harness.context) context[key] = value;
     announce_run(plan, dir);
