@@ -10,6 +10,8 @@
 #include <string_view>
 #include <utility>
 
+#include "generated/results_format.hpp"
+
 namespace iobench {
 
 namespace {
@@ -297,18 +299,8 @@ std::string harness_flags_help() {
 }
 
 std::span<const std::string_view> reserved_context_keys() {
-    static constexpr std::string_view keys[] = {
-        // Google Benchmark's (json_report.hpp: google_benchmark_context)
-        "date", "host_name", "executable", "num_cpus", "mhz_per_cpu", "cpu_scaling_enabled", "caches", "load_avg",
-        "library_build_type",
-        // iobench's
-        "BUFSIZ", "build_flags", "build_type", "c_library", "compiler", "compiler_target", "counters", "cpu_model",
-        "cpus", "emulator", "file_size", "google_benchmark_version", "hardware_threads", "instructions_source",
-        "interleaved", "iobench_git_commit", "iobench_version", "kernel", "latency_clock", "memory_counters", "os",
-        "os_release", "page_cache_pages", "page_size", "program_toolchains", "programs", "scale", "skipped",
-        "standard_library", "stdout_target", "stopping_rule", "suite", "syscall_counter", "target_dir",
-        "target_filesystem", "timing", "valgrind", "added_families", "plugins"};
-    return keys;
+    // Google Benchmark's and iobench's, as the results format's spec lists them.
+    return results_format::context_keys;
 }
 
 HarnessFlags check_harness_flags(const std::vector<std::string>& args) {

@@ -100,8 +100,9 @@ struct HarnessFlags {
 };
 
 /// Every key the results file's context can have without the user's
-/// (Google Benchmark's, then iobench's: tests/data/results_format.json's
-/// context_keys): a --benchmark_context key may be none of them.
+/// (Google Benchmark's, then iobench's: the context_keys of
+/// tools/iobench_compare/spec/results_format.json, from which the build
+/// generates the list): a --benchmark_context key may be none of them.
 std::span<const std::string_view> reserved_context_keys();
 
 /// One `--benchmark_*` flag iobench accepts (harness_flag_specs()): the

@@ -72,9 +72,11 @@ endfunction()
 iobench_generate_from_spec(summary_columns.json summary_columns.hpp SummaryColumns "the summary's columns")
 iobench_generate_from_spec(report_rules.json report_rules.hpp ReportRules "the report rules")
 iobench_generate_from_spec(os_counters.json os_counter_list.hpp OsCounters "the list of the OS counters")
+iobench_generate_from_spec(results_format.json results_format.hpp ResultsFormat "the results format's names")
 set(IOBENCH_SUMMARY_COLUMNS_SPEC ${IOBENCH_SPEC_DIR}/summary_columns.json)
 set(IOBENCH_REPORT_RULES_SPEC ${IOBENCH_SPEC_DIR}/report_rules.json)
 set(IOBENCH_OS_COUNTERS_SPEC ${IOBENCH_SPEC_DIR}/os_counters.json)
+set(IOBENCH_RESULTS_FORMAT_SPEC ${IOBENCH_SPEC_DIR}/results_format.json)
 
 # Every room's objects, and every test that compiles iobench's own headers, depend on this target.
 add_custom_target(iobench_generated DEPENDS iobench_git_commit ${IOBENCH_GENERATED_DIR}/builtin_suites.cpp

@@ -737,7 +737,7 @@ TEST(CallTrial, ASinkThatCannotBeSharedIsRefusedWithTheReason) {
 }
 
 TEST(CallTrial, ARowCarriesTheCountersOfTheSpecAndTheReadmeNamesThem) {
-    std::ifstream spec_file(std::string(IOBENCH_TEST_DATA_DIR) + "/results_format.json");
+    std::ifstream spec_file(std::string(IOBENCH_RESULTS_FORMAT_SPEC));
     const nlohmann::json spec = nlohmann::json::parse(spec_file);
     std::set<std::string> listed;
     std::set<std::string> everywhere;  // the README names them all

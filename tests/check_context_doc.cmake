@@ -1,11 +1,11 @@
 # Checks the README's list of the results file's context keys against the
-# spec, tests/data/results_format.json's context_keys: the README's `context`
+# spec, tools/iobench_compare/spec/results_format.json's context_keys: the README's `context`
 # item (under "The JSON is Google Benchmark's own format") names every key of
 # the spec and no other, those every file has before "Only in some files:",
 # the others after it. Every `word` in backticks in the item is taken as a
 # key. Checks the spec's entries too (key, from, always, when, means). Fails
 # (message(FATAL_ERROR)) with one line per breach.
-#   cmake -DSPEC=tests/data/results_format.json -DDOC=README.md -P tests/check_context_doc.cmake
+#   cmake -DSPEC=tools/iobench_compare/spec/results_format.json -DDOC=README.md -P tests/check_context_doc.cmake
 # DROP_KEY removes every mention of a key from the README's text, ADD_KEY names
 # one more among the keys every file has: tests show both refused.
 cmake_minimum_required(VERSION 3.25)

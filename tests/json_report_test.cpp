@@ -343,12 +343,12 @@ TEST(ResultsFile, IsValidJsonWhateverTheRowsHold) {
     EXPECT_EQ(doc.at("context").at("plugins").at(0).at("sha256"), std::string(64, 'a'));
 }
 
-/// tests/data/results_format.json: what the results file says beyond Google
+/// tools/iobench_compare/spec/results_format.json: what the results file says beyond Google
 /// Benchmark's fields, which tools/iobench_compare reads (its tests check the
 /// same file).
 TEST(ResultsFile, SaysWhatTheResultsFormatSpecSays) {
-    std::ifstream in(IOBENCH_TEST_DATA_DIR "/results_format.json");
-    ASSERT_TRUE(in) << "cannot open " << IOBENCH_TEST_DATA_DIR "/results_format.json";
+    std::ifstream in(IOBENCH_RESULTS_FORMAT_SPEC);
+    ASSERT_TRUE(in) << "cannot open " << IOBENCH_RESULTS_FORMAT_SPEC;
     const nlohmann::json spec = nlohmann::json::parse(in);
     EXPECT_EQ(Outcome::skipped("why").error_message(), spec.at("skipped_prefix").get<std::string>() + "why");
     EXPECT_EQ(Outcome::failed("why").error_message(), "why");

@@ -213,7 +213,7 @@ TEST(Options, BenchmarkContextKeysJoinTheResultsContextButNoneOfItsOwn) {
                             "--benchmark_context=a=1,", "--benchmark_context="})
         EXPECT_THROW(check_harness_flags({bad}), usage_error) << bad;
     // The reserved keys are every key of the results file's context (the spec the JSON is tested against).
-    std::ifstream spec_file(std::string(IOBENCH_TEST_DATA_DIR) + "/results_format.json");
+    std::ifstream spec_file(std::string(IOBENCH_RESULTS_FORMAT_SPEC));
     const nlohmann::json spec = nlohmann::json::parse(spec_file);
     std::set<std::string> listed, reserved;
     for (const auto& k : spec.at("context_keys")) listed.insert(k.at("key").get<std::string>());

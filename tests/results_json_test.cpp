@@ -16,10 +16,10 @@ nlohmann::json load() {
     return nlohmann::json::parse(in);
 }
 
-/// tests/data/results_format.json: the results format's spec.
+/// tools/iobench_compare/spec/results_format.json: the results format's spec.
 nlohmann::json load_spec() {
-    std::ifstream in(IOBENCH_TEST_DATA_DIR "/results_format.json");
-    EXPECT_TRUE(in) << "cannot open " << IOBENCH_TEST_DATA_DIR "/results_format.json";
+    std::ifstream in(IOBENCH_RESULTS_FORMAT_SPEC);
+    EXPECT_TRUE(in) << "cannot open " << IOBENCH_RESULTS_FORMAT_SPEC;
     return nlohmann::json::parse(in);
 }
 
@@ -74,7 +74,7 @@ TEST(ResultsJson, ContextHoldsTheSpecsKeysOnly) {
     }
     for (const auto& item : ctx.items())
         EXPECT_TRUE(known.count(item.key()))
-            << item.key() << ": a context key that tests/data/results_format.json's context_keys does not list "
+            << item.key() << ": a context key that tools/iobench_compare/spec/results_format.json's context_keys does not list "
             << "(add it there, with its meaning, and to the README's list)";
     EXPECT_FALSE(ctx.contains("instructions_source"));
     EXPECT_FALSE(ctx.contains("plugins"));

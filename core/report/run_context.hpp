@@ -2,7 +2,7 @@
 // environment, the run's settings, what did not run, and what the run
 // measured before its first benchmark (a new file's pages against an
 // overwrite's, the per-call clock). The keys are those of
-// tests/data/results_format.json's context_keys (README: "context").
+// tools/iobench_compare/spec/results_format.json's context_keys (README: "context").
 #pragma once
 
 #include <filesystem>

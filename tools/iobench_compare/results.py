@@ -28,6 +28,7 @@ import math
 import os
 import stat
 from dataclasses import dataclass, field
+from importlib import resources
 
 # Seconds per Google Benchmark "time_unit".
 TIME_UNITS = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
@@ -43,9 +44,17 @@ _GB_FIELDS = frozenset({
     "aggregate_unit", "error_occurred", "error_message", "label", "big_o", "rms", "complexity_n",
 })
 
-# How iobench marks a benchmark the platform refused (core/engine/outcome.hpp: Outcome::error_message;
-# tests/data/results_format.json).
-SKIPPED_PREFIX = "skipped: "
+def _results_format() -> dict:
+    """The spec of the results format (spec/results_format.json, installed with the package; iobench's build
+    generates the names its code reads from it)."""
+    text = resources.files(__package__).joinpath("spec").joinpath("results_format.json").read_text(encoding="utf-8")
+    return json.loads(text)
+
+
+RESULTS_FORMAT = _results_format()
+
+# How iobench marks a benchmark the platform refused (core/engine/outcome.hpp: Outcome::error_message).
+SKIPPED_PREFIX: str = RESULTS_FORMAT["skipped_prefix"]
 
 
 class InputError(Exception):
@@ -180,12 +189,11 @@ def _registration(row: dict) -> tuple[int, int] | None:
 
 
 # The fields iobench writes on every row (iteration, aggregate, failed or skipped) about what it measured,
-# in its order (tests/data/results_format.json); calls_not_counted only where the row has no read or
+# in its order (the spec's row_structure); calls_not_counted only where the row has no read or
 # write calls, with the reason; counters_scope only where the counters are a process's or a program's;
 # emulated (true) only on the rows of a run on an emulated CPU; overwrites_existing (true) only on the
 # limit_overwrite row.
-STRUCTURE_FIELDS = ("workload", "method", "family", "reference", "overwrites_existing", "params", "item_unit",
-                    "compared_per", "calls_not_counted", "counters_scope", "emulated")
+STRUCTURE_FIELDS = tuple(field["field"] for field in RESULTS_FORMAT["row_structure"])
 
 
 def _structure(row: dict) -> dict | None:

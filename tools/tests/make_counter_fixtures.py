@@ -123,7 +123,7 @@ def derive_syscall_counts():
     with open(os.path.join(FIXTURES, "threads-log.json"), encoding="utf-8") as f:
         data = json.load(f)
     # (The context's syscall_counter, how they were counted, comes with a real run: the keys a context may have
-    # are tests/data/results_format.json's, which names it once iobench writes it.)
+    # are tools/iobench_compare/spec/results_format.json's, which names it once iobench writes it.)
     for row in data["benchmarks"]:
         if row.get("error_occurred") or "write_calls" not in row:
             continue

@@ -1,6 +1,6 @@
 """The context keys iobench-compare reads, and those of the stored results files, are the spec's.
 
-tests/data/results_format.json's context_keys lists every key iobench writes into a
+spec/results_format.json's context_keys lists every key iobench writes into a
 results file's context (the C++ tests check a real run against it, docs.results_context_keys
 the README). The tool has no list of its own to read from it: it reads a few keys by name
 (the report's context table, the notes where files differ, the labels), and each must be a
@@ -18,7 +18,7 @@ from support import FIXTURES, TOOLS, main
 from iobench_compare import compare, report
 
 ROOT = os.path.dirname(TOOLS)
-RESULTS_FORMAT = os.path.join(ROOT, "tests", "data", "results_format.json")
+RESULTS_FORMAT = os.path.join(TOOLS, "iobench_compare", "spec", "results_format.json")
 
 # Rows of the report's context table that are not context keys: the file's name, its repetitions.
 NOT_FROM_THE_CONTEXT = {"file", "repetitions"}

@@ -90,7 +90,7 @@ class RulesTest(unittest.TestCase):
 
 
 
-RESULTS_FORMAT = os.path.join(ROOT, "tests", "data", "results_format.json")
+RESULTS_FORMAT = os.path.join(TOOLS, "iobench_compare", "spec", "results_format.json")
 
 
 class ResultsFormatTest(unittest.TestCase):
