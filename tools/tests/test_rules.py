@@ -128,6 +128,14 @@ class OsCountersTest(unittest.TestCase):
             spec = [(c["name"], c["unit"]) for c in json.load(f)["counters"]]
         self.assertEqual(list(counter_columns.OS_COUNTERS), spec)
 
+    def test_the_readme_names_every_counter(self):
+        # The README's "Reading the results" says what each counter of a row is: a counter added to the
+        # spec alone fails here until it does.
+        with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
+            results_section = f.read().split("## Reading the results", 1)[1].split("\n## ", 1)[0]
+        missing = [name for name in counter_columns.OS_COUNTER_NAMES if f"`{name}`" not in results_section]
+        self.assertEqual(missing, [])
+
     def test_every_counter_of_a_row_has_a_csv_column_or_explains_a_spread(self):
         for name in counter_columns.OS_COUNTER_NAMES:
             with self.subTest(counter=name):
