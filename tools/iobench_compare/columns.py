@@ -11,9 +11,9 @@ cold/warm columns (render.py). Its tables order their columns their own way and 
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, fields
-from importlib import resources
+
+from . import spec as specs
 
 
 @dataclass(frozen=True)
@@ -42,8 +42,7 @@ class SummaryColumn:
 
 def load_spec() -> dict:
     """The spec of the summary's columns (spec/summary_columns.json, installed with the package)."""
-    text = resources.files(__package__).joinpath("spec").joinpath("summary_columns.json").read_text(encoding="utf-8")
-    return json.loads(text)
+    return specs.load("summary_columns.json")
 
 
 def _columns(spec: dict) -> tuple[SummaryColumn, ...]:

@@ -10,18 +10,15 @@ counter column added there is known here, and shown by default, with no other ed
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
-from importlib import resources
 
-from . import columns, rules
+from . import columns, rules, spec
 from .number_format import FORMATS, format_time
 
 # The operating system's counters iobench reports on every row, in iobench's order (name, unit of the
 # per-run value): spec/os_counters.json, the package's data, from which iobench's build generates its own
 # list (IOBENCH_OS_COUNTERS, cmake/GenerateOsCounters.cmake).
-OS_COUNTERS = tuple((c["name"], c["unit"]) for c in json.loads(
-    resources.files(__package__).joinpath("spec").joinpath("os_counters.json").read_text(encoding="utf-8"))["counters"])
+OS_COUNTERS = tuple((c["name"], c["unit"]) for c in spec.load("os_counters.json")["counters"])
 OS_COUNTER_NAMES = tuple(name for name, _ in OS_COUNTERS)
 
 # Counters every row has and that the tables show in their own columns (or never).
@@ -66,10 +63,10 @@ class Column:
         return cell.counters.get(self.counter)
 
 
-def _summary_column(spec: columns.SummaryColumn) -> Column:
+def _summary_column(summary: columns.SummaryColumn) -> Column:
     """A column of iobench's summary: its header, number format, counter and description are the spec's."""
-    return Column(spec.key, spec.header, spec.format, spec.description, spec.counter, spec.field == "latency",
-                  spec.field == "nanoseconds")
+    return Column(summary.key, summary.header, summary.format, summary.description, summary.counter,
+                  summary.field == "latency", summary.field == "nanoseconds")
 
 
 # The summary's columns of one counter each that iobench-compare shows too (the spec's `compare`).

@@ -28,7 +28,8 @@ import math
 import os
 import stat
 from dataclasses import dataclass, field
-from importlib import resources
+
+from . import spec
 
 # Seconds per Google Benchmark "time_unit".
 TIME_UNITS = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
@@ -44,14 +45,9 @@ _GB_FIELDS = frozenset({
     "aggregate_unit", "error_occurred", "error_message", "label", "big_o", "rms", "complexity_n",
 })
 
-def _results_format() -> dict:
-    """The spec of the results format (spec/results_format.json, installed with the package; iobench's build
-    generates the names its code reads from it)."""
-    text = resources.files(__package__).joinpath("spec").joinpath("results_format.json").read_text(encoding="utf-8")
-    return json.loads(text)
-
-
-RESULTS_FORMAT = _results_format()
+# The spec of the results format (spec/results_format.json, installed with the package; iobench's build
+# generates the names its code reads from it).
+RESULTS_FORMAT = spec.load("results_format.json")
 
 # How iobench marks a benchmark the platform refused (core/engine/outcome.hpp: Outcome::error_message).
 SKIPPED_PREFIX: str = RESULTS_FORMAT["skipped_prefix"]

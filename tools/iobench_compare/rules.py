@@ -8,17 +8,9 @@ legend is tested against it.
 
 from __future__ import annotations
 
-import json
-from importlib import resources
+from . import spec
 
-
-def load_spec() -> dict:
-    """The spec of the report rules (spec/report_rules.json, installed with the package)."""
-    text = resources.files(__package__).joinpath("spec").joinpath("report_rules.json").read_text(encoding="utf-8")
-    return json.loads(text)
-
-
-RULES = {rule["name"]: rule for rule in load_spec()["rules"]}
+RULES = {rule["name"]: rule for rule in spec.load("report_rules.json")["rules"]}
 
 # A cv (standard deviation / mean of the repetitions' times) at or above this marks a result with !.
 CV_FLAG: float = RULES["cv_flag"]["value"]
