@@ -2,7 +2,7 @@
 // fast_io's README, https://github.com/cppfastio/fast_io, section 5): N copies of the emoji U+1F684
 // (HIGH-SPEED TRAIN) in UTF-8, and the same text in each target encoding.
 // The encodings of the one code point are fixed by the standards (below), so
-// the expected bytes need no converter at all; tests/transcode_test.cpp
+// the expected bytes need no converter at all; tests/workloads/transcode_test.cpp
 // checks them against iconv(3).
 #pragma once
 

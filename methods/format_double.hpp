@@ -174,7 +174,7 @@ IOBENCH_ALWAYS_INLINE char* write_shortest(char* out, double v, std::uint64_t si
 /// notation, since a shortest text there is below 1e-6 or above 1.2e24,
 /// where both write it (Żmij writes fixed notation for 1e-4 <= |v| < 1e16,
 /// std::to_chars when it is not longer, up to 1e22), and zero, infinity and
-/// NaN. Tested against std::to_chars (tests/obuf_double_test.cpp).
+/// NaN. Tested against std::to_chars (tests/methods/obuf_double_test.cpp).
 inline bool zmij_writes_to_chars_text(std::uint64_t bits) noexcept {
     const auto biased_exponent = static_cast<unsigned>(bits >> 52) & 0x7ffu;
     return biased_exponent - (1023u - 20u) >= 100u;

@@ -14,7 +14,7 @@
 // loop for the normal doubles the kernel writes. Its result is what
 // zmij::to_decimal returns for them (the shorter candidate times 10 plus the
 // extra digit where there is one), so the bytes are the same; the tests run
-// both (tests/obuf_double_lines_test.cpp).
+// both (tests/methods/obuf_double_lines_test.cpp).
 #include "methods/format_double_lines.hpp"
 
 #if IOBENCH_DOUBLE_LINES_AVX2 && defined(IOBENCH_HAVE_ZMIJ_SOURCES)

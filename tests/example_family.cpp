@@ -1,7 +1,7 @@
 // example: a method family compiled only into the tests, the one
 // docs/adding-a-method.md shows and extends. Its methods write repeated lines
 // (put_repeat: the hello and endl workloads) through calls no other family
-// measures; tests/pairs_test.cpp runs every pair of them.
+// measures; tests/core/engine/pairs_test.cpp runs every pair of them.
 #include <algorithm>
 #include <cstdio>
 #include <fstream>

@@ -2,7 +2,7 @@
 // (docs/plugins.md, "Your own workload"): one function that appends record i.
 // The file includes nothing of iobench but <iobench/workload.hpp>, and builds
 // unchanged into iobench's tests (every method with put_line runs it:
-// tests/pairs_test.cpp), into an executable with iobench_add_executable and
+// tests/core/engine/pairs_test.cpp), into an executable with iobench_add_executable and
 // into a plugin with iobench_add_plugin (tests/package, tests/plugins).
 #include <charconv>
 #include <cstdint>

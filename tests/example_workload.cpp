@@ -1,7 +1,7 @@
 // example: workloads compiled only into the tests, the ones
 // docs/adding-a-workload.md shows and extends. Each declares what it takes
 // and counts; the runner pairs it with every method that has its operation
-// and adds the `limit` row it declares. tests/pairs_test.cpp runs every pair.
+// and adds the `limit` row it declares. tests/core/engine/pairs_test.cpp runs every pair.
 #include <fmt/format.h>
 
 #include <filesystem>

@@ -1,5 +1,5 @@
-// What the tests of obuf's writers share (tests/obuf_lines_test.cpp,
-// tests/obuf_double_test.cpp, tests/obuf_double_lines_test.cpp): a sink
+// What the tests of obuf's writers share (tests/methods/obuf_lines_test.cpp,
+// tests/methods/obuf_double_test.cpp, tests/methods/obuf_double_lines_test.cpp): a sink
 // device that keeps what it is handed, call by call, the check that a
 // cursor's block writer writes what one item at a time writes, and a real
 // file written and read back.

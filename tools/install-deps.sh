@@ -85,7 +85,7 @@ else
 fi
 
 # Locales for the locale and transcode rows and their tests: en_US.UTF-8
-# groups digits ("1,234,567": ints_out_locale, tests/locale_test.cpp),
+# groups digits ("1,234,567": ints_out_locale, tests/workloads/locale_test.cpp),
 # zh_CN.GB18030 gives std::codecvt its GB18030 converter
 # (transcode_gb18030/codecvt). Without them those rows are skipped with the reason.
 if [ "$full" = yes ]; then

@@ -1,5 +1,5 @@
 # Reports 1 ns for every run, whatever the run took: a time no run of its
-# work could have (tests/program_test.cpp).
+# work could have (tests/core/programs/program_test.cpp).
 . "$(dirname "$0")/protocol.sh"
 answer_run() { echo 1; }
 # Enough work (its 10,000 lines eight times over) to be well past the 50 ms

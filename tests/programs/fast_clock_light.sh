@@ -2,7 +2,7 @@
 # own: awk, a child it waits for, writes the lines, one write(2) each (10,000
 # at --scale 0.0001, far inside the 50 ms of CPU time a run may use beyond
 # what it claims). Its own system calls prove the claim impossible
-# (tests/program_test.cpp).
+# (tests/core/programs/program_test.cpp).
 . "$(dirname "$0")/protocol.sh"
 answer_run() { echo 1; }
 do_run() {

@@ -1,5 +1,5 @@
 # The protocol of docs/external-methods.md in POSIX sh, for the tests' small
-# programs (tests/broken_programs.cpp registers them): well_behaved.sh follows
+# programs (tests/core/programs/broken_programs.cpp registers them): well_behaved.sh follows
 # it; each misbehaving one redefines one step below, then calls serve.
 # Arguments: METHOD OPERATION PATH COUNT BUFFER_SIZE [ARGUMENT...]
 operation=$2 path=$3 count=$4

@@ -1,5 +1,5 @@
 """iobench-compare's tables use the summary's columns (spec/summary_columns.json, the package's data), as iobench's
-summary does: its build generates the summary's table from the same file (tests/summary_columns_test.cpp checks the
+summary does: its build generates the summary's table from the same file (tests/core/report/summary_columns_test.cpp checks the
 generated table against the file, entry by entry). A column added to the file alone shows in iobench-compare's
 tables and is what the README legend's check asks for (NewColumnTest; the console summary: summary.new_column).
 """

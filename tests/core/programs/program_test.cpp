@@ -1,7 +1,7 @@
 // Program methods (docs/external-methods.md): what a program that follows the
 // protocol reports, what each misbehaving one of tests/programs/ turns into (a
 // failed row with the reason, every other row kept), and the real programs of
-// methods/<language>/ against the registry (tests/pairs_test.cpp runs every
+// methods/<language>/ against the registry (tests/core/engine/pairs_test.cpp runs every
 // one of their pairs).
 #include <benchmark/benchmark.h>
 #include <gtest/gtest.h>

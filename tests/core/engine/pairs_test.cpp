@@ -1,6 +1,6 @@
 // Every workload x method pair, run once at a small count, must produce
 // verified output; with a tiny buffer too, where the method's buffer is sizable.
-// The deliberately broken methods (tests/broken_methods.cpp) must be caught.
+// The deliberately broken methods (tests/core/engine/broken_methods.cpp) must be caught.
 #include <gtest/gtest.h>
 
 #include <algorithm>

@@ -2,8 +2,8 @@
 // of tests/programs/, linked only into the tests: one that follows the
 // protocol and one for each way a program can misbehave (wrong bytes, a
 // status other than 0, no or malformed time, a hang, ...). Family zz_broken,
-// so that the tests of every pair leave them out (tests/pairs_test.cpp);
-// tests/program_test.cpp runs them.
+// so that the tests of every pair leave them out (tests/core/engine/pairs_test.cpp);
+// tests/core/programs/program_test.cpp runs them.
 #include <string>
 
 #include <iobench/method.hpp>
