@@ -13,10 +13,9 @@ file(READ "${SPEC}" spec)
 
 # The C++ array NAME of the member MEMBER of each entry of the spec's list LIST, one per line.
 function(names_array list member name what out)
-  string(JSON n LENGTH "${spec}" ${list})
-  math(EXPR last "${n} - 1")
+  spec_indices(indices ${list})
   set(text "/// ${what}\ninline constexpr std::string_view ${name}[] = {\n")
-  foreach(i RANGE ${last})
+  foreach(i IN LISTS indices)
     string(JSON value GET "${spec}" ${list} ${i} ${member})
     spec_cxx_literal("${value}" value)
     string(APPEND text "    \"${value}\",\n")

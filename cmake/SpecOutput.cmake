@@ -15,3 +15,25 @@ function(spec_cxx_literal text var)
   string(REPLACE "\"" "\\\"" text "${text}")
   set(${var} "${text}" PARENT_SCOPE)
 endfunction()
+
+# spec_indices(VAR MEMBER...): the indices 0..n-1 of the list at MEMBER... of
+# the caller's `spec` (the JSON text), empty for an empty list.
+function(spec_indices var)
+  string(JSON n LENGTH "${spec}" ${ARGN})
+  set(indices "")
+  if(n GREATER 0)
+    math(EXPR last "${n} - 1")
+    foreach(i RANGE ${last})
+      list(APPEND indices ${i})
+    endforeach()
+  endif()
+  set(${var} "${indices}" PARENT_SCOPE)
+endfunction()
+
+# spec_require_name(NAME WHERE): stops the generator, naming SPEC and WHERE,
+# unless NAME can be a C++ name as the headers write it (a-z, 0-9, _).
+function(spec_require_name name where)
+  if(NOT name MATCHES "^[a-z][a-z0-9_]*$")
+    message(FATAL_ERROR "${SPEC}: ${where}: \"${name}\" is no C++ name (a-z, 0-9, _)")
+  endif()
+endfunction()
