@@ -30,10 +30,18 @@ function(spec_indices var)
   set(${var} "${indices}" PARENT_SCOPE)
 endfunction()
 
+# spec_error(TEXT): stops the generator with TEXT on one line of its own.
+# CMake wraps a message's plain text at the terminal's width, where the line
+# breaks depend on the length of the spec's path; an indented line it prints as
+# it is, so the error reads (and a test matches it) the same from every checkout.
+function(spec_error text)
+  message(FATAL_ERROR "a spec refused:\n  ${text}")
+endfunction()
+
 # spec_require_name(NAME WHERE): stops the generator, naming SPEC and WHERE,
 # unless NAME can be a C++ name as the headers write it (a-z, 0-9, _).
 function(spec_require_name name where)
   if(NOT name MATCHES "^[a-z][a-z0-9_]*$")
-    message(FATAL_ERROR "${SPEC}: ${where}: \"${name}\" is no C++ name (a-z, 0-9, _)")
+    spec_error("${SPEC}: ${where}: \"${name}\" is no C++ name (a-z, 0-9, _)")
   endif()
 endfunction()
