@@ -41,6 +41,7 @@ ItemCall item_call(const Calls& calls, CallItem item) {
     case CallItem::put_int: return {calls.put_int.present(), calls.put_int.why_not_built()};
     case CallItem::put_line: return {calls.put_line.present(), calls.put_line.why_not_built()};
     case CallItem::put_record: return {calls.put_record.present(), calls.put_record.why_not_built()};
+    case CallItem::put_fields: return {calls.put_fields.present(), calls.put_fields.why_not_built()};
     case CallItem::none: break;
     }
     return {};

@@ -79,6 +79,7 @@ enum class CallItem {
     put_int,     ///< Calls::put_int
     put_line,    ///< Calls::put_line
     put_record,  ///< Calls::put_record
+    put_fields,  ///< Calls::put_fields
 };
 
 /// The user-space buffer in bytes a run of `method` with `params` uses, as
@@ -358,10 +359,19 @@ const std::vector<std::unique_ptr<Workload>>& workloads();
 const Workload* find_workload(std::string_view name);
 
 /// The Workload of a workload from outside (iobench/workload.hpp): per-call
-/// rows only (put_line), a `limit` row, every line checked. Throws
-/// std::invalid_argument when `lines` has no valid name, no line function,
-/// no item_unit or a default_count of 0.
+/// rows only (put_line for lines, put_fields for typed records), a `limit`
+/// row, every line checked. Throws std::invalid_argument when `lines` has no
+/// valid name, not exactly one of a line function and a record function (with
+/// a record_format of "{}" placeholders only), no item_unit or a
+/// default_count of 0.
 std::unique_ptr<Workload> make_lines_workload(const LinesWorkload& lines);
+
+/// Appends the line of `record` to `out` as iobench checks a method's against:
+/// `record.format` with its i-th "{}" replaced by field i (an integer in
+/// decimal, a double as {fmt}'s "{}", a text as it is), then '\n'. Throws
+/// std::invalid_argument when the format holds another brace than "{}" or a
+/// '\n', or its "{}" are not as many as the fields.
+void append_fields_line(const FieldsRecord& record, std::string& out);
 
 /// Registers a workload type from a static initializer:
 /// `const iobench::WorkloadRegistrar<IntsOut> registrar;`

@@ -73,6 +73,7 @@ std::string per_call_text(const Method& m) {
     if (calls_of(m).put_int.present()) calls.push_back("put_int");
     if (calls_of(m).put_line.present()) calls.push_back("put_line");
     if (calls_of(m).put_record.present()) calls.push_back("put_record");
+    if (calls_of(m).put_fields.present()) calls.push_back("put_fields");
     return fmt::format("{}per call: {}{}", operation_names(m).empty() ? "" : "; ", code_list(calls),
                        calls_of(m).shared ? " (a sink threads may share)" : "");
 }
@@ -133,10 +134,11 @@ std::string methods_markdown(const std::vector<Method>& methods,
         "A method with the per-call shape (`Method::calls`, `iobench/calls.hpp`: open a sink, one call per\n"
         "item, close) also runs the per-call rows (`/threads:<n>` in the name: every call timed, from one\n"
         "thread or several) of the workloads whose item it can write: `put_int` {}, `put_line` {},\n"
-        "`put_record` {}. Only a method whose sink threads may share runs `/sink:shared` rows with more\n"
-        "than one thread.\n",
+        "`put_record` {}, `put_fields` {} (and a workload of your own: a `LinesWorkload` of lines calls\n"
+        "`put_line`, one of typed records `put_fields`). Only a method whose sink threads may share runs\n"
+        "`/sink:shared` rows with more than one thread.\n",
         workloads_calling(CallItem::put_int, workloads), workloads_calling(CallItem::put_line, workloads),
-        workloads_calling(CallItem::put_record, workloads));
+        workloads_calling(CallItem::put_record, workloads), workloads_calling(CallItem::put_fields, workloads));
     return out;
 }
 

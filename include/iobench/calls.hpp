@@ -7,6 +7,7 @@
 // Included by iobench/method.hpp; a method file never includes it itself.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string_view>
 
@@ -57,6 +58,49 @@ struct LogRecord {
 /// (unsigned long long)duration_us, text.data().
 inline constexpr const char log_record_printf_format[] = "%llu.%06llu %s [%s] request %llu done in %llu us: %s\n";
 
+/// One typed field of a FieldsRecord: an integer, a double or a text, as the
+/// "{}" of the record's format prints it.
+struct Field {
+    /// What the field holds, and so which member is its value.
+    enum class Kind : std::uint8_t {
+        integer,  ///< `integer`, printed in decimal ("-42")
+        real,     ///< `real`, printed as {fmt}'s "{}" prints a double: its shortest round-trip text
+        text,     ///< `text`, printed as it is
+    };
+    Kind kind = Kind::integer;  ///< which of the three values below is the field's
+    std::int64_t integer = 0;   ///< the value of a Kind::integer field
+    double real = 0;            ///< the value of a Kind::real field
+    /// The value of a Kind::text field: no '\n', NUL-terminated
+    /// (`text.data()[text.size()] == '\0'`).
+    std::string_view text;
+};
+
+/// Which message of the best-known logger benchmark (odygrd/logger_benchmarks,
+/// the tables of Quill's README) a FieldsRecord is, if it is one: a logger may
+/// then print it through its compile-time format path, as that benchmark does
+/// (a literal format string in the logging macro). The line must still be the
+/// record's `format` with its fields.
+enum class AnchorMessage : std::uint8_t {
+    none,         ///< any other record: the method formats `format` at run time
+    ints_double,  ///< "Logging int: {}, int: {}, double: {}" (integer, integer, real)
+    ints_string,  ///< "Logging int: {}, int: {}, string: {}" (integer, integer, text)
+};
+
+/// A record of typed fields that a method formats itself, in its own way (a
+/// logger: in its backend, for an asynchronous one), as one line: `format`
+/// with its i-th "{}" replaced by field i as Field::Kind says, then '\n'.
+/// The format is {fmt}'s syntax restricted to plain "{}" (no index, no spec,
+/// no other brace), so that `fmt::format(fmt::runtime(format), fields...)`,
+/// a logger's `LOG_INFO(logger, format, fields...)` and a hand-written
+/// formatter all print the same text; it holds no '\n'. The line is
+/// checked byte for byte against iobench's own formatting of the record.
+struct FieldsRecord {
+    std::string_view format;         ///< "{}" placeholders, one per field, in order; NUL-terminated
+    const Field* fields = nullptr;   ///< `count` fields
+    std::size_t count = 0;           ///< how many fields (and "{}" in `format`)
+    AnchorMessage message = AnchorMessage::none;  ///< one of the anchor's messages, or none
+};
+
 /// What a method's `open` returned: whatever the method keeps for one sink (a
 /// FILE*, an obuf and its file, ...). iobench only passes it back.
 using CallSink = void*;
@@ -78,6 +122,11 @@ using PutLineCall = void (*)(CallSink sink, std::string_view line);
 /// (the `log` workload). Throws `io_error`.
 using PutRecordCall = void (*)(CallSink sink, const LogRecord& record);
 
+/// One call: formats `record` as one line (FieldsRecord says how) and writes
+/// it (the `log_ints_double` and `log_ints_string` workloads, and a
+/// LinesWorkload of typed records). Throws `io_error`.
+using PutFieldsCall = void (*)(CallSink sink, const FieldsRecord& record);
+
 /// A method's per-call shape: `open` and `close`, and one call per kind of
 /// item it can write (declared `constexpr` in the method file, pointed to by
 /// Method::calls: `.calls = &fprintf_calls`). A call writes its item whole: on a sink that several
@@ -90,6 +139,7 @@ struct Calls {
     Op<PutIntCall> put_int{};     ///< an integer per call (ints_out)
     Op<PutLineCall> put_line{};   ///< a prepared line per call (hello)
     Op<PutRecordCall> put_record{};  ///< a LogRecord per call, formatted by the method (log)
+    Op<PutFieldsCall> put_fields{};  ///< a FieldsRecord per call, formatted by the method
     /// True when several threads may call one sink at once and every call
     /// stays whole (a FILE*: its lock; write(2) of a whole line with
     /// O_APPEND; a mutex around an ofstream or an obuf); false when only one

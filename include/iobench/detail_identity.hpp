@@ -72,7 +72,7 @@ inline const iobench_type_layout* crossing_layouts(unsigned& count) {
         layout_of<Calls>("Calls",
                          [](const Calls& c, LayoutHash& h) {
                              h.member(c, c.open).member(c, c.close).member(c, c.put_int).member(c, c.put_line);
-                             h.member(c, c.put_record).member(c, c.shared).member(c, c.drops);
+                             h.member(c, c.put_record).member(c, c.put_fields).member(c, c.shared).member(c, c.drops);
                          }),
         layout_of<ProgramCommand>("ProgramCommand",
                                   [](const ProgramCommand& p, LayoutHash& h) {
@@ -86,7 +86,8 @@ inline const iobench_type_layout* crossing_layouts(unsigned& count) {
         layout_of<LinesWorkload>("LinesWorkload",
                                  [](const LinesWorkload& w, LayoutHash& h) {
                                      h.member(w, w.name).member(w, w.description).member(w, w.item_unit);
-                                     h.member(w, w.default_count).member(w, w.line);
+                                     h.member(w, w.default_count).member(w, w.line).member(w, w.record_format);
+                                     h.member(w, w.record).member(w, w.message);
                                  }),
         layout_of<Sink>("Sink", [](const Sink& s, LayoutHash& h) { h.member(s, s.path).member(s, s.buffer_size); }),
         layout_of<Source>("Source",
@@ -99,6 +100,15 @@ inline const iobench_type_layout* crossing_layouts(unsigned& count) {
                                  h.member(r, r.time_us).member(r, r.level).member(r, r.logger);
                                  h.member(r, r.request).member(r, r.duration_us).member(r, r.text);
                              }),
+        layout_of<Field>("Field",
+                         [](const Field& f, LayoutHash& h) {
+                             h.member(f, f.kind).member(f, f.integer).member(f, f.real).member(f, f.text);
+                         }),
+        layout_of<FieldsRecord>("FieldsRecord",
+                                [](const FieldsRecord& r, LayoutHash& h) {
+                                    h.member(r, r.format).member(r, r.fields).member(r, r.count).member(r, r.message);
+                                }),
+        layout_of<RecordFields>("RecordFields", [](const RecordFields&, LayoutHash&) {}),
         layout_of<ReadResult>("ReadResult",
                               [](const ReadResult& r, LayoutHash& h) { h.member(r, r.bytes).member(r, r.fold); }),
     };

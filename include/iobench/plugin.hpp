@@ -7,7 +7,8 @@
 // was. What crosses between the two as C++ objects: Method (and the Calls and
 // ProgramCommand it holds), plugin::Family and LinesWorkload (read from the
 // entry points), and the arguments and results of the operations and calls
-// (Sink, Source, StdoutSink, NumberedLine, LogRecord, ReadResult), with the
+// (Sink, Source, StdoutSink, NumberedLine, LogRecord, Field, FieldsRecord,
+// RecordFields, ReadResult), with the
 // std::string and std::vector inside them. Nothing of C++ crosses before
 // iobench has checked that:
 //   1. While the library loads, each MethodRegistrar of the plugin only keeps

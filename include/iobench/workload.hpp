@@ -10,16 +10,77 @@
 #include <cstdint>
 #include <initializer_list>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include <iobench/method.hpp>
 
 namespace iobench {
 
-/// A workload of lines that you give: line i is whatever `line(i, out)`
-/// appends. Its rows are per-call rows (`<name>/<method>/threads:<n>`: each
-/// line one put_line call of the method, Calls::put_line) and a `limit` row
-/// (the same bytes, prepared in memory, written in 1 MiB system calls).
+/// The fields of one record, as a LinesWorkload's `record` function adds
+/// them: one per "{}" of the workload's `record_format`, in its order. A text
+/// is copied (the caller's string may go); the storage is kept from one
+/// record to the next, so that no record after the first few allocates.
+class RecordFields {
+public:
+    /// Adds an integer field (printed in decimal).
+    void integer(std::int64_t value) {
+        Field field;
+        field.integer = value;
+        add(field, npos, 0);
+    }
+    /// Adds a double field (printed as {fmt}'s "{}": its shortest round-trip text).
+    void real(double value) {
+        Field field;
+        field.kind = Field::Kind::real;
+        field.real = value;
+        add(field, npos, 0);
+    }
+    /// Adds a text field (printed as it is; no '\n').
+    void text(std::string_view value) {
+        const std::size_t at = texts_.size();
+        texts_.append(value);
+        texts_.push_back('\0');  // NUL-terminated, as Field::text says
+        Field field;
+        field.kind = Field::Kind::text;
+        add(field, at, value.size());
+    }
+    /// Removes every field (the storage stays).
+    void clear() {
+        fields_.clear();
+        text_spans_.clear();
+        texts_.clear();
+    }
+    /// How many fields were added.
+    std::size_t size() const { return fields_.size(); }
+    /// The record of these fields with `format`, valid until the next change.
+    FieldsRecord record(std::string_view format, AnchorMessage message = AnchorMessage::none) {
+        for (std::size_t k = 0; k < fields_.size(); ++k)
+            if (text_spans_[k].first != npos)
+                fields_[k].text = std::string_view(texts_.data() + text_spans_[k].first, text_spans_[k].second);
+        return {format, fields_.data(), fields_.size(), message};
+    }
+
+private:
+    static constexpr std::size_t npos = static_cast<std::size_t>(-1);
+    void add(const Field& field, std::size_t text_at, std::size_t text_size) {
+        fields_.push_back(field);
+        text_spans_.emplace_back(text_at, text_size);
+    }
+    std::vector<Field> fields_;
+    std::vector<std::pair<std::size_t, std::size_t>> text_spans_;  ///< a text field's (offset, size) in texts_, else npos
+    std::string texts_;
+};
+
+/// A workload of lines that you give, as text or as typed records. Text:
+/// line i is whatever `line(i, out)` appends, and each line is one put_line
+/// call of the method (Calls::put_line). Typed records: record i is the
+/// fields `record(i, out)` adds, which each method formats itself with
+/// `record_format` (one put_fields call, Calls::put_fields; FieldsRecord
+/// says how), and the line is iobench's own formatting of it. Its rows are
+/// per-call rows (`<name>/<method>/threads:<n>`) and a `limit` row (the same
+/// bytes, prepared in memory, written in 1 MiB system calls).
 struct LinesWorkload {
     std::string name;         ///< benchmark-name part: letters, digits and "_.+-" (valid_name)
     std::string description;  ///< one line for --list
@@ -31,6 +92,18 @@ struct LinesWorkload {
     /// sequence number, a timestamp, as a log's records do). Called outside
     /// the measurement; may be called from several threads at once.
     void (*line)(std::uint64_t i, std::string& out) = nullptr;
+    /// Typed records instead of `line`: the format of every record
+    /// (FieldsRecord::format: "{}" for each field, no other brace, no '\n').
+    std::string record_format{};
+    /// Typed records instead of `line`: adds the fields of record i to `out`
+    /// (empty when called), one per "{}" of `record_format`; the same fields
+    /// for the same i on every call, thread and platform, and no two records'
+    /// lines alike. Called outside the measurement; may be called from
+    /// several threads at once.
+    void (*record)(std::uint64_t i, RecordFields& out) = nullptr;
+    /// Which of the anchor's messages the records are (FieldsRecord::message):
+    /// iobench's `log_ints_double` and `log_ints_string` say so; leave yours none.
+    AnchorMessage message = AnchorMessage::none;
 };
 
 /// Most lines a LinesWorkload may have at its scale (the check keeps an
