@@ -14,11 +14,16 @@
 // time (a run's shared one): fmtlog has one log file.
 #include "fmtlog.h"
 
+#include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 
 #include <iobench/error.hpp>
 #include <iobench/method.hpp>
+#include "loggers/field_args.hpp"
 
 namespace iobench {
 namespace {
@@ -55,11 +60,59 @@ void log_record(CallSink, const LogRecord& r) {
          level_name(r.level), r.logger, r.request, r.duration_us, r.text);
 }
 
+/// A format fmtlog knows only at run time, as fmtlog keeps it: its text (for
+/// the life of the process: fmtlog formats with the text it was first given)
+/// and its logId.
+struct RuntimeFormat {
+    std::string_view text;
+    std::uint32_t* id = nullptr;
+};
+
+/// The RuntimeFormat of `format` for arguments of the types Args: fmtlog
+/// binds a format and its arguments' types to a call site (the logId its
+/// macro keeps in a static, set by the site's first call), so a record's
+/// format gets one logId per format text, found by the thread's last one
+/// (its text compared) or else in a table under a mutex, whose entries stay
+/// put (std::unordered_map moves no element) as long as the process.
+template <class... Args>
+RuntimeFormat runtime_format(std::string_view format) {
+    thread_local RuntimeFormat last;
+    if (last.id && last.text == format) return last;
+    static std::mutex mutex;
+    static std::unordered_map<std::string, std::uint32_t> ids;
+    const std::lock_guard<std::mutex> lock(mutex);
+    const auto entry = ids.try_emplace(std::string(format), 0U).first;
+    last = {entry->first, &entry->second};
+    return last;
+}
+
+/// A record of typed fields, queued by its fields' types and formatted by the
+/// polling thread: the logger benchmark's two messages through logi's
+/// literal format, as that benchmark calls fmtlog; any other record through
+/// its format at run time (a logId per format: runtime_format).
+void log_fields(CallSink, const FieldsRecord& r) {
+    switch (r.message) {
+    case AnchorMessage::ints_double:
+        logi("Logging int: {}, int: {}, double: {}", r.fields[0].integer, r.fields[1].integer, r.fields[2].real);
+        return;
+    case AnchorMessage::ints_string:
+        logi("Logging int: {}, int: {}, string: {}", r.fields[0].integer, r.fields[1].integer, r.fields[2].text);
+        return;
+    case AnchorMessage::none: break;
+    }
+    loggers::with_field_args(r, [&](const auto&... args) {
+        const RuntimeFormat format = runtime_format<decltype(args)...>(r.format);
+        fmtlogWrapper<>::impl.log(*format.id, fmtlogWrapper<>::impl.tscns.rdtsc(), __FILE__ ":records", fmtlog::INF,
+                                  fmt::runtime(fmt::string_view(format.text.data(), format.text.size())), args...);
+    });
+}
+
 constexpr Calls calls{.open = open_log,
                       .close = close_log,
                       .put_int = log_int,
                       .put_line = log_line,
                       .put_record = log_record,
+                      .put_fields = log_fields,
                       .shared = true,
                       .drops = FMTLOG_BLOCK == 0};
 
