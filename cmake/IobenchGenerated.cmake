@@ -26,7 +26,7 @@ configure_file(${PROJECT_SOURCE_DIR}/core/os/build_info.hpp.in ${IOBENCH_GENERAT
 # these and no other).
 set(IOBENCH_SUITES
   binary-size buffer-sizes buffering console default durability endl fast_io file-read languages latency
-  loggers own-methods paced quick read-back threads transcode)
+  loggers loggers-anchor own-methods paced quick read-back threads transcode)
 set(IOBENCH_SUITE_FILES "")
 foreach(_suite IN LISTS IOBENCH_SUITES)
   list(APPEND IOBENCH_SUITE_FILES ${PROJECT_SOURCE_DIR}/suites/${_suite}.json)
