@@ -264,28 +264,36 @@ private:
         for (CacheState cache : axes.caches)
             for (unsigned n : axes.threads)
                 for (bool shared : axes.sinks)
-                    for (const Params& pacing : axes.pacings) {
-                        Params p{size, cache, n, n > 0 && shared && n > 1};
-                        if (n > 0) {
-                            p.rate = pacing.rate;
-                            p.burst = pacing.burst;
-                            p.batch = pacing.batch;
-                        }
-                        add_case(suite, taken_, w, m, p);
-                    }
+                    for (const Params& pacing : axes.pacings)
+                        add_case(suite, taken_, w, m, grid_params(size, cache, n, shared, pacing));
+    }
+
+    /// The Params of one point of an entry's grid: a whole run (n = 0) has
+    /// no sink or pacing.
+    static Params grid_params(std::size_t size, CacheState cache, unsigned n, bool shared, const Params& pacing) {
+        Params p{size, cache, n, n > 0 && shared && n > 1};
+        if (n > 0) {
+            p.rate = pacing.rate;
+            p.burst = pacing.burst;
+            p.batch = pacing.batch;
+        }
+        return p;
     }
 
     /// A method of a plugin of the suite that is not loaded (`absent`): its
-    /// cases are listed as skipped, with the reason.
+    /// cases are listed as skipped, with the reason (each threads x sink x
+    /// pacing of `axes`, as add_grid would add them).
     void add_absent(Suite& suite, const Workload& w, const std::vector<std::string>& absent,
                     const EntryAxes& axes) const {
         for (const std::string& name : absent)
             for (unsigned n : axes.threads)
-                for (bool shared : axes.sinks) {
-                    std::string skipped_name = case_name_of(w, name, Params{0, axes.caches.front(), n, shared && n > 1});
-                    if (taken_.insert(skipped_name).second)
-                        suite.skipped.push_back({std::move(skipped_name), absence_of(name)});
-                }
+                for (bool shared : axes.sinks)
+                    for (const Params& pacing : axes.pacings) {
+                        std::string skipped_name =
+                            case_name_of(w, name, grid_params(0, axes.caches.front(), n, shared, pacing));
+                        if (taken_.insert(skipped_name).second)
+                            suite.skipped.push_back({std::move(skipped_name), absence_of(name)});
+                    }
     }
 
     /// A user's methods (a plugin's, or built in with iobench_add_executable)
