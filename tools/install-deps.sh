@@ -4,7 +4,7 @@
 # and Node.js where none is installed), CMake + Ninja, Google Benchmark, {fmt},
 # nlohmann_json, CLI11, xxHash, Dragonbox, GoogleTest, Boost.Iostreams, liburing, fast_float, OpenSSL's
 # libcrypto (the SHA-256 of a loaded plugin), spdlog (examples/out-of-tree, built by a test; and a logger of the
-# loggers suite, as Boost.Log is; glog is installed for a logger still to come) (and Google
+# loggers suite, as Boost.Log and glog are) (and Google
 # Benchmark's compare.py, which a test runs on iobench's results); and
 # for tools/iobench-compare Python 3 with NumPy, SciPy, Matplotlib and tabulate
 # (Debian's packages: the system pip is externally managed), SQLAlchemy and
