@@ -32,6 +32,7 @@
 #include "core/os/memory_use.hpp"
 #include "core/os/os_counters.hpp"
 #include "data/log_records.hpp"
+#include "call_run.hpp"
 #include "test_dir.hpp"
 
 namespace iobench {
@@ -232,28 +233,8 @@ const MethodRegistrar broken_registrar{{.family = "zz_broken"}, {
 
 // --- running one per-call trial ---------------------------------------------------
 
-/// What one run of a per-call trial gave.
-struct CallRun {
-    std::string verdict;  ///< verify()'s: "" when every line is right
-    std::map<std::string, double> counters;
-    std::optional<double> seconds;
-    std::uint64_t items = 0;  ///< the run's, over every thread
-    std::size_t buffer_size = 0;  ///< the method's buffer, bytes (0: none iobench sizes)
-};
-
-CallRun run_calls(double scale, const char* workload, const char* method, unsigned threads, bool shared) {
-    test::TempDir dir;
-    Session session(dir.path(), scale, false);
-    const Workload* w = find_workload(workload);
-    const Method* m = find_method(method);
-    EXPECT_TRUE(w && m);
-    auto trial = trial_for(*w, *m, Params{0, CacheState::warm, threads, shared}, session);
-    trial->reset();
-    trial->run();
-    CallRun out{trial->verify(), trial->counters, trial->measured_seconds(), trial->items, trial->buffer_size};
-    trial->finish();
-    return out;
-}
+using test::CallRun;
+using test::run_calls;
 
 /// A per-call run with its readings: how many were above 1 ms.
 struct ReadRun {
@@ -860,18 +841,8 @@ void twice_the_same(std::uint64_t i, std::string& out) { out += "line " + std::t
 void two_lines(std::uint64_t i, std::string& out) { out += "a " + std::to_string(i) + "\nb\n"; }
 void one_line(std::uint64_t i, std::string& out) { out += "record " + std::to_string(i) + "\n"; }
 
-/// What making a trial of `w` on `method` says: "" when it is made, else its error.
-std::string trial_problem(const LinesWorkload& w) {
-    test::TempDir dir;
-    Session session(dir.path(), 1.0, false);
-    const std::unique_ptr<Workload> workload = make_lines_workload(w);
-    try {
-        trial_for(*workload, *find_method("obuf"), Params{0, CacheState::warm, 1, false}, session);
-    } catch (const std::exception& e) {
-        return e.what();
-    }
-    return "";
-}
+/// What making a trial of `w` on obuf says: "" when it is made, else its error.
+std::string trial_problem(const LinesWorkload& w) { return test::trial_problem(w, "obuf"); }
 
 TEST(LinesWorkload, LinesThatBreakTheContractAreRefusedNamingTheLine) {
     EXPECT_EQ(trial_problem({.name = "w", .description = "d", .default_count = 10, .line = twice_the_same}),

@@ -19,6 +19,7 @@
 #include "core/engine/case_trial.hpp"
 #include "core/engine/session.hpp"
 #include "core/engine/workload.hpp"
+#include "call_run.hpp"
 #include "test_dir.hpp"
 
 namespace iobench {
@@ -111,17 +112,7 @@ void same_fields(std::uint64_t, RecordFields& out) { out.integer(1); }
 void one_line(std::uint64_t i, std::string& out) { out += "record " + std::to_string(i) + "\n"; }
 
 /// What making a trial of `w` on fmt_print says: "" when it is made, else its error.
-std::string trial_problem(const LinesWorkload& w) {
-    test::TempDir dir;
-    Session session(dir.path(), 1.0, false);
-    const std::unique_ptr<Workload> workload = make_lines_workload(w);
-    try {
-        trial_for(*workload, *find_method("fmt_print"), Params{0, CacheState::warm, 1, false}, session);
-    } catch (const std::exception& e) {
-        return e.what();
-    }
-    return "";
-}
+std::string trial_problem(const LinesWorkload& w) { return test::trial_problem(w, "fmt_print"); }
 
 TEST(RecordsWorkload, RecordsThatBreakTheContractAreRefusedNamingTheRecord) {
     EXPECT_EQ(trial_problem({.name = "w", .description = "d", .default_count = 10, .record_format = "n={} s={}",
@@ -142,34 +133,15 @@ TEST(RecordsWorkload, RecordsThatBreakTheContractAreRefusedNamingTheRecord) {
                  std::invalid_argument);
 }
 
-/// What one run of `workload` on `method` gave: verify()'s verdict and the counters.
-struct Ran {
-    std::string verdict;
-    std::map<std::string, double> counters;
-};
-
-Ran run_calls(double scale, const char* workload, const char* method, unsigned threads, bool shared) {
-    test::TempDir dir;
-    Session session(dir.path(), scale, false);
-    const Workload* w = find_workload(workload);
-    const Method* m = find_method(method);
-    EXPECT_TRUE(w && m) << workload << " " << method;
-    if (!w || !m) return {"not registered", {}};
-    auto trial = trial_for(*w, *m, Params{0, CacheState::warm, threads, shared}, session);
-    trial->reset();
-    trial->run();
-    Ran out{trial->verify(), trial->counters};
-    trial->finish();
-    return out;
-}
+using test::run_calls;
 
 TEST(RecordsWorkload, AUsersRecordsThroughTheTeamsLoggerAndFmtPrintAreChecked) {
     // example_orders (tests/example_records.cpp) at 1e-2: 1,000 records.
-    const Ran team = run_calls(1e-2, "example_orders", "example_logger", 1, false);
+    const test::CallRun team = run_calls(1e-2, "example_orders", "example_logger", 1, false);
     EXPECT_EQ(team.verdict, "");
     EXPECT_EQ(team.counters.at("latency_calls"), 1000);
     EXPECT_EQ(run_calls(1e-2, "example_orders", "example_logger", 3, false).verdict, "");
-    const Ran shared = run_calls(1e-2, "example_orders", "fmt_print", 4, true);
+    const test::CallRun shared = run_calls(1e-2, "example_orders", "fmt_print", 4, true);
     EXPECT_EQ(shared.verdict, "");
     EXPECT_EQ(shared.counters.at("latency_calls"), 1000);
 }
