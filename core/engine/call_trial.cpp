@@ -118,6 +118,7 @@ CallTrialBase::CallTrialBase(Session& session, std::string_view workload, const 
         const bool ns_ticks = clock_ == ClockKind::none || CallClock::ticks_are_ns();
         pacing_.ns_per_tick = ns_ticks ? 1.0 : CallClock::figures().ns_per_tick;
         pacing_.period_ticks = 1e9 / static_cast<double>(params.rate) / pacing_.ns_per_tick;
+        pacing_.yield_while_waiting = threads_ >= std::max(1u, std::thread::hardware_concurrency());
         counters["rate_asked_per_s"] = static_cast<double>(params.rate);
     }
     if (clock_ != ClockKind::none) {

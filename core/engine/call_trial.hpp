@@ -109,19 +109,27 @@ struct Pacing {
     unsigned batch = 1;        ///< calls averaged into one reading (1: each call its own)
     double period_ticks = 0;   ///< ticks between two calls' due times (rate > 0)
     double ns_per_tick = 1;    ///< the clock's, measured at start (CallClock::figures)
+    /// The callers give their CPU up while they wait (wait_until's
+    /// yield_cpu): the row has at least as many as the machine's hardware threads.
+    bool yield_while_waiting = false;
 };
 
 /// Waits until `Clock` reads `due` or later: sleeps while more than 2 ms
 /// are left (to 1 ms before), then spins, pausing the CPU between readings
 /// (a sleep overshoots by 50 µs or more, which would be counted in the call's
-/// latency as if the method had caused it). Returns the last reading.
+/// latency as if the method had caused it); with `yield_cpu` (a row with at
+/// least as many callers as the machine has hardware threads) it gives its
+/// CPU up between readings instead (sched_yield), so that a waiting caller
+/// does not keep a due caller or the method's own thread off the CPU.
+/// Returns the last reading.
 template <class Clock>
-std::uint64_t wait_until(std::uint64_t due, double ns_per_tick) noexcept {
+std::uint64_t wait_until(std::uint64_t due, double ns_per_tick, bool yield_cpu = false) noexcept {
     for (;;) {
         const std::uint64_t now = Clock::now();
         if (now >= due) return now;
         const double left_ns = static_cast<double>(due - now) * ns_per_tick;
         if (left_ns > 2e6) std::this_thread::sleep_for(std::chrono::nanoseconds(static_cast<std::int64_t>(left_ns - 1e6)));
+        else if (yield_cpu) std::this_thread::yield();
         else cpu_pause();
     }
 }
@@ -332,7 +340,7 @@ private:
                 start + static_cast<std::uint64_t>(static_cast<double>(i - begin) * p.period_ticks);
             if (p.batch > 1) {
                 const auto first = argument(i, state);
-                wait_until<Clock>(due, p.ns_per_tick);
+                wait_until<Clock>(due, p.ns_per_tick, p.yield_while_waiting);
                 item_.call(sink, first);
                 for (++i; i < stop; ++i) item_.call(sink, argument(i, state));
                 last = Clock::now();
@@ -342,7 +350,7 @@ private:
                 // later one's in the burst, after the calls before it.
                 for (; i < stop; ++i) {
                     const auto arg = argument(i, state);
-                    wait_until<Clock>(due, p.ns_per_tick);
+                    wait_until<Clock>(due, p.ns_per_tick, p.yield_while_waiting);
                     item_.call(sink, arg);
                     last = Clock::now();
                     if constexpr (Record) state.histogram.record(last - std::min(due, last));

@@ -603,6 +603,20 @@ TEST(PacedCalls, ABatchAverageHidesTheStallThatEachCallShows) {
     EXPECT_GE(p.run.counters.at("rate_achieved_per_s"), 20'000 / 0.25);
 }
 
+TEST(PacedCalls, AWaitEndsAtItsDueTimeWhetherItSpinsOrYields) {
+    // Both ways of waiting (a caller per hardware thread or more yields its
+    // CPU instead of spinning): never before the due time, through the
+    // sleep of a long wait too.
+    for (const bool yield_cpu : {false, true}) {
+        for (const std::uint64_t wait_ns : {0ULL, 200'000ULL, 3'000'000ULL}) {
+            const std::uint64_t due = clocks::Steady::now() + wait_ns;
+            const std::uint64_t read = wait_until<clocks::Steady>(due, 1.0, yield_cpu);
+            EXPECT_GE(read, due) << yield_cpu << " " << wait_ns;
+            EXPECT_GE(clocks::Steady::now(), due);
+        }
+    }
+}
+
 TEST(PacedCalls, BurstsAreDueTogetherAtTheRateAsked) {
     // 2,000 calls at 20,000 per second in bursts of 100: 20 bursts 5 ms apart, 0.1 s.
     Params paced{0, CacheState::warm, 2, false};
