@@ -49,7 +49,8 @@ void start_glog() {
     static std::once_flag once;
     std::call_once(once, [] {
         google::InitGoogleLogging("iobench");
-        for (google::LogSeverity s = google::GLOG_INFO; s < google::NUM_SEVERITIES; ++s) google::SetLogDestination(s, "");
+        for (google::LogSeverity s = google::GLOG_INFO; s < google::NUM_SEVERITIES; ++s)
+            google::SetLogDestination(s, "");
         FLAGS_logtostderr = false;
         FLAGS_alsologtostderr = false;
         FLAGS_stderrthreshold = google::GLOG_FATAL;

@@ -43,8 +43,8 @@ void ints_string(std::uint64_t k, RecordFields& out) {
 
 const LinesRegistrar ints_double_registrar{
     {.name = "log_ints_double",
-     .description = "the logger benchmark's message \"Logging int: {}, int: {}, double: {}\" (odygrd/logger_benchmarks), "
-                    "formatted by the method: N records (N = 1M), one call each",
+     .description = "the logger benchmark's message \"Logging int: {}, int: {}, double: {}\" "
+                    "(odygrd/logger_benchmarks), formatted by the method: N records (N = 1M), one call each",
      .item_unit = "record",
      .default_count = default_records,
      .record_format = "Logging int: {}, int: {}, double: {}",

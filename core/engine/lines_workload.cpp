@@ -167,8 +167,8 @@ protected:
         if (w_.line)
             return std::make_unique<CallTrial<LineItem>>(s, name(), m, p, std::move(lines),
                                                          LineItem{calls_of(m).put_line, w_.line});
-        return std::make_unique<CallTrial<RecordItem>>(s, name(), m, p, std::move(lines),
-                                                       RecordItem{calls_of(m).put_fields, w_.record, w_.record_format, w_.message});
+        RecordItem item{calls_of(m).put_fields, w_.record, w_.record_format, w_.message};
+        return std::make_unique<CallTrial<RecordItem>>(s, name(), m, p, std::move(lines), std::move(item));
     }
 
 private:
@@ -188,8 +188,9 @@ void append_fields_line(const FieldsRecord& record, std::string& out) {
             continue;
         }
         if (c == '}' || k + 1 == format.size() || format[k + 1] != '}')
-            throw std::invalid_argument(fmt::format(
-                "its format has a '{}' at byte {} that is no \"{{}}\" (a record's format has plain \"{{}}\" only)", c, k));
+            throw std::invalid_argument(fmt::format("its format has a '{}' at byte {} that is no \"{{}}\" (a record's "
+                                                    "format has plain \"{{}}\" only)",
+                                                    c, k));
         ++k;
         if (field == record.count)
             throw std::invalid_argument(fmt::format("its format has more \"{{}}\" than its {} field(s)", record.count));

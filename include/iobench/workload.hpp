@@ -69,7 +69,8 @@ private:
         text_spans_.emplace_back(text_at, text_size);
     }
     std::vector<Field> fields_;
-    std::vector<std::pair<std::size_t, std::size_t>> text_spans_;  ///< a text field's (offset, size) in texts_, else npos
+    /// Each field's (offset, size) in texts_ for a text, else (npos, 0).
+    std::vector<std::pair<std::size_t, std::size_t>> text_spans_;
     std::string texts_;
 };
 
