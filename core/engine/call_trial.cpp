@@ -316,7 +316,9 @@ void CallTrialBase::run() {
         counters["latency_between_calls_ns"] =
             static_cast<double>(between) * ns_per_tick / (static_cast<double>(items) * static_cast<double>(runs_));
     counters["latency_p50_ns"] = s.p50;
+    counters["latency_p75_ns"] = s.p75;
     counters["latency_p90_ns"] = s.p90;
+    counters["latency_p95_ns"] = s.p95;
     counters["latency_p99_ns"] = s.p99;
     counters["latency_p999_ns"] = s.p999;
     counters["latency_max_ns"] = s.max;

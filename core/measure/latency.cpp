@@ -232,7 +232,9 @@ std::uint64_t LatencyHistogram::quantile(double q) const noexcept {
 LatencySummary summarize(const LatencyHistogram& h, double ns_per_tick) {
     LatencySummary s;
     s.p50 = static_cast<double>(h.quantile(0.5)) * ns_per_tick;
+    s.p75 = static_cast<double>(h.quantile(0.75)) * ns_per_tick;
     s.p90 = static_cast<double>(h.quantile(0.9)) * ns_per_tick;
+    s.p95 = static_cast<double>(h.quantile(0.95)) * ns_per_tick;
     s.p99 = static_cast<double>(h.quantile(0.99)) * ns_per_tick;
     s.p999 = static_cast<double>(h.quantile(0.999)) * ns_per_tick;
     s.max = static_cast<double>(h.max()) * ns_per_tick;

@@ -311,6 +311,20 @@ TEST(LatencyHistogram, QuantileIsTheValueOfRankFloorQnPlusOne) {
     EXPECT_EQ(LatencyHistogram().quantile(0.5), 0u);
 }
 
+TEST(LatencyHistogram, SummaryHasEachPercentileOfTheLoggerBenchmarksTables) {
+    LatencyHistogram h;
+    for (std::uint64_t v = 0; v < 200; ++v) h.record(v);  // exact below 256
+    const LatencySummary s = summarize(h, 2.0);          // 2 ns a tick
+    EXPECT_EQ(s.p50, 200.0);   // rank 101: 100 ticks
+    EXPECT_EQ(s.p75, 300.0);   // rank 151
+    EXPECT_EQ(s.p90, 360.0);   // rank 181
+    EXPECT_EQ(s.p95, 380.0);   // rank 191
+    EXPECT_EQ(s.p99, 396.0);   // rank 199
+    EXPECT_EQ(s.p999, 398.0);  // rank 200
+    EXPECT_EQ(s.max, 398.0);
+    EXPECT_EQ(s.calls, 200u);
+}
+
 TEST(LatencyHistogram, MergedIsTheHistogramOfBoth) {
     LatencyHistogram a, b, both;
     for (std::uint64_t v = 0; v < 5000; ++v) {
@@ -473,6 +487,11 @@ TEST(CallTrial, AStallInOneCallIn1000IsP999AndNotP50) {
     EXPECT_GT(r.counters.at("latency_p50_ns"), 0);
     EXPECT_LT(r.counters.at("latency_p50_ns"), 1e5);
     EXPECT_LT(r.counters.at("latency_p99_ns"), 1e6);
+    // The row's percentiles in order (p75 and p95 in the JSON only).
+    EXPECT_LE(r.counters.at("latency_p50_ns"), r.counters.at("latency_p75_ns"));
+    EXPECT_LE(r.counters.at("latency_p75_ns"), r.counters.at("latency_p90_ns"));
+    EXPECT_LE(r.counters.at("latency_p90_ns"), r.counters.at("latency_p95_ns"));
+    EXPECT_LE(r.counters.at("latency_p95_ns"), r.counters.at("latency_p99_ns"));
     EXPECT_GE(r.counters.at("latency_overhead_ns"), 0);
     EXPECT_LT(r.counters.at("latency_overhead_ns"), 1e4);
     ASSERT_TRUE(r.seconds);
