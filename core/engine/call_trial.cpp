@@ -93,6 +93,7 @@ CallTrialBase::CallTrialBase(Session& session, std::string_view workload, const 
                              const Params& params, CallLines lines)
     : open_(calls_of(method).open),
       close_(calls_of(method).close),
+      decode_(calls_of(method).decode),
       buffer_size_(params.buffer_size),
       threads_(params.threads),
       shared_(params.shared_sink || params.threads == 1),
@@ -468,6 +469,9 @@ std::string CallTrialBase::check_file(const std::string& path, int only, std::ui
 std::string CallTrialBase::verify() {
     std::uint64_t missing = 0;
     try {
+        // A binary log made text by the method's own decoder first (outside the run's time).
+        if (decode_)
+            for (const std::string& p : paths_) decode_(Sink{p, buffer_size_});
         if (shared_) {
             if (std::string problem = check_file(paths_[0], threads_ == 1 ? 0 : -1, missing); !problem.empty())
                 return problem;

@@ -217,6 +217,7 @@ private:
 
     OpenCalls open_;
     CloseCalls close_;
+    DecodeCalls decode_;  ///< Calls::decode, or null: the output is text as written
     std::size_t buffer_size_;
     unsigned threads_;
     bool shared_;

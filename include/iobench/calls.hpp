@@ -127,6 +127,14 @@ using PutRecordCall = void (*)(CallSink sink, const LogRecord& record);
 /// LinesWorkload of typed records). Throws `io_error`.
 using PutFieldsCall = void (*)(CallSink sink, const FieldsRecord& record);
 
+/// After a row's run, outside its time, before iobench reads the lines back:
+/// turns what the method left at `sink.path` (a binary log) into its text,
+/// one line per record, at the same path, as the method's users read its
+/// output (a binary logger's own decoder: PlatformLab NanoLog's
+/// LogDecompressor). Methods whose output is text leave it empty. Throws
+/// `io_error` (a log that does not decode): the row then fails verification.
+using DecodeCalls = void (*)(const Sink& sink);
+
 /// A method's per-call shape: `open` and `close`, and one call per kind of
 /// item it can write (declared `constexpr` in the method file, pointed to by
 /// Method::calls: `.calls = &fprintf_calls`). A call writes its item whole: on a sink that several
@@ -140,6 +148,7 @@ struct Calls {
     Op<PutLineCall> put_line{};   ///< a prepared line per call (hello)
     Op<PutRecordCall> put_record{};  ///< a LogRecord per call, formatted by the method (log)
     Op<PutFieldsCall> put_fields{};  ///< a FieldsRecord per call, formatted by the method
+    Op<DecodeCalls> decode{};  ///< the method's output made text, untimed, before it is verified
     /// True when several threads may call one sink at once and every call
     /// stays whole (a FILE*: its lock; write(2) of a whole line with
     /// O_APPEND; a mutex around an ofstream or an obuf); false when only one
