@@ -16,11 +16,11 @@
 // sink at a time. x86-64 only (NanoLog reads rdtsc).
 #include <array>  // (NanoLogCpp17.h uses std::array without it: GCC 12 needs it first)
 
-#include "Log.h"
 #include "NanoLogCpp17.h"
 
 #include <cerrno>
 #include <cinttypes>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -33,9 +33,10 @@
 #include <iobench/error.hpp>
 #include <iobench/method.hpp>
 
-namespace iobench_nanolog {
-void park_backend();  // loggers/nanolog_runtime.cpp
-}
+namespace iobench_nanolog {  // loggers/nanolog_runtime.cpp
+void park_backend();
+std::int64_t decode_to(const char* log, std::FILE* out);
+}  // namespace iobench_nanolog
 
 namespace iobench {
 namespace {
@@ -112,14 +113,11 @@ std::string_view message_of(std::string_view line, bool& note) {
 /// each record's message and '\n' then replace the binary log at `path`.
 void decode_text(const Sink& sink, const std::string& decoded, const std::string& text) {
     {
-        NanoLogInternal::Log::Decoder decoder;
-        if (!decoder.open(sink.path.c_str()))
-            throw io_error("NanoLog's Log::Decoder::open (not a NanoLog log?)", sink.path,
-                           std::make_error_code(std::errc::invalid_argument));
         File out = open_file(decoded, "w");
-        if (decoder.decompressTo(out.get()) < 0 || std::ferror(out.get()))
-            throw io_error("NanoLog's Log::Decoder::decompressTo", decoded, std::make_error_code(std::errc::io_error));
-        if (std::fclose(out.release()) != 0) throw_errno("fclose", decoded);
+        if (iobench_nanolog::decode_to(sink.path.c_str(), out.get()) < 0)
+            throw io_error("NanoLog's Log::Decoder (not a NanoLog log?)", sink.path,
+                           std::make_error_code(std::errc::invalid_argument));
+        if (std::ferror(out.get()) || std::fclose(out.release()) != 0) throw_errno("fprintf", decoded);
     }
     {
         File in = open_file(decoded, "r"), out = open_file(text, "w");

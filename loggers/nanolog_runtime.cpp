@@ -29,7 +29,9 @@
 #include <pthread.h>
 #include <sched.h>
 
+#include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 
 // (NanoLog's switch for its own unit tests, which compile with it against the
@@ -71,6 +73,13 @@ static const char* const DEFAULT_LOG_FILE = iobench_nanolog::startup_log_file();
 
 namespace iobench_nanolog {
 
+/// Prints the records of NanoLog's binary log `log` to `out` with NanoLog's
+/// decoder (Log::Decoder::decompressTo, as its decompressor's "decompress":
+/// in time order, each thread's in its order), each line as NanoLog prints
+/// it; returns how many records it printed, -1 when `log` is no NanoLog log
+/// or does not decode.
+std::int64_t decode_to(const char* log, std::FILE* out);
+
 /// Puts NanoLog's compression thread at SCHED_IDLE, its work done (after
 /// NanoLog::sync()): between rows it polls only when nothing else runs.
 void park_backend() {
@@ -79,6 +88,20 @@ void park_backend() {
     sched_param none{};
     none.sched_priority = 0;
     pthread_setschedparam(backend.native_handle(), SCHED_IDLE, &none);
+}
+
+std::int64_t decode_to(const char* log, std::FILE* out) {
+    NanoLogInternal::Log::Decoder decoder;
+    std::int64_t printed = decoder.open(log) ? decoder.decompressTo(out) : -1;
+    // (What its constructor allocates, its destructor does not free: the
+    // buffer for the log's metadata, 1 GiB of address space, and the
+    // fragment it reads records into, 1 MiB; a leak per decoder, which
+    // NanoLog's decompressor, one decoder per process, never sees.)
+    std::free(decoder.rawMetadata);
+    decoder.rawMetadata = nullptr;
+    delete decoder.bufferFragment;
+    decoder.bufferFragment = nullptr;
+    return printed;
 }
 
 namespace {

@@ -65,8 +65,8 @@ std::string workloads_taking(const OperationField& op, const std::vector<Method>
 }
 
 /// The calls of `m`'s per-call shape (Method::calls) that it has, for the
-/// operations column: "; per call: `put_int`, `put_line` (shared sink)", or
-/// "" without one.
+/// operations column: "; per call: `put_int`, `put_line` (a sink threads may
+/// share)", and what `decode` does where the method has one; "" without one.
 std::string per_call_text(const Method& m) {
     if (!calls_of(m).open.present()) return "";
     std::vector<std::string_view> calls;
@@ -74,8 +74,9 @@ std::string per_call_text(const Method& m) {
     if (calls_of(m).put_line.present()) calls.push_back("put_line");
     if (calls_of(m).put_record.present()) calls.push_back("put_record");
     if (calls_of(m).put_fields.present()) calls.push_back("put_fields");
-    return fmt::format("{}per call: {}{}", operation_names(m).empty() ? "" : "; ", code_list(calls),
-                       calls_of(m).shared ? " (a sink threads may share)" : "");
+    return fmt::format("{}per call: {}{}{}", operation_names(m).empty() ? "" : "; ", code_list(calls),
+                       calls_of(m).shared ? " (a sink threads may share)" : "",
+                       calls_of(m).decode.present() ? "; its output made text by `decode` before it is verified" : "");
 }
 
 /// The workloads whose per-call rows make `item`'s call, as code spans.

@@ -199,6 +199,37 @@ CallSink backend_open(const Sink& sink) {
     return static_cast<CountedFile*>(s);
 }
 
+/// The byte zz_encoded writes for each byte of a line (a "binary log": no
+/// line of it is an item's until zz_encoded's decode undoes it).
+constexpr unsigned char encoding_mask = 0x5A;
+
+/// fwrite of the line with every byte (its '\n' too) XORed with encoding_mask.
+void encoded_line(CallSink sink, std::string_view line) {
+    auto& s = *static_cast<CountedFile*>(sink);
+    for (const char c : line) std::fputc(static_cast<unsigned char>(c) ^ encoding_mask, s.f);
+}
+
+/// How long zz_encoded's decode sleeps before it decodes, ms (its time must
+/// not be the row's).
+constexpr int decode_sleep_ms = 100;
+
+/// The file at `sink.path` XORed back with encoding_mask, less its last
+/// `drop` lines, after a sleep of decode_sleep_ms.
+void decode_file(const Sink& sink, int drop) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(decode_sleep_ms));
+    std::string text;
+    {
+        std::ifstream in(sink.path, std::ios::binary);
+        if (!in) throw_errno("open", sink.path);
+        text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    }
+    for (char& c : text) c = static_cast<char>(static_cast<unsigned char>(c) ^ encoding_mask);
+    for (int k = 0; k < drop && !text.empty(); ++k) text.erase(text.rfind('\n', text.size() - 2) + 1);
+    std::ofstream(sink.path, std::ios::binary | std::ios::trunc) << text;
+}
+void decode_whole(const Sink& sink) { decode_file(sink, 0); }
+void decode_losing_a_line(const Sink& sink) { decode_file(sink, 1); }
+
 constexpr Calls copying_calls{.open = counted_open, .close = counted_close, .put_line = copying_line};
 constexpr Calls background_calls{.open = background_open, .close = counted_close, .put_line = plain_line};
 constexpr Calls resident_calls{.open = open_file_of<ResidentFile>, .close = counted_close, .put_line = plain_line};
@@ -208,6 +239,10 @@ constexpr Calls backend_calls{.open = backend_open, .close = counted_close, .put
 constexpr Calls stall_calls{.open = counted_open, .close = counted_close, .put_line = stall_line};
 constexpr Calls spin_calls{.open = counted_open, .close = counted_close, .put_line = spin_line};
 constexpr Calls torn_calls{.open = counted_open, .close = counted_close, .put_line = torn_line, .shared = true};
+constexpr Calls encoded_calls{
+    .open = counted_open, .close = counted_close, .put_line = encoded_line, .decode = decode_whole};
+constexpr Calls encoded_lossy_calls{
+    .open = counted_open, .close = counted_close, .put_line = encoded_line, .decode = decode_losing_a_line};
 constexpr Calls swapped_calls{.open = open_file_of<HeldFile>, .close = counted_close, .put_int = swapped_int};
 
 const MethodRegistrar calls_registrar{{.family = "zz_calls"}, {
@@ -222,6 +257,9 @@ const MethodRegistrar calls_registrar{{.family = "zz_calls"}, {
      .description = "fwrite per call; the sink's own thread makes 1,000 allocations (tests)",
      .calls = &background_calls},
     {.name = "zz_resident", .description = "fwrite per call; the sink holds 64 MiB resident (tests)", .calls = &resident_calls},
+    {.name = "zz_encoded", .description = "each line's bytes XORed, decoded after the run (tests)", .calls = &encoded_calls},
+    {.name = "zz_encoded_lossy", .description = "zz_encoded whose decoder loses the last line (tests)",
+     .calls = &encoded_lossy_calls},
 }};
 
 const MethodRegistrar broken_registrar{{.family = "zz_broken"}, {
@@ -470,6 +508,22 @@ TEST(CallClock, TheTimingsWallTimeCostIsItsLoopLessTheUntimedOne) {
 }
 
 // --- per-call rows ------------------------------------------------------------------
+
+TEST(CallTrial, ABinaryLogIsVerifiedAfterItsDecoderOutsideTheRunsTime) {
+    // One sink, then a sink for each of two threads: each decoded before it is read.
+    for (const auto& [threads, shared] : {std::pair{1u, true}, std::pair{2u, false}}) {
+        const CallRun r = run_calls(1e-4, "hello", "zz_encoded", threads, shared);
+        EXPECT_EQ(r.verdict, "") << threads;
+        ASSERT_TRUE(r.seconds);
+        // 10,000 lines into a FILE*: far below the decoder's sleep, which is not the run's.
+        EXPECT_LT(*r.seconds, decode_sleep_ms * 1e-3) << threads;
+    }
+}
+
+TEST(CallTrial, ADecoderThatLosesALineFailsTheRow) {
+    const CallRun r = run_calls(1e-4, "hello", "zz_encoded_lossy", 1, false);
+    EXPECT_EQ(r.verdict, "9999 lines, expected 10000");
+}
 
 TEST(CallTrial, AStallInOneCallIn1000IsP999AndNotP50) {
     // hello at 2e-4: 20,000 lines, 20 of them stalled for 2 ms.
