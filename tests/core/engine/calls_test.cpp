@@ -258,8 +258,6 @@ const MethodRegistrar calls_registrar{{.family = "zz_calls"}, {
      .calls = &background_calls},
     {.name = "zz_resident", .description = "fwrite per call; the sink holds 64 MiB resident (tests)", .calls = &resident_calls},
     {.name = "zz_encoded", .description = "each line's bytes XORed, decoded after the run (tests)", .calls = &encoded_calls},
-    {.name = "zz_encoded_lossy", .description = "zz_encoded whose decoder loses the last line (tests)",
-     .calls = &encoded_lossy_calls},
 }};
 
 const MethodRegistrar broken_registrar{{.family = "zz_broken"}, {
@@ -267,6 +265,8 @@ const MethodRegistrar broken_registrar{{.family = "zz_broken"}, {
      .description = "claims a shareable sink, writes each line in two halves (tests)",
      .calls = &torn_calls},
     {.name = "broken_swapped_ints", .description = "writes the integers in swapped pairs (tests)", .calls = &swapped_calls},
+    {.name = "broken_lossy_decoder", .description = "zz_encoded whose decoder loses the last line (tests)",
+     .calls = &encoded_lossy_calls},
 }};
 
 // --- running one per-call trial ---------------------------------------------------
@@ -521,7 +521,7 @@ TEST(CallTrial, ABinaryLogIsVerifiedAfterItsDecoderOutsideTheRunsTime) {
 }
 
 TEST(CallTrial, ADecoderThatLosesALineFailsTheRow) {
-    const CallRun r = run_calls(1e-4, "hello", "zz_encoded_lossy", 1, false);
+    const CallRun r = run_calls(1e-4, "hello", "broken_lossy_decoder", 1, false);
     EXPECT_EQ(r.verdict, "9999 lines, expected 10000");
 }
 
