@@ -195,7 +195,9 @@ private:
     /// The memory figures, from a run of their own before the timed ones
     /// (untimed; its output dropped): the most heap in use above the run's
     /// start (PeakHeap: an atomic add per allocation, kept out of the timed
-    /// runs) and the process's peak resident set, where known.
+    /// runs) and the process's peak resident set, where known. A probe run
+    /// of 0.5 s or more keeps its figures in the session for the row's
+    /// later trials, which then do not probe (reset()).
     void probe_memory();
     /// latency_overhead_ns of a row timed call by call: what timing adds to
     /// this method's own calls, in wall time per call. Before the first run,
@@ -238,6 +240,8 @@ private:
     HeapCounts heap_;                      ///< every thread, every run so far
     std::uint64_t runs_ = 0;               ///< timed runs so far
     bool probed_ = false;                  ///< probe_memory() made
+    Session* session_;                     ///< where a long row's probe figures are kept
+    std::string row_;                      ///< the row's key among them: workload, method, parameters
     std::exception_ptr probe_error_;       ///< what its calls threw: the next run() throws it
 };
 

@@ -130,4 +130,13 @@ const Digest& Session::expected(const std::string& key, const Generator& generat
     return expected_.emplace(key, Digest{sum.size(), sum.digest()}).first->second;
 }
 
+const std::map<std::string, double>* Session::kept_probe(const std::string& row) const {
+    const auto it = kept_probes_.find(row);
+    return it == kept_probes_.end() ? nullptr : &it->second;
+}
+
+void Session::keep_probe(const std::string& row, std::map<std::string, double> figures) {
+    kept_probes_[row] = std::move(figures);
+}
+
 }  // namespace iobench

@@ -121,12 +121,21 @@ public:
     /// The default time_limit(): 300 s.
     static constexpr double default_time_limit = 300;
 
+    /// The memory figures (counter name -> value: peak_heap_bytes,
+    /// peak_resident_bytes) that the probe run of the per-call row `row`
+    /// measured and kept for the row's later trials (its sizing run's for
+    /// its repetitions: CallTrialBase::reset), or nullptr when none is kept.
+    const std::map<std::string, double>* kept_probe(const std::string& row) const;
+    /// Keeps `figures` for the later trials of the per-call row `row`.
+    void keep_probe(const std::string& row, std::map<std::string, double> figures);
+
 private:
     std::filesystem::path dir_;
     double scale_;
     bool keep_files_;
     std::map<std::string, std::filesystem::path> inputs_;
     std::map<std::string, Digest> expected_;
+    std::map<std::string, std::map<std::string, double>> kept_probes_;
     StdoutTarget stdout_target_ = StdoutTarget::devnull;
     std::uint64_t input_size_ = 0;  // 0: the workload's default count times the scale
     double time_limit_ = default_time_limit;

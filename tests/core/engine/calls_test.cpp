@@ -230,6 +230,22 @@ void decode_file(const Sink& sink, int drop) {
 void decode_whole(const Sink& sink) { decode_file(sink, 0); }
 void decode_losing_a_line(const Sink& sink) { decode_file(sink, 1); }
 
+/// How many sinks zz_slow_close has opened, and how long its close sleeps, ms
+/// (0: not at all).
+std::atomic<int> slow_close_opens{0};
+std::atomic<int> slow_close_ms{0};
+
+CallSink slow_close_open(const Sink& sink) {
+    ++slow_close_opens;
+    return counted_open(sink);
+}
+
+/// counted_close after a sleep of slow_close_ms: a run as long as a test needs.
+void slow_close(CallSink sink) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(slow_close_ms.load()));
+    counted_close(sink);
+}
+
 constexpr Calls copying_calls{.open = counted_open, .close = counted_close, .put_line = copying_line};
 constexpr Calls background_calls{.open = background_open, .close = counted_close, .put_line = plain_line};
 constexpr Calls resident_calls{.open = open_file_of<ResidentFile>, .close = counted_close, .put_line = plain_line};
@@ -243,6 +259,7 @@ constexpr Calls encoded_calls{
     .open = counted_open, .close = counted_close, .put_line = encoded_line, .decode = decode_whole};
 constexpr Calls encoded_lossy_calls{
     .open = counted_open, .close = counted_close, .put_line = encoded_line, .decode = decode_losing_a_line};
+constexpr Calls slow_close_calls{.open = slow_close_open, .close = slow_close, .put_line = plain_line};
 constexpr Calls swapped_calls{.open = open_file_of<HeldFile>, .close = counted_close, .put_int = swapped_int};
 
 const MethodRegistrar calls_registrar{{.family = "zz_calls"}, {
@@ -257,6 +274,8 @@ const MethodRegistrar calls_registrar{{.family = "zz_calls"}, {
      .description = "fwrite per call; the sink's own thread makes 1,000 allocations (tests)",
      .calls = &background_calls},
     {.name = "zz_resident", .description = "fwrite per call; the sink holds 64 MiB resident (tests)", .calls = &resident_calls},
+    {.name = "zz_slow_close", .description = "fwrite per call; the close sleeps as a test says (tests)",
+     .calls = &slow_close_calls},
     {.name = "zz_encoded", .description = "each line's bytes XORed, decoded after the run (tests)", .calls = &encoded_calls},
 }};
 
@@ -508,6 +527,35 @@ TEST(CallClock, TheTimingsWallTimeCostIsItsLoopLessTheUntimedOne) {
 }
 
 // --- per-call rows ------------------------------------------------------------------
+
+TEST(CallTrial, ALongRowProbesItsMemoryOnceAShortRowInEachTrial) {
+    // Two trials of one row in one session (a sizing run's, then a
+    // repetition's), each reset and run once: the probe run is a run of its
+    // own (an open more) in the first trial, and in the second only when
+    // the first one's took less than 0.5 s.
+    for (const int sleep_ms : {0, 600}) {
+        slow_close_ms = sleep_ms;
+        slow_close_opens = 0;
+        test::TempDir dir;
+        Session session(dir.path(), 1e-5, false);
+        std::map<std::string, double> first;
+        for (int trial_number = 0; trial_number < 2; ++trial_number) {
+            auto trial = trial_for(*find_workload("hello"), *find_method("zz_slow_close"),
+                                   Params{0, CacheState::warm, 1, false}, session);
+            trial->reset();
+            trial->run();
+            EXPECT_EQ(trial->verify(), "");
+            if (trial_number == 0) first = trial->counters;
+            else if (first.count("peak_heap_bytes"))  // (not counted in sanitizer builds)
+                EXPECT_EQ(trial->counters.at("peak_heap_bytes"), first.at("peak_heap_bytes")) << sleep_ms;
+            trial->finish();
+        }
+        // Each trial opens its sinks for its run, and for the timing's
+        // overhead (measure_timing_overhead: one open); the probe one more.
+        EXPECT_EQ(slow_close_opens, sleep_ms == 0 ? 6 : 5) << sleep_ms;
+    }
+    slow_close_ms = 0;
+}
 
 TEST(CallTrial, ABinaryLogIsVerifiedAfterItsDecoderOutsideTheRunsTime) {
     // One sink, then a sink for each of two threads: each decoded before it is read.
