@@ -7,9 +7,11 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 
 #include <iobench/method.hpp>
 
@@ -36,6 +38,21 @@ void with_field_args_from(const FieldsRecord& r, std::size_t k, F& f, const Args
         case Field::Kind::text: with_field_args_from(r, k + 1, f, args..., field.text); return;
         }
     }
+}
+
+/// `format`'s text, NUL-terminated, kept for the life of the process (one
+/// copy per distinct text): for a logger that keeps a format by pointer and
+/// may use it after the row that gave it (Quill's LOG_DYNAMIC; its backend
+/// formats later), or keyed by its address. The calling thread's last text is
+/// found without a lock; another, in a table under a mutex.
+inline const char* interned_format(std::string_view format) {
+    thread_local const std::string* last = nullptr;
+    if (last && *last == format) return last->c_str();
+    static std::mutex mutex;
+    static std::unordered_set<std::string> texts;  // (its elements never move)
+    const std::lock_guard<std::mutex> lock(mutex);
+    last = &*texts.emplace(format).first;
+    return last->c_str();
 }
 
 /// Calls `f(args...)` with `r`'s fields as arguments of their types. Throws

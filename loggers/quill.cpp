@@ -112,8 +112,9 @@ void log_record(CallSink sink, const LogRecord& r) {
 /// A record of typed fields, copied into the queue by their types and
 /// formatted by the backend: the logger benchmark's two messages through
 /// LOG_INFO's literal format, as that benchmark calls Quill; any other record
-/// through LOG_DYNAMIC with its format at run time (kept by pointer: the
-/// workload's format outlives the row and its close).
+/// through LOG_DYNAMIC with its format at run time (which Quill keeps by
+/// pointer: a copy kept for the process, loggers::interned_format, so that no
+/// later row's format can take the address of an earlier one's).
 void log_fields(CallSink sink, const FieldsRecord& r) {
     switch (r.message) {
     case AnchorMessage::ints_double:
@@ -127,7 +128,7 @@ void log_fields(CallSink sink, const FieldsRecord& r) {
     case AnchorMessage::none: break;
     }
     loggers::with_field_args(r, [&](const auto&... args) {
-        LOG_DYNAMIC(logger_of(sink), quill::LogLevel::Info, r.format.data(), args...);
+        LOG_DYNAMIC(logger_of(sink), quill::LogLevel::Info, loggers::interned_format(r.format), args...);
     });
 }
 
