@@ -18,21 +18,19 @@
 // 2. Its background thread between rows. NanoLog's compression thread wakes
 //    every microsecond when it has no work (POLL_INTERVAL_NO_WORK_US): loaded
 //    with the other loggers by the loggers suite, it would take ~30 % of a
-//    CPU (measured: 0.86 CPU seconds in 3 idle seconds) from every other
-//    logger's rows. Once loaded, and after each row's close, it runs at
-//    SCHED_IDLE (only when no other thread wants the CPU); NanoLog starts a
-//    new thread for each row's file (NanoLog::setLogFile), which inherits the
-//    opening thread's policy: during a row it runs as NanoLog runs it.
+//    CPU (measured: 0.86 CPU seconds in 3 idle seconds), and its CPU time
+//    would be counted in every other logger's rows (their process counters).
+//    Once loaded, and after each row's close, it is parked (Parking, below:
+//    asleep on a mutex of NanoLog's that a thread of ours holds); each row's
+//    open lets it go before NanoLog::setLogFile, which starts a new thread
+//    for the row's file: during a row it runs as NanoLog runs it.
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include <pthread.h>
-#include <sched.h>
-
-#include <cstdint>
-#include <cstdio>
-#include <cstdlib>
+#include <condition_variable>
+#include <mutex>
 #include <string>
+#include <thread>
 
 // (NanoLog's switch for its own unit tests, which compile with it against the
 // library's objects compiled without it: its classes' private members
@@ -73,49 +71,84 @@ static const char* const DEFAULT_LOG_FILE = iobench_nanolog::startup_log_file();
 
 namespace iobench_nanolog {
 
-/// Prints the records of NanoLog's binary log `log` to `out` with NanoLog's
-/// decoder (Log::Decoder::decompressTo, as its decompressor's "decompress":
-/// in time order, each thread's in its order), each line as NanoLog prints
-/// it; returns how many records it printed, -1 when `log` is no NanoLog log
-/// or does not decode.
-std::int64_t decode_to(const char* log, std::FILE* out);
+/// Holds NanoLog's bufferMutex from a thread of its own while no row runs.
+/// NanoLog's compression thread takes that mutex at the start of each pass
+/// (RuntimeLogger::compressionThreadMain, "Step 1"), so while it is held
+/// the thread waits on it, asleep, instead of waking every microsecond: it
+/// uses no CPU that the process's counters of other loggers' rows would
+/// count. Only NanoLog's own threads and a thread's first NANO_LOG take
+/// that mutex; no row calls NanoLog while it is parked.
+class Parking {
+public:
+    Parking() = default;
+    Parking(const Parking&) = delete;
+    Parking& operator=(const Parking&) = delete;
+    /// Released and its thread joined (before NanoLog's RuntimeLogger, made
+    /// before it, is destroyed: its destructor's sync() needs its thread).
+    ~Parking() {
+        {
+            const std::lock_guard<std::mutex> lock(mutex_);
+            want_parked_ = false;
+            quit_ = true;
+        }
+        changed_.notify_all();
+        if (holder_.joinable()) holder_.join();
+    }
+    /// Returns once the holder thread holds bufferMutex.
+    void park() { set(true); }
+    /// Returns once it has let go of it.
+    void unpark() { set(false); }
 
-/// Puts NanoLog's compression thread at SCHED_IDLE, its work done (after
-/// NanoLog::sync()): between rows it polls only when nothing else runs.
-void park_backend() {
-    std::thread& backend = NanoLogInternal::RuntimeLogger::nanoLogSingleton.compressionThread;
-    if (!backend.joinable()) return;
-    sched_param none{};
-    none.sched_priority = 0;
-    pthread_setschedparam(backend.native_handle(), SCHED_IDLE, &none);
-}
+private:
+    void set(bool parked) {
+        std::unique_lock<std::mutex> lock(mutex_);
+        if (!holder_.joinable()) holder_ = std::thread([this] { hold(); });
+        want_parked_ = parked;
+        changed_.notify_all();
+        changed_.wait(lock, [&] { return parked_ == parked; });
+    }
+    void hold() {
+        std::mutex& backend = NanoLogInternal::RuntimeLogger::nanoLogSingleton.bufferMutex;
+        std::unique_lock<std::mutex> lock(mutex_);
+        for (;;) {
+            changed_.wait(lock, [&] { return quit_ || want_parked_ != parked_; });
+            if (want_parked_ && !parked_) backend.lock();
+            if (!want_parked_ && parked_) backend.unlock();
+            parked_ = want_parked_;
+            changed_.notify_all();
+            if (quit_ && !parked_) return;
+        }
+    }
 
-std::int64_t decode_to(const char* log, std::FILE* out) {
-    NanoLogInternal::Log::Decoder decoder;
-    std::int64_t printed = decoder.open(log) ? decoder.decompressTo(out) : -1;
-    // (What its constructor allocates, its destructor does not free: the
-    // buffer for the log's metadata, 1 GiB of address space, and the
-    // fragment it reads records into, 1 MiB; a leak per decoder, which
-    // NanoLog's decompressor, one decoder per process, never sees.)
-    std::free(decoder.rawMetadata);
-    decoder.rawMetadata = nullptr;
-    delete decoder.bufferFragment;
-    decoder.bufferFragment = nullptr;
-    return printed;
-}
+    std::mutex mutex_;
+    std::condition_variable changed_;
+    bool want_parked_ = false;  // guarded by mutex_
+    bool parked_ = false;       // guarded by mutex_: the holder holds bufferMutex
+    bool quit_ = false;         // guarded by mutex_
+    std::thread holder_;
+};
 
 namespace {
 
-/// Run once NanoLog's RuntimeLogger is made (defined after it): its thread
-/// parked, and the memory file let go of by this process (NanoLog holds its
-/// own descriptor of it until the first row's file).
+/// Made after NanoLog's RuntimeLogger (defined after it in this unit),
+/// destroyed before it.
+Parking parking;
+
+/// Run once NanoLog's RuntimeLogger is made: its first thread parked, and the
+/// memory file let go of by this process (NanoLog holds its own descriptor of
+/// it until the first row's file).
 struct AfterLoad {
     AfterLoad() {
-        park_backend();
+        parking.park();
         if (startup_file >= 0) close(startup_file);
         startup_file = -1;
     }
 } after_load;
 
 }  // namespace
+
+void park_backend() { parking.park(); }
+
+void unpark_backend() { parking.unpark(); }
+
 }  // namespace iobench_nanolog

@@ -72,7 +72,8 @@ inline const iobench_type_layout* crossing_layouts(unsigned& count) {
         layout_of<Calls>("Calls",
                          [](const Calls& c, LayoutHash& h) {
                              h.member(c, c.open).member(c, c.close).member(c, c.put_int).member(c, c.put_line);
-                             h.member(c, c.put_record).member(c, c.put_fields).member(c, c.decode).member(c, c.shared).member(c, c.drops);
+                             h.member(c, c.put_record).member(c, c.put_fields).member(c, c.decode);
+                             h.member(c, c.shared).member(c, c.drops);
                          }),
         layout_of<ProgramCommand>("ProgramCommand",
                                   [](const ProgramCommand& p, LayoutHash& h) {
