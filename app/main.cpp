@@ -22,6 +22,7 @@
 #include <cstring>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <optional>
 #include <sstream>
@@ -464,6 +465,16 @@ std::string suite_argument(const std::vector<std::string>& args) {
     return suite;
 }
 
+/// `text` as one line of a message: at most `limit` bytes ("..." after a cut),
+/// each control character shown as '?' (a '\r' at its end dropped).
+std::string printable_line(std::string text, std::size_t limit) {
+    if (!text.empty() && text.back() == '\r') text.pop_back();
+    if (text.size() > limit) text = text.substr(0, limit) + "...";
+    for (char& c : text)
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
+    return text;
+}
+
 /// Loads the plugins the --suite names ("plugins": the `loggers` suite's),
 /// each from beside the executable: <its directory>/plugins/ (a build tree,
 /// where the `loggers` target puts them), else <its directory>/../lib/iobench/plugins/
@@ -480,16 +491,15 @@ void load_suite_plugins(const std::vector<std::string>& args) {
     } catch (const iobench::suite_error& e) {
         throw usage_error(e.what());
     }
-#ifdef _WIN32
-    for (const iobench::SuitePlugin& p : plugins)
-        absent_suite_plugins.emplace_back(p.file, "not built: the loggers build target is not built on Windows in "
-                                                  "this release");
-#else
     std::error_code ec;
-    const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-    const fs::path dir = ec ? fs::path() : exe.parent_path();
+    const fs::path dir = iobench::executable_path().parent_path();
+#ifdef _WIN32
+    constexpr const char* suffix = ".dll";
+#else
+    constexpr const char* suffix = ".so";
+#endif
     for (const iobench::SuitePlugin& p : plugins) {
-        const std::string name = p.file + ".so";
+        const std::string name = p.file + suffix;
         fs::path found;
         for (const fs::path& candidate : {dir / "plugins" / name, dir / ".." / "lib" / "iobench" / "plugins" / name})
             if (!dir.empty() && fs::is_regular_file(candidate, ec)) {
@@ -497,9 +507,19 @@ void load_suite_plugins(const std::vector<std::string>& args) {
                 break;
             }
         if (found.empty()) {
+            // The build's reason, where it wrote one (loggers/CMakeLists.txt:
+            // <plugin>.not-built, one line), else the build command.
+            std::string reason;
+            if (!dir.empty())
+                if (std::ifstream why(dir / "plugins" / (p.file + ".not-built")); std::getline(why, reason))
+                    reason = printable_line(reason, 400);
             absent_suite_plugins.emplace_back(
-                p.file, fmt::format("not built: no {} in {} (cmake --build <build dir> --target loggers)", name,
-                                    dir.empty() ? "the executable's directory" : (dir / "plugins").string()));
+                p.file, !reason.empty() ? reason
+                                        : fmt::format("not built: no {} in {} (cmake --build <build dir> --target "
+                                                      "loggers)",
+                                                      name,
+                                                      dir.empty() ? "the executable's directory"
+                                                                  : (dir / "plugins").string()));
             continue;
         }
         const fs::path real = fs::canonical(found, ec);
@@ -508,7 +528,6 @@ void load_suite_plugins(const std::vector<std::string>& args) {
             if (!ec && fs::path(l.path) == real) loaded = true;
         if (!loaded) load_one_plugin(found.string());
     }
-#endif
 }
 
 /// Loads every --plugin of the command line, in order, then the plugins of

@@ -15,6 +15,7 @@
 #include "fmtlog.h"
 
 #include <cstdint>
+#include <cstdio>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -36,7 +37,12 @@ struct FmtlogSink {
 CallSink open_log(const Sink& sink) {
     auto log = std::make_unique<FmtlogSink>();
     log->path = sink.path;
-    fmtlog::setLogFile(sink.path.c_str(), /*truncate=*/true);
+    // Opened here in binary mode ("wb"): fmtlog's setLogFile(path) opens
+    // with "w", which on Windows writes each '\n' as "\r\n". fmtlog owns
+    // and closes it (manageFp), as it does a file it opens.
+    std::FILE* file = std::fopen(sink.path.c_str(), "wb");
+    if (!file) throw_errno("fopen", sink.path);
+    fmtlog::setLogFile(file, /*manageFp=*/true);
     fmtlog::setHeaderPattern("");
     fmtlog::startPollingThread(10'000);
     return log.release();

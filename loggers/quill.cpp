@@ -11,8 +11,14 @@
 //   2  quill_bounded_dropping  BoundedDropping, 128 KiB: a full queue drops the record
 //                              (Calls::drops: counted as records_dropped)
 // The close waits for the backend (flush_log, then the logger removed and its
-// file closed): the row's time includes that. The system calls and CPU time
-// are the process's (process_counters): the backend thread writes.
+// file closed) and, with the last sink, stops the backend thread: the row's
+// time includes that. The backend runs while a sink is open, as fmtlog's
+// polling thread and spdlog's thread pool do: an idle Quill backend wakes
+// every 100 us (BackendOptions::sleep_duration), which would be CPU time in
+// other rows' counters, and a backend thread left running in a DLL is joined
+// during the process's exit under the loader lock (it hangs under wine). The
+// system calls and CPU time are the process's (process_counters): the backend
+// thread writes.
 #include <quill/Backend.h>
 #include <quill/Frontend.h>
 #include <quill/LogMacros.h>
@@ -50,7 +56,7 @@ using Logger = quill::LoggerImpl<Options>;
 std::mutex error_mutex;
 std::string backend_error;  // guarded by error_mutex
 
-/// Starts the backend once (its defaults, but errors kept for the close).
+/// Starts the backend (its defaults, but errors kept for the close).
 void start_backend() {
     quill::BackendOptions options;
     // Each plugin's Quill has its own backend thread, on purpose (one queue
@@ -65,6 +71,24 @@ void start_backend() {
     quill::Backend::start(options);
 }
 
+/// The sinks open; the backend runs while one is (guarded by backend_mutex:
+/// Quill's start and stop may not run at once).
+std::mutex backend_mutex;
+unsigned open_sinks = 0;
+
+/// Starts the backend for the first open sink.
+void sink_opened() {
+    const std::lock_guard<std::mutex> lock(backend_mutex);
+    if (open_sinks == 0) start_backend();
+    ++open_sinks;
+}
+
+/// Stops the backend (its thread joined) after the last sink.
+void sink_closed() {
+    const std::lock_guard<std::mutex> lock(backend_mutex);
+    if (--open_sinks == 0) quill::Backend::stop();
+}
+
 /// A logger on a file sink of its own.
 struct QuillLog {
     Logger* logger = nullptr;
@@ -72,22 +96,32 @@ struct QuillLog {
 };
 
 CallSink open_log(const Sink& sink) {
-    start_backend();
-    static std::atomic<unsigned> opened{0};
-    const std::string name = "iobench" + std::to_string(opened++);
-    quill::FileSinkConfig config;
-    config.set_open_mode('w');
-    auto file = Frontend::create_or_get_sink<quill::FileSink>(sink.path, config);
-    auto log = std::make_unique<QuillLog>();
-    log->path = sink.path;
-    log->logger = Frontend::create_or_get_logger(name, std::move(file), quill::PatternFormatterOptions{"%(message)"});
-    return log.release();
+    sink_opened();
+    try {
+        static std::atomic<unsigned> opened{0};
+        const std::string name = "iobench" + std::to_string(opened++);
+        quill::FileSinkConfig config;
+        config.set_open_mode('w');
+        auto file = Frontend::create_or_get_sink<quill::FileSink>(sink.path, config);
+        auto log = std::make_unique<QuillLog>();
+        log->path = sink.path;
+        log->logger =
+            Frontend::create_or_get_logger(name, std::move(file), quill::PatternFormatterOptions{"%(message)"});
+        return log.release();
+    } catch (...) {
+        sink_closed();
+        throw;
+    }
 }
 
 /// Waits until the backend wrote every record of the logger, then removes
-/// it (its file is closed); throws an error the backend reported.
+/// it (its file is closed), the backend stopped after the last sink; throws
+/// an error the backend reported.
 void close_log(CallSink sink) {
     std::unique_ptr<QuillLog> log(static_cast<QuillLog*>(sink));
+    struct Closed {
+        ~Closed() { sink_closed(); }
+    } closed;
     log->logger->flush_log(0);
     Frontend::remove_logger_blocking(log->logger, 0);
     const std::lock_guard<std::mutex> lock(error_mutex);
@@ -149,7 +183,7 @@ static_assert(quill::Version == IOBENCH_QUILL_VERSION_NUMBER, "Quill's headers a
 const MethodRegistrar registrar{{.family = "quill_unbounded"}, {
     {.name = "quill_unbounded",
      .description = IOBENCH_QUILL_VERSION ": FileSink, pattern \"%(message)\", UnboundedBlocking queue (Quill's "
-                    "default, 128 KiB at first); close waits for the backend",
+                    "default, 128 KiB at first); close waits for the backend and stops it",
      .process_counters = true,
      .calls = &calls},
 }};
@@ -157,7 +191,7 @@ const MethodRegistrar registrar{{.family = "quill_unbounded"}, {
 const MethodRegistrar registrar{{.family = "quill_bounded_blocking"}, {
     {.name = "quill_bounded_blocking",
      .description = IOBENCH_QUILL_VERSION ": FileSink, pattern \"%(message)\", BoundedBlocking queue of 128 KiB: a "
-                    "full queue blocks the caller",
+                    "full queue blocks the caller; close waits for the backend and stops it",
      .process_counters = true,
      .calls = &calls},
 }};
@@ -165,7 +199,7 @@ const MethodRegistrar registrar{{.family = "quill_bounded_blocking"}, {
 const MethodRegistrar registrar{{.family = "quill_bounded_dropping"}, {
     {.name = "quill_bounded_dropping",
      .description = IOBENCH_QUILL_VERSION ": FileSink, pattern \"%(message)\", BoundedDropping queue of 128 KiB: a "
-                    "full queue drops the record (records_dropped)",
+                    "full queue drops the record (records_dropped); close waits for the backend and stops it",
      .process_counters = true,
      .calls = &calls},
 }};

@@ -20,6 +20,7 @@
 #include "core/engine/output_trial.hpp"
 #include "core/engine/session.hpp"
 #include "core/os/emulator.hpp"
+#include "core/os/environment.hpp"
 #include "core/os/trusted_file.hpp"
 #include "data/text.hpp"
 #include "generated/binsize_programs.hpp"
@@ -49,20 +50,6 @@ const binsize::Program* program_of(std::string_view method) {
     return nullptr;
 }
 
-/// Directory of the running executable, or "" when it cannot be told.
-std::filesystem::path executable_dir() {
-    std::error_code ec;
-#ifdef _WIN32
-    wchar_t buf[MAX_PATH];
-    const DWORD n = GetModuleFileNameW(nullptr, buf, MAX_PATH);
-    if (n == 0 || n == MAX_PATH) return {};
-    return std::filesystem::path(std::wstring(buf, n)).parent_path();
-#else
-    const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
-    return ec ? std::filesystem::path() : self.parent_path();
-#endif
-}
-
 /// The program of `method`, opened and checked as code from elsewhere
 /// (TrustedFile): the first that exists of binsize/ next to the running
 /// executable (the build tree's root holds iobench and binsize/),
@@ -80,8 +67,10 @@ TrustedFile find_program(std::string_view method) {
     const std::string name = fmt::format("hello-{}", method);
 #endif
     std::error_code ec;
+    const std::filesystem::path exe_dir = executable_path().parent_path();
     for (const std::filesystem::path& dir :
-         {executable_dir() / "binsize", executable_dir() / ".." / "libexec" / "iobench" / "binsize",
+         {exe_dir.empty() ? exe_dir : exe_dir / "binsize",
+          exe_dir.empty() ? exe_dir : exe_dir / ".." / "libexec" / "iobench" / "binsize",
           std::filesystem::path(binsize::dir)}) {
         if (dir.empty()) continue;
         const std::filesystem::path p = dir / name;

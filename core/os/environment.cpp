@@ -211,6 +211,25 @@ std::string compiler_description() {
 }
 }  // namespace
 
+std::filesystem::path executable_path() {
+#ifdef _WIN32
+    std::wstring buf(MAX_PATH, L'\0');
+    for (;;) {  // (a longer path than the buffer is cut and n == its size: grow it)
+        const DWORD n = GetModuleFileNameW(nullptr, buf.data(), static_cast<DWORD>(buf.size()));
+        if (n == 0) return {};
+        if (n < buf.size()) return std::filesystem::path(buf.substr(0, n));
+        if (buf.size() >= 32768) return {};
+        buf.resize(buf.size() * 2);
+    }
+#elif defined(__linux__)
+    std::error_code ec;
+    std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
+    return ec ? std::filesystem::path() : self;
+#else
+    return {};
+#endif
+}
+
 std::string compiler_short_name() {
     const std::string id = build::compiler_id;
     std::string name = id == "GNU" ? "gcc" : id == "Clang" ? "clang" : id == "AppleClang" ? "appleclang"

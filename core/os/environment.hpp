@@ -25,6 +25,12 @@ std::vector<std::pair<std::string, std::string>> describe_environment(const std:
 /// instead of reporting what did not happen.
 std::string wine_version();
 
+/// The running executable's full path ("" when it cannot be told): on Linux
+/// /proc/self/exe (under qemu-user the program, not qemu), on Windows
+/// GetModuleFileNameW of the process's module. What iobench finds beside
+/// itself (plugins/, binsize/, language programs) is found from it.
+std::filesystem::path executable_path();
+
 /// Short compiler name for result file names: "gcc", "clang", "msvc", "mingw-gcc", ...
 std::string compiler_short_name();
 

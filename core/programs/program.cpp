@@ -12,6 +12,7 @@
 #include <system_error>
 
 #include <iobench/error.hpp>
+#include "core/os/environment.hpp"
 #include "core/os/trusted_file.hpp"
 #include "core/os/usage_error.hpp"
 
@@ -40,17 +41,6 @@ double seconds_since(clock_type::time_point t) {
     return std::chrono::duration<double>(clock_type::now() - t).count();
 }
 
-/// Directory of the running executable, or "" when it cannot be told.
-std::filesystem::path executable_dir() {
-#ifdef __linux__
-    std::error_code ec;
-    const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
-    return ec ? std::filesystem::path() : self.parent_path();
-#else
-    return {};
-#endif
-}
-
 /// `text` as one line for a message: at most 200 bytes, control characters shown as '?'.
 std::string printable(std::string_view text) {
     std::string out(text.substr(0, 200));
@@ -71,7 +61,7 @@ std::vector<std::string> program_command(const ProgramCommand& program) {
     const std::filesystem::path built(program.file);
     std::filesystem::path file;
     std::error_code ec;
-    if (const auto exe = executable_dir(); !exe.empty() && built.has_parent_path()) {
+    if (const auto exe = executable_path().parent_path(); !exe.empty() && built.has_parent_path()) {
         const auto installed =
             exe / ".." / "libexec" / "iobench" / "methods" / built.parent_path().filename() / built.filename();
         if (std::filesystem::is_regular_file(installed, ec)) file = installed.lexically_normal();
