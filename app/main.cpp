@@ -478,8 +478,10 @@ std::string printable_line(std::string text, std::size_t limit) {
 /// Loads the plugins the --suite names ("plugins": the `loggers` suite's),
 /// each from beside the executable: <its directory>/plugins/ (a build tree,
 /// where the `loggers` target puts them), else <its directory>/../lib/iobench/plugins/
-/// (an installed tree). A plugin found nowhere is recorded in
-/// absent_suite_plugins, with the build command; one found is loaded as
+/// (an installed tree); the file is <name>.so, or <name>.dll on Windows. A
+/// plugin found nowhere is recorded in absent_suite_plugins with the reason
+/// the build wrote beside where it would be (<name>.not-built, one line:
+/// the configuration could not build it), else with the build command; one found is loaded as
 /// --plugin loads it (the same checks; refused: exit 2); one given with
 /// --plugin too is loaded once.
 void load_suite_plugins(const std::vector<std::string>& args) {

@@ -69,6 +69,9 @@ void start_backend() {
         if (backend_error.empty()) backend_error = message;
     };
     quill::Backend::start(options);
+    // (A start that starts nothing would leave the first flush waiting
+    // forever: what MinGW-w64's build did, loggers/CMakeLists.txt.)
+    if (!quill::Backend::is_running()) throw std::runtime_error("quill: Backend::start() started no backend thread");
 }
 
 /// The sinks open; the backend runs while one is (guarded by backend_mutex:
@@ -76,7 +79,7 @@ void start_backend() {
 std::mutex backend_mutex;
 unsigned open_sinks = 0;
 
-/// Starts the backend for the first open sink.
+/// Starts the backend for the first open sink; throws when it does not start.
 void sink_opened() {
     const std::lock_guard<std::mutex> lock(backend_mutex);
     if (open_sinks == 0) start_backend();
@@ -119,11 +122,16 @@ CallSink open_log(const Sink& sink) {
 /// an error the backend reported.
 void close_log(CallSink sink) {
     std::unique_ptr<QuillLog> log(static_cast<QuillLog*>(sink));
-    struct Closed {
-        ~Closed() { sink_closed(); }
-    } closed;
-    log->logger->flush_log(0);
-    Frontend::remove_logger_blocking(log->logger, 0);
+    try {
+        log->logger->flush_log(0);
+        Frontend::remove_logger_blocking(log->logger, 0);
+    } catch (...) {
+        sink_closed();
+        throw;
+    }
+    // Stopped before its errors are read: what it reports while it stops
+    // is this row's (its error notifier takes error_mutex: not held here).
+    sink_closed();
     const std::lock_guard<std::mutex> lock(error_mutex);
     if (!backend_error.empty())
         throw std::runtime_error("quill(" + log->path + "): " + std::exchange(backend_error, std::string()));
