@@ -7,7 +7,7 @@
 // x86-64 it classifies 32 bytes at a time into white space and digits, so
 // the end of every number in the block is a bit of a mask, found without
 // waiting for the number before it; numbers of up to 8 digits are then
-// converted four at a time with AVX2 multiply-adds where the CPU has AVX2
+// converted eight (or four) at a time with AVX2 multiply-adds where the CPU has AVX2
 // (chosen at run time), two at a time with SSE2 elsewhere (and with NEON on
 // AArch64, which classifies its blocks the same way), longer ones (up
 // to 16 digits) with 8-byte SWAR steps (the kernels: methods/parse_uint.hpp).

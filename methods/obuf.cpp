@@ -55,7 +55,7 @@ const std::string obuf_description =
 const std::string ibuf_description =
     std::string(ibuf_reader) +
     ": get_uints(block) / get_doubles(block) until end of file, 1024 numbers per call; integers by a block parser "
-    "chosen at run time: 64-byte windows with AVX2 where the CPU has it, four numbers at a time, else 32-byte blocks "
+    "chosen at run time: 64-byte windows with AVX2 where the CPU has it, eight numbers at a time, else 32-byte blocks "
     "with SSE2 (x86-64) or NEON (ARM64; scalar_ibuf, sse2_ibuf: the other parsers); doubles parsed with " +
     std::string(detail::double_parser_name);
 

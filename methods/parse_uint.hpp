@@ -1,8 +1,8 @@
 // The integer kernels of ibuf (methods/ibuf.hpp): white space and digits,
 // SWAR conversions of up to 8 digits, parse_uint, and the block parsers of
 // get_uints, which classify a block of bytes at once and convert several
-// numbers at a time: 64 bytes and four numbers with AVX2 (and BMI1, BMI2,
-// POPCNT) where the CPU has them, chosen at run time; 32 bytes and two
+// numbers at a time: 64 bytes and eight (or four) numbers with AVX2 (and
+// BMI1, BMI2, POPCNT) where the CPU has them, chosen at run time; 32 bytes and two
 // numbers with SSE2 on every other x86-64 CPU; 32 bytes and two numbers with
 // NEON on AArch64 (ARM64); none elsewhere (the scalar path: one 8-byte load
 // per number). uint_block_parser_in_use() says which
@@ -274,7 +274,7 @@ struct avx2_constants {
     __m256i space_table;   // by a byte's low nibble: the one white-space byte with that nibble
     __m256i reverse;       // reverses the bytes of each 64-bit lane
     __m256i zero_char;     // '0'
-    __m256i sign_bits;     // 0x80 in every byte
+    __m256i lane_tops;     // 0xFF in byte 7 of every 64-bit lane, 0 elsewhere
     __m256i pair_weights;  // bytes 1, 10
     __m256i quad_weights;  // words 1, 100
     __m256i octet_weights; // words 1, 10000
@@ -294,7 +294,7 @@ IOBENCH_TARGET_AVX2 inline avx2_constants make_avx2_constants() noexcept {
         _mm256_setr_epi8(7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8,  //
                          7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8),
         _mm256_set1_epi8('0'),
-        _mm256_set1_epi8(static_cast<char>(0x80)),
+        _mm256_set1_epi64x(static_cast<long long>(0xFF00000000000000ULL)),
         _mm256_set1_epi16(0x0A01),
         _mm256_set1_epi32(0x00640001),
         _mm256_set1_epi32(0x27100001),
@@ -303,7 +303,7 @@ IOBENCH_TARGET_AVX2 inline avx2_constants make_avx2_constants() noexcept {
     IOBENCH_OPAQUE(k.digit_bias);
     IOBENCH_OPAQUE(k.digit_limit);
     IOBENCH_OPAQUE(k.zero_char);
-    IOBENCH_OPAQUE(k.sign_bits);
+    IOBENCH_OPAQUE(k.lane_tops);
     IOBENCH_OPAQUE(k.all_ones);
     return k;
 }
@@ -345,59 +345,168 @@ IOBENCH_ALWAYS_INLINE IOBENCH_TARGET_AVX2 std::uint64_t digits64_avx2(const char
            static_cast<std::uint32_t>(_mm256_movemask_epi8(digit_lo));
 }
 
-/// The values of the numbers of 1 to 8 digits that end just before a, b, c
-/// and d (each the white space after one), stored to out[0..3]: the 8 bytes
-/// before each end in a 64-bit lane (so 8 readable bytes must precede each),
-/// the bytes of each lane reversed (vpshufb: the last digit lowest), '0'
-/// subtracted, so that white space and NUL are the bytes with the top bit
-/// set; every byte from the first of those (the separator before the
-/// number) up cleared with one 64-bit subtraction ((s - 1) & ~s, s the
-/// separators' top bits moved down to bit 0: the bits below the lowest);
-/// then the digits, least significant lowest, combined in pairs (vpmaddubsw,
-/// 1 + x10), 4-digit groups (vpmaddwd, 1 + x100) and the 8-digit values
-/// (vpackusdw, vpmaddwd, 1 + x10000): eight_digits' lane arithmetic on all
-/// four at once. The byte before each number must be white space or NUL.
-IOBENCH_ALWAYS_INLINE IOBENCH_TARGET_AVX2 void digits_before_x4(const char* a, const char* b, const char* c,
-                                                                const char* d, std::uint64_t* out,
-                                                                const avx2_constants& k) noexcept {
+/// The 8 bytes before each of the ends a, b, c and d, as the 64-bit lanes
+/// a, b | c, d of one vector (two 64-bit loads and an insert per half).
+IOBENCH_ALWAYS_INLINE IOBENCH_TARGET_AVX2 __m256i lanes_before_x4(const char* a, const char* b, const char* c,
+                                                                  const char* d) noexcept {
     const __m128i ab = _mm_insert_epi64(_mm_cvtsi64_si128(static_cast<long long>(load_u64_le(a - 8))),
                                         static_cast<long long>(load_u64_le(b - 8)), 1);
     const __m128i cd = _mm_insert_epi64(_mm_cvtsi64_si128(static_cast<long long>(load_u64_le(c - 8))),
                                         static_cast<long long>(load_u64_le(d - 8)), 1);
-    const __m256i v = _mm256_sub_epi8(_mm256_shuffle_epi8(_mm256_setr_m128i(ab, cd), k.reverse), k.zero_char);
-    const __m256i s = _mm256_srli_epi64(_mm256_and_si256(v, k.sign_bits), 7);
-    const __m256i below = _mm256_andnot_si256(s, _mm256_add_epi64(s, k.all_ones));  // s - 1
-    const __m256i lanes = _mm256_and_si256(v, below);
-    const __m256i pairs = _mm256_maddubs_epi16(lanes, k.pair_weights);   // d + d*10
-    const __m256i quads = _mm256_madd_epi16(pairs, k.quad_weights);      // + x100
-    const __m256i packed = _mm256_packus_epi32(quads, quads);            // a, b | c, d
-    const __m256i values = _mm256_madd_epi16(packed, k.octet_weights);   // + x10000
+    return _mm256_setr_m128i(ab, cd);
+}
+
+/// The numbers of 1 to 8 digits that end each 64-bit lane of `lanes` (the 8
+/// bytes before an end, lanes_before_x4), as two 32-bit halves per lane: the
+/// value of the last 4 digits, then of the 4 before them. The bytes of each
+/// lane reversed (vpshufb: the last digit lowest); the separators found as
+/// the bytes below '0' as signed bytes (white space and NUL; a byte of 0x80
+/// or more, which the parser never lets through, counts as one too); every
+/// byte from the lowest separator up cleared with one 64-bit subtraction
+/// (`below` = (s - 1) & ~s, s the separators' 0xFF bytes: 0xFF on each byte
+/// below the lowest, all ones in a lane with no separator: a number of 8
+/// digits or more); '0' subtracted; the digits, least significant lowest,
+/// combined in pairs (vpmaddubsw, 1 + x10) and 4-digit groups (vpmaddwd,
+/// 1 + x100): eight_digits' lane arithmetic on four numbers at once.
+IOBENCH_ALWAYS_INLINE IOBENCH_TARGET_AVX2 __m256i digit_quads_x4(__m256i lanes, const avx2_constants& k,
+                                                                 __m256i& below) noexcept {
+    const __m256i v = _mm256_shuffle_epi8(lanes, k.reverse);
+    const __m256i separators = _mm256_cmpgt_epi8(k.zero_char, v);
+    below = _mm256_andnot_si256(separators, _mm256_add_epi64(separators, k.all_ones));
+    const __m256i digits = _mm256_and_si256(_mm256_sub_epi8(v, k.zero_char), below);
+    return _mm256_madd_epi16(_mm256_maddubs_epi16(digits, k.pair_weights), k.quad_weights);
+}
+
+/// The values of the numbers of 1 to 8 digits that end just before a, b, c
+/// and d (each the white space after one), stored to out[0..3]: the 8 bytes
+/// before each end in a 64-bit lane (so 8 readable bytes must precede each)
+/// turned into 4-digit groups (digit_quads_x4), then the 8-digit values
+/// (vpackusdw, vpmaddwd, 1 + x10000). The byte before each number must be
+/// white space or NUL. `no_separator` gains the lanes' `below` masks: its
+/// byte 7 of a lane is 0xFF where a number may have more than 8 digits (none
+/// of its 8 bytes was a separator), whose value here is wrong.
+IOBENCH_ALWAYS_INLINE IOBENCH_TARGET_AVX2 void digits_before_x4(const char* a, const char* b, const char* c,
+                                                                const char* d, std::uint64_t* out,
+                                                                const avx2_constants& k,
+                                                                __m256i& no_separator) noexcept {
+    __m256i below;
+    const __m256i quads = digit_quads_x4(lanes_before_x4(a, b, c, d), k, below);
+    no_separator = _mm256_or_si256(no_separator, below);
+    const __m256i packed = _mm256_packus_epi32(quads, quads);           // a, b | c, d
+    const __m256i values = _mm256_madd_epi16(packed, k.octet_weights);  // + x10000
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), _mm256_unpacklo_epi32(values, _mm256_setzero_si256()));
 }
+
+/// digits_before_x4 for the eight numbers that end just before a .. h, into
+/// out[0..7]: the lanes of a, b, e, f in one vector and of c, d, g, h in the
+/// other, so that one vpackusdw of the two puts the
+/// eight numbers' 4-digit groups in order (a, b, c, d | e, f, g, h), one
+/// vpmaddwd makes their values, and two zero extensions (vpmovzxdq) store
+/// them: 49 instructions for eight numbers against two groups of four's 58.
+IOBENCH_ALWAYS_INLINE IOBENCH_TARGET_AVX2 void digits_before_x8(const char* a, const char* b, const char* c,
+                                                                const char* d, const char* e, const char* f,
+                                                                const char* g, const char* h, std::uint64_t* out,
+                                                                const avx2_constants& k,
+                                                                __m256i& no_separator) noexcept {
+    __m256i below_1, below_2;
+    const __m256i quads_1 = digit_quads_x4(lanes_before_x4(a, b, e, f), k, below_1);
+    const __m256i quads_2 = digit_quads_x4(lanes_before_x4(c, d, g, h), k, below_2);
+    no_separator = _mm256_or_si256(no_separator, _mm256_or_si256(below_1, below_2));
+    const __m256i values = _mm256_madd_epi16(_mm256_packus_epi32(quads_1, quads_2), k.octet_weights);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), _mm256_cvtepu32_epi64(_mm256_castsi256_si128(values)));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + 4),
+                        _mm256_cvtepu32_epi64(_mm256_extracti128_si256(values, 1)));
+}
+
+/// Byte 7 of every 64-bit lane: the bits of a no_separator mask's movemask
+/// that stand for a lane with no separator.
+inline constexpr std::uint32_t lane_top_bytes = 0x80808080u;
 
 /// digits_before_x4 with constants of its own (for the tests).
 IOBENCH_TARGET_AVX2 inline void digits_before_x4(const char* a, const char* b, const char* c, const char* d,
                                                 std::uint64_t* out) noexcept {
-    digits_before_x4(a, b, c, d, out, make_avx2_constants());
+    __m256i no_separator = _mm256_setzero_si256();
+    digits_before_x4(a, b, c, d, out, make_avx2_constants(), no_separator);
 }
+
+/// digits_before_x8 with constants of its own (for the tests); returns
+/// whether a lane had no separator.
+IOBENCH_TARGET_AVX2 inline bool digits_before_x8(const char* const* e, std::uint64_t* out) noexcept {
+    __m256i no_separator = _mm256_setzero_si256();
+    digits_before_x8(e[0], e[1], e[2], e[3], e[4], e[5], e[6], e[7], out, make_avx2_constants(), no_separator);
+    return (static_cast<std::uint32_t>(_mm256_movemask_epi8(no_separator)) & lane_top_bytes) != 0;
+}
+
+/// The position of the lowest set bit of `ends` (64 when none), which it
+/// clears: tzcnt and blsr, two instructions. For GCC and Clang in inline
+/// assembly, the tzcnt writing its operand's own register: given another,
+/// GCC under -mtune=generic first clears that one with an `xor` (a false
+/// dependency of some Intel CPUs' tzcnt), and it would share `ends - 1` between
+/// blsr's uses instead of emitting blsr (three instructions for one).
+IOBENCH_ALWAYS_INLINE IOBENCH_TARGET_AVX2 std::uint64_t next_end(std::uint64_t& ends) noexcept {
+#if defined(__GNUC__) || defined(__clang__)
+    std::uint64_t at = ends;
+    __asm__("blsr %1, %0\n\ttzcnt %1, %1" : "=&r"(ends), "+r"(at) : : "cc");
+    return at;
+#else
+    const std::uint64_t at = _tzcnt_u64(ends);
+    ends = _blsr_u64(ends);
+    return at;
+#endif
+}
+
+/// next_end that also says whether no set bit is left in `ends` afterwards:
+/// with GCC and Clang, the zero flag of the blsr itself (a flag output of the
+/// inline assembly, so no `test` follows; its tzcnt goes first, into another
+/// register).
+IOBENCH_ALWAYS_INLINE IOBENCH_TARGET_AVX2 std::uint64_t next_end(std::uint64_t& ends, bool& none_left) noexcept {
+#if defined(__GNUC__) || defined(__clang__)
+    std::uint64_t at;
+    __asm__("tzcnt %2, %0\n\tblsr %2, %2" : "=&r"(at), "=@ccz"(none_left), "+r"(ends));
+    return at;
+#else
+    const std::uint64_t at = next_end(ends);
+    none_left = ends == 0;
+    return at;
+#endif
+}
+
+/// Whether the window whose digit mask is `digit` (bit i: byte i) has a run
+/// of 9 digits or more (bit i of `runs`: bytes i - 8 .. i are digits).
+constexpr bool has_run_of_nine(std::uint64_t digit) noexcept {
+    std::uint64_t runs = digit & (digit << 1);
+    runs &= runs << 2;
+    runs &= runs << 4;
+    runs &= digit << 8;
+    return runs != 0;
+}
+
+/// Where parse_window_one_at_a_time stopped: the next byte to parse and the
+/// slot after the last number it stored (two registers: the caller's
+/// pointers stay out of memory).
+struct parsed_window {
+    const char* next;
+    std::uint64_t* out;
+};
 
 /// The numbers of the 64-byte window at `p` (whose digit mask is `digit`)
 /// that end in it, one at a time (parse_next_in_block), into `o` (which
 /// needs room for 32); returns the byte after the window's last white
-/// space, or the first byte of a number of 17 digits or more. Out of line:
+/// space, or the first byte of a number of 17 digits or more, and the slot
+/// after the last number stored. Out of line:
 /// windows with a number of 9 digits or more, or fewer than 4 ends, are
 /// rare in files of short numbers, and inlined it took registers from the
 /// fast path.
-IOBENCH_NOINLINE inline const char* parse_window_one_at_a_time(const char* p, std::uint64_t digit,
-                                                               std::uint64_t*& o) noexcept {
+IOBENCH_NOINLINE inline parsed_window parse_window_one_at_a_time(const char* p, std::uint64_t digit,
+                                                                 std::uint64_t* o) noexcept {
     const char* q = p;
     for (int half = 0; half < 2; ++half) {
         auto spaces = static_cast<std::uint32_t>(~digit >> (32 * half));
         while (spaces != 0) {
-            if (!parse_next_in_block(q, p + 32 * half, spaces, o)) return q;
+            if (!parse_next_in_block(q, p + 32 * half, spaces, o)) return {q, o};
         }
     }
-    return q;
+    return {q, o};
 }
 
 /// parse_uint_blocks_sse2 with AVX2 (the same numbers and stops; `out`
@@ -407,69 +516,97 @@ IOBENCH_NOINLINE inline const char* parse_window_one_at_a_time(const char* p, st
 ///
 /// A window of 64 bytes starts after white space (so no number goes on from
 /// before it) and is classified at once (digits64_avx2). When it holds only
-/// digits and white space, no run of 9 digits, and at least 4 ends of
-/// numbers (white space right after a digit), its first 4k numbers are
-/// converted four at a time from the 8 bytes before each end
-/// (digits_before_x4), and the next window starts after the last of them:
-/// the numbers that go on past the window, and those after the last group
-/// of four, are parsed in the next. A window with a longer number or fewer
-/// than 4 ends is parsed one number at a time (parse_next_in_block), up to
-/// its last white space. No length is computed per number on the fast path.
+/// digits and white space and at least 8 ends of numbers (white space right
+/// after a digit), its first 8 numbers are converted at once from the 8
+/// bytes before each end (digits_before_x8), and the next window starts
+/// after the last of them: the numbers after the eighth, and one that goes
+/// on past the window, are parsed in the next. That is the loop, with
+/// nothing else in it (a branch whose two ways meet cost GCC a register
+/// move or two per window: about 0.25 instructions a number). A lane with
+/// no separator (a number of 8 digits or more) sends the window through the
+/// test for a run of 9 digits, which, when it finds one, leaves the window
+/// to the next step. The windows the loop does not take go to a second
+/// one: with 4 to 7 ends (numbers of 8 to 15 bytes with their white space),
+/// or room for fewer than 8 numbers, and no run of 9 digits, their first 4
+/// numbers are converted at once (digits_before_x4), until a window with 8
+/// ends or more sends it back; a window with a longer number or fewer than 4
+/// ends is parsed one number at a time (parse_next_in_block), up to its
+/// last white space. No length is computed per number on the fast path.
 /// Runs only where cpu_has_avx2_bmi2().
 IOBENCH_TARGET_AVX2 inline const char* parse_uint_blocks_avx2(const char* start, const char* end,
                                                               std::uint64_t*& out, std::uint64_t* out_end) noexcept {
     const char* p = start;
     std::uint64_t* o = out;
-    // Windows start at or before last_window; `o` at or before last_out has
-    // room for all the numbers of a window, before last_group for four.
+    // Windows start at or before last_window; `o` at or before last_eight
+    // has room for eight numbers, before last_four for four, before last_out
+    // for all the numbers of a window.
     const char* const last_window = end - 64;
+    std::uint64_t* const last_eight = out_end - 8;
+    std::uint64_t* const last_four = out_end - 4;
     std::uint64_t* const last_out = out_end - 32;
-    std::uint64_t* const last_group = out_end - 4;
     for (;;) {
         // The fast path, with no call in its loop (a call would take the
-        // constants out of the vector registers): it stops at a window it
-        // cannot take, whose digit mask it leaves in `digit`.
+        // constants out of the vector registers).
         const avx2_constants k = make_avx2_constants();
+        while (p <= last_window && o <= last_eight) {
+            __m256i valid;
+            const std::uint64_t digit = digits64_avx2(p, k, valid);
+            std::uint64_t ends = ~digit & (digit << 1);  // byte p - 1 is white space: no end at bit 0
+            // Eight ends or more: the eighth is there if anything is left
+            // after the seventh (one flag instead of a popcount and compare;
+            // with fewer, the positions past the last are 64, unused).
+            const std::uint64_t a = next_end(ends), b = next_end(ends), c = next_end(ends);
+            const std::uint64_t d = next_end(ends), e = next_end(ends), f = next_end(ends);
+            bool fewer_than_eight;
+            const std::uint64_t g = next_end(ends, fewer_than_eight);
+            if (fewer_than_eight) break;
+            const std::uint64_t last = next_end(ends);
+            __m256i no_separator = _mm256_setzero_si256();
+            digits_before_x8(p + a, p + b, p + c, p + d, p + e, p + f, p + g, p + last, o, k, no_separator);
+            // Nothing stored counts until `o` moves. One test for both things
+            // that may stop it: a byte neither digit nor white space (the
+            // numbers are then not numbers), or a lane with no separator.
+            const __m256i fine = _mm256_andnot_si256(_mm256_and_si256(no_separator, k.lane_tops), valid);
+            if (!_mm256_testc_si256(fine, k.all_ones)) [[unlikely]] {
+                if (!_mm256_testc_si256(valid, k.all_ones) || has_run_of_nine(digit)) break;
+            }
+            o += 8;
+            p += last + 1;
+        }
+        // The windows the loop does not take: four numbers at a time while
+        // they have 4 to 7 ends (numbers of 8 to 15 bytes with their white
+        // space) or `out` has room for fewer than eight, back to the loop
+        // after one with eight or more; one at a time a window with fewer
+        // than 4 ends or a run of 9 digits.
+        enum class then { stop, eight_at_a_time, one_at_a_time } next = then::stop;
         std::uint64_t digit = 0;
-        bool fallback = false;
-        while (p <= last_window && o <= last_group) {
+        while (p <= last_window && o <= last_four) {
             __m256i valid;
             digit = digits64_avx2(p, k, valid);
-            if (!_mm256_testc_si256(valid, k.all_ones)) break;  // a byte that is neither
-            std::uint64_t ends = ~digit & (digit << 1);  // byte p - 1 is white space: no end at bit 0
-            // Bit i: bytes i - 8 .. i are digits (a run of 9 or more).
-            std::uint64_t runs = digit & (digit << 1);
-            runs &= runs << 2;
-            runs &= runs << 4;
-            runs &= digit << 8;
-            auto groups = static_cast<std::size_t>(std::popcount(ends)) / 4;
-            if (o > last_out) [[unlikely]]  // the last numbers `out` has room for
-                groups = std::min(groups, static_cast<std::size_t>(out_end - o) / 4);
-            if (runs != 0 || groups == 0) [[unlikely]] {
-                fallback = o <= last_out;
+            if (!_mm256_testc_si256(valid, k.all_ones)) break;
+            std::uint64_t ends = ~digit & (digit << 1);
+            const int count = std::popcount(ends);
+            if (count < 4 || has_run_of_nine(digit)) {
+                next = then::one_at_a_time;
                 break;
             }
-            // BMI1's tzcnt and blsr as intrinsics (std::countr_zero would guard 0 with a branch).
-            const char* last;
-            do {
-                const char* const a = p + _tzcnt_u64(ends);
-                ends = _blsr_u64(ends);
-                const char* const b = p + _tzcnt_u64(ends);
-                ends = _blsr_u64(ends);
-                const char* const c = p + _tzcnt_u64(ends);
-                ends = _blsr_u64(ends);
-                last = p + _tzcnt_u64(ends);
-                ends = _blsr_u64(ends);
-                digits_before_x4(a, b, c, last, o, k);
-                o += 4;
-            } while (--groups != 0);
-            p = last + 1;
+            const std::uint64_t a = next_end(ends), b = next_end(ends), c = next_end(ends);
+            const std::uint64_t last = next_end(ends);
+            __m256i no_separator = _mm256_setzero_si256();
+            digits_before_x4(p + a, p + b, p + c, p + last, o, k, no_separator);
+            o += 4;
+            p += last + 1;
+            if (count >= 8 && o <= last_eight) {
+                next = then::eight_at_a_time;
+                break;
+            }
         }
-        if (!fallback) break;
-        // One number at a time, up to the window's last white space.
-        const char* const q = parse_window_one_at_a_time(p, digit, o);
-        if (q == p) break;  // no number parsed: 64 digits, or a number of 17 or more
-        p = q;
+        if (next == then::eight_at_a_time) continue;
+        if (next == then::stop || o > last_out) break;
+        const parsed_window w = parse_window_one_at_a_time(p, digit, o);
+        o = w.out;
+        if (w.next == p) break;  // no number parsed: 64 digits, or a number of 17 or more
+        p = w.next;
     }
     out = o;
     return p;

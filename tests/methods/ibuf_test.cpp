@@ -251,29 +251,41 @@ TEST(IbufPieces, Avx2ByteClassesOfEveryByteAtEveryPosition) {
     expect_the_byte_classes_of(detail::classify32_avx2);
 }
 
-TEST(IbufPieces, Avx2FourAtOnceAgreesWithDigitsAt) {
-    // Four numbers of 1 to 8 digits, each after a white-space byte and junk
-    // (digits too: only the run of digits right before the end counts).
+TEST(IbufPieces, Avx2FourAndEightAtOnceAgreeWithDigitsAt) {
+    // Eight numbers of 1 to 8 digits, each after a white-space byte and junk
+    // (digits too: only the run of digits right before the end counts),
+    // four at once and eight at once; and a number of 9 digits among them,
+    // which eight at once must report as a lane with no separator.
     if (!cpu_runs(uint_block_parser::avx2)) GTEST_SKIP() << "this CPU has no AVX2 and BMI2";
     std::mt19937_64 rng(13);
     const char separators[] = " \t\n\v\f\r";
     for (int i = 0; i < 100000; ++i) {
-        char text[4][24];
-        std::uint64_t want[4];
-        for (int k = 0; k < 4; ++k) {
+        char text[8][24];
+        std::uint64_t want[8];
+        const char* ends[8];
+        bool eight_digits = false;  // a lane with no separator
+        for (int k = 0; k < 8; ++k) {
             for (char& c : text[k]) c = static_cast<char>(rng());  // anything before the separator
             if (i % 3 == 0) std::memset(text[k], '9', 16);          // or digits
             const std::size_t len = 1 + rng() % 8;
+            eight_digits |= len == 8;
             want[k] = rng() % detail::pow10_small[len];
             const std::string digits = std::string(len - decimal(want[k]).size(), '0') + decimal(want[k]);
             char* const end = text[k] + 16;
             std::memcpy(end - len, digits.data(), len);
             end[-1 - static_cast<std::ptrdiff_t>(len)] = separators[rng() % 6];
             *end = ' ';
+            ends[k] = end;
         }
-        std::uint64_t got[4];
-        detail::digits_before_x4(text[0] + 16, text[1] + 16, text[2] + 16, text[3] + 16, got);
+        std::uint64_t got[8];
+        detail::digits_before_x4(ends[0], ends[1], ends[2], ends[3], got);
         for (int k = 0; k < 4; ++k) ASSERT_EQ(got[k], want[k]) << i << ' ' << k;
+        ASSERT_EQ(detail::digits_before_x8(ends, got), eight_digits) << i;
+        for (int k = 0; k < 8; ++k) ASSERT_EQ(got[k], want[k]) << i << ' ' << k;
+        // Nine digits in one lane: no separator in its 8 bytes.
+        const auto k = static_cast<std::size_t>(rng() % 8);
+        std::memset(text[k] + 16 - 9, '7', 9);
+        ASSERT_TRUE(detail::digits_before_x8(ends, got)) << i << ' ' << k;
     }
 }
 #endif
