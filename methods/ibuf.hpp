@@ -156,10 +156,11 @@ inline bool parse_double(const char* first, const char* last, double& v) noexcep
 /// A buffered reader over a source device that parses white-space separated
 /// unsigned decimal integers.
 ///
-/// The buffer is `buffer_size()` bytes plus 16 bytes of padding for the
+/// The buffer is `buffer_size()` bytes plus 64 bytes of padding for the
 /// 8-byte loads of the SWAR parser (which may start at any byte of the
-/// buffer) and the NUL sentinel after the last byte read (the 16 bytes from
-/// it zeroed at every refill), and 64 zero bytes
+/// buffer), the 64-byte windows of the AVX2 parser (which stop at the
+/// sentinel, not at a bound) and the NUL sentinel after the last byte read
+/// (the 64 bytes from it zeroed at every refill), and 64 zero bytes
 /// before it for the AVX2 parser's loads of the 8 bytes before a number's end
 /// (64: the bytes read start as aligned as the allocation).
 /// Any buffer size >= 1 works: a number split across refills (or longer than
@@ -324,7 +325,7 @@ public:
     const Device& device() const noexcept { return dev_; }
 
 private:
-    static constexpr std::size_t padding = 16;        // sentinel + 8-byte loads past it
+    static constexpr std::size_t padding = 64;        // sentinel + 8-byte loads and 64-byte windows past it
     static constexpr std::size_t front_padding = 64;  // 8-byte loads before the first byte, never a digit
     static constexpr char sentinel = '\0';           // neither digit nor white space
 

@@ -509,23 +509,123 @@ IOBENCH_NOINLINE inline parsed_window parse_window_one_at_a_time(const char* p, 
     return {q, o};
 }
 
+/// What eight_at_a_time does with a window it has converted: takes it and
+/// goes on, stops before it, or takes it and goes on with every window
+/// tested for runs of 9 digits.
+enum class window_verdict { go_on, stop, go_on_testing_every_window };
+
+/// The verdict on a window whose bytes' classes are `valid` (0xFF where a
+/// byte is a digit or white space) and `digit` (bit i: byte i is a digit),
+/// and whose converted lanes left `no_separator` (digits_before_x8): stop at
+/// a byte neither digit nor white space (the numbers are then not numbers)
+/// or at a run of 9 digits. With `every_window_tested` false, one vector
+/// test covers both, for a lane with no separator (a number of 8 digits or
+/// more) is what sends the window through the test for a run of 9 digits: 5
+/// instructions a window instead of 10, but a branch as hard to predict as
+/// 8-digit numbers are rare and irregular (with numbers of 1 to 8 digits in
+/// equal shares, 2 windows in 3 have one; the kernel took 2.1 ns a number
+/// where it took 1.35 with every window tested). So the first window with
+/// an 8-digit number switches the caller to testing every window.
+template <bool every_window_tested>
+IOBENCH_ALWAYS_INLINE IOBENCH_TARGET_AVX2 window_verdict verdict_on(__m256i valid, __m256i no_separator,
+                                                                    std::uint64_t digit,
+                                                                    const avx2_constants& k) noexcept {
+    if constexpr (every_window_tested) {
+        if (!_mm256_testc_si256(valid, k.all_ones) || has_run_of_nine(digit)) return window_verdict::stop;
+        return window_verdict::go_on;
+    } else {
+        const __m256i fine = _mm256_andnot_si256(_mm256_and_si256(no_separator, k.lane_tops), valid);
+        if (_mm256_testc_si256(fine, k.all_ones)) [[likely]]
+            return window_verdict::go_on;
+        if (!_mm256_testc_si256(valid, k.all_ones) || has_run_of_nine(digit)) return window_verdict::stop;
+        return window_verdict::go_on_testing_every_window;
+    }
+}
+
+/// The position of the lowest set bit of `ends` (64 when none), leaving
+/// `ends` as it is: the last end a window converts (a tzcnt alone).
+IOBENCH_ALWAYS_INLINE IOBENCH_TARGET_AVX2 std::uint64_t lowest_end(std::uint64_t ends) noexcept {
+    return _tzcnt_u64(ends);
+}
+
+/// The loop of parse_uint_blocks_avx2: the numbers of the windows of 64
+/// bytes at `p` that have 8 ends or more, eight at once (digits_before_x8)
+/// and sixteen at once where a window has 16 ends or more (numbers of 1 to 3
+/// digits: every window's start waits for the last window's eight ends, a
+/// chain of about 25 cycles, which sixteen numbers share better than
+/// eight), into `o` while `o` is at or before `last_eight`
+/// (`last_sixteen` for sixteen); stops before any other window, which holds
+/// the byte at `end` at the latest (neither digit nor white space: the
+/// buffer's sentinel, so no other bound is tested). Nothing it stores counts
+/// until `o` moves. Returns true, having taken the window, at the first one
+/// that verdict_on sends on with every window tested, false when it stops.
+template <bool every_window_tested>
+IOBENCH_ALWAYS_INLINE IOBENCH_TARGET_AVX2 bool eight_at_a_time(const char*& p, std::uint64_t*& o,
+                                                              std::uint64_t* last_eight, std::uint64_t* last_sixteen,
+                                                              const avx2_constants& k) noexcept {
+    while (o <= last_eight) {
+        __m256i valid;
+        const std::uint64_t digit = digits64_avx2(p, k, valid);
+        std::uint64_t ends = ~digit & (digit << 1);  // byte p - 1 is white space: no end at bit 0
+        // Eight ends or more: the eighth is there if anything is left after
+        // the seventh (one flag instead of a popcount and compare; with
+        // fewer, the positions past the last are 64, unused).
+        const std::uint64_t a = next_end(ends), b = next_end(ends), c = next_end(ends);
+        const std::uint64_t d = next_end(ends), e = next_end(ends), f = next_end(ends);
+        bool fewer_than_eight;
+        const std::uint64_t g = next_end(ends, fewer_than_eight);
+        if (fewer_than_eight) return false;
+        const std::uint64_t h = next_end(ends);
+        __m256i no_separator = _mm256_setzero_si256();
+        digits_before_x8(p + a, p + b, p + c, p + d, p + e, p + f, p + g, p + h, o, k, no_separator);
+        // Eight numbers in fewer than 28 bytes: numbers of 1 to 3 digits,
+        // likely sixteen in the window. (Whether any end is left after the
+        // eighth would be one instruction less, but in numbers of 6 digits,
+        // 9 to a window, it sends every window here for nothing.)
+        if (h < 28 && o <= last_sixteen) {
+            bool fewer_than_sixteen;
+            const std::uint64_t i = next_end(ends), j = next_end(ends), l = next_end(ends);
+            const std::uint64_t m = next_end(ends), n = next_end(ends), q = next_end(ends);
+            const std::uint64_t r = next_end(ends, fewer_than_sixteen);
+            if (!fewer_than_sixteen) {
+                const std::uint64_t last = lowest_end(ends);
+                digits_before_x8(p + i, p + j, p + l, p + m, p + n, p + q, p + r, p + last, o + 8, k, no_separator);
+                const window_verdict v = verdict_on<every_window_tested>(valid, no_separator, digit, k);
+                if (v == window_verdict::stop) return false;
+                o += 16;
+                p += last + 1;
+                if (v == window_verdict::go_on_testing_every_window) return true;
+                continue;
+            }
+        }
+        const window_verdict v = verdict_on<every_window_tested>(valid, no_separator, digit, k);
+        if (v == window_verdict::stop) return false;
+        o += 8;
+        p += h + 1;
+        if (v == window_verdict::go_on_testing_every_window) return true;
+    }
+    return false;
+}
+
 /// parse_uint_blocks_sse2 with AVX2 (the same numbers and stops; `out`
 /// needs room for 4 numbers, 32 for a window with a long number; 8 readable
 /// bytes must also precede `start`, and the byte before `start` must be
-/// white space or NUL, as in ibuf's buffer).
+/// white space or NUL; the byte at `end` must be neither digit nor white
+/// space and the 64 bytes from it readable: ibuf's buffer, its sentinel and
+/// padding).
 ///
 /// A window of 64 bytes starts after white space (so no number goes on from
 /// before it) and is classified at once (digits64_avx2). When it holds only
 /// digits and white space and at least 8 ends of numbers (white space right
-/// after a digit), its first 8 numbers are converted at once from the 8
-/// bytes before each end (digits_before_x8), and the next window starts
-/// after the last of them: the numbers after the eighth, and one that goes
-/// on past the window, are parsed in the next. That is the loop, with
-/// nothing else in it (a branch whose two ways meet cost GCC a register
-/// move or two per window: about 0.25 instructions a number). A lane with
-/// no separator (a number of 8 digits or more) sends the window through the
-/// test for a run of 9 digits, which, when it finds one, leaves the window
-/// to the next step. The windows the loop does not take go to a second
+/// after a digit), its first 8 numbers (16 where it has 16 ends) are
+/// converted at once from the 8 bytes before each end (digits_before_x8),
+/// and the next window starts after the last of them: the numbers after
+/// those, and one that goes on past the window, are parsed in the next.
+/// That is the loop
+/// (eight_at_a_time), with nothing else in it (a branch whose two ways meet
+/// cost GCC a register move or two per window: about 0.25 instructions a
+/// number); a window with a run of 9 digits ending at one of its eight ends
+/// is left to the next step. The windows the loop does not take go to a second
 /// one: with 4 to 7 ends (numbers of 8 to 15 bytes with their white space),
 /// or room for fewer than 8 numbers, and no run of 9 digits, their first 4
 /// numbers are converted at once (digits_before_x4), until a window with 8
@@ -541,38 +641,16 @@ IOBENCH_TARGET_AVX2 inline const char* parse_uint_blocks_avx2(const char* start,
     // has room for eight numbers, before last_four for four, before last_out
     // for all the numbers of a window.
     const char* const last_window = end - 64;
+    std::uint64_t* const last_sixteen = out_end - 16;
     std::uint64_t* const last_eight = out_end - 8;
     std::uint64_t* const last_four = out_end - 4;
     std::uint64_t* const last_out = out_end - 32;
     for (;;) {
-        // The fast path, with no call in its loop (a call would take the
+        // The fast path, with no call in its loops (a call would take the
         // constants out of the vector registers).
         const avx2_constants k = make_avx2_constants();
-        while (p <= last_window && o <= last_eight) {
-            __m256i valid;
-            const std::uint64_t digit = digits64_avx2(p, k, valid);
-            std::uint64_t ends = ~digit & (digit << 1);  // byte p - 1 is white space: no end at bit 0
-            // Eight ends or more: the eighth is there if anything is left
-            // after the seventh (one flag instead of a popcount and compare;
-            // with fewer, the positions past the last are 64, unused).
-            const std::uint64_t a = next_end(ends), b = next_end(ends), c = next_end(ends);
-            const std::uint64_t d = next_end(ends), e = next_end(ends), f = next_end(ends);
-            bool fewer_than_eight;
-            const std::uint64_t g = next_end(ends, fewer_than_eight);
-            if (fewer_than_eight) break;
-            const std::uint64_t last = next_end(ends);
-            __m256i no_separator = _mm256_setzero_si256();
-            digits_before_x8(p + a, p + b, p + c, p + d, p + e, p + f, p + g, p + last, o, k, no_separator);
-            // Nothing stored counts until `o` moves. One test for both things
-            // that may stop it: a byte neither digit nor white space (the
-            // numbers are then not numbers), or a lane with no separator.
-            const __m256i fine = _mm256_andnot_si256(_mm256_and_si256(no_separator, k.lane_tops), valid);
-            if (!_mm256_testc_si256(fine, k.all_ones)) [[unlikely]] {
-                if (!_mm256_testc_si256(valid, k.all_ones) || has_run_of_nine(digit)) break;
-            }
-            o += 8;
-            p += last + 1;
-        }
+        if (eight_at_a_time<false>(p, o, last_eight, last_sixteen, k))
+            eight_at_a_time<true>(p, o, last_eight, last_sixteen, k);
         // The windows the loop does not take: four numbers at a time while
         // they have 4 to 7 ends (numbers of 8 to 15 bytes with their white
         // space) or `out` has room for fewer than eight, back to the loop
