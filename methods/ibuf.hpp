@@ -4,10 +4,11 @@
 //
 // Two ways to read integers: get_uint(v), one number per call, and
 // get_uints(span), as many as fit per call. get_uints is the fast one: on
-// x86-64 it classifies 32 bytes at a time into white space and digits, so
-// the end of every number in the block is a bit of a mask, found without
-// waiting for the number before it; numbers of up to 8 digits are then
-// converted eight (or four) at a time with AVX2 multiply-adds where the CPU has AVX2
+// x86-64 it classifies 32 bytes (64 with AVX2) at a time into white space
+// and digits, so the end of every number in the block is a bit of a mask,
+// found without waiting for the number before it; numbers of up to 8 digits
+// are then converted eight at a time (four or sixteen in some windows) with
+// AVX2 multiply-adds where the CPU has AVX2
 // (chosen at run time), two at a time with SSE2 elsewhere (and with NEON on
 // AArch64, which classifies its blocks the same way), longer ones (up
 // to 16 digits) with 8-byte SWAR steps (the kernels: methods/parse_uint.hpp).
@@ -233,8 +234,9 @@ public:
     /// throws, the numbers this call parsed before the error are lost.
     ///
     /// Faster than get_uint() per number: its position and output stay in
-    /// registers across numbers, and a block of 32 bytes is classified at
-    /// once, its numbers converted two (SSE2, NEON) or four (AVX2) at a time
+    /// registers across numbers, and a block of 32 bytes (a window of 64 with
+    /// AVX2) is classified at once, its numbers converted two (SSE2, NEON) or
+    /// eight (AVX2; four or sixteen in some windows) at a time
     /// (detail::parse_uint_blocks: the block parser uint_block_parser_in_use()
     /// says, AVX2 where the CPU has it, NEON on AArch64); with the scalar parser, and at the
     /// end of the buffer, numbers of up to 7 digits take one 8-byte load each

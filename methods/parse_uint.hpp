@@ -1,8 +1,9 @@
 // The integer kernels of ibuf (methods/ibuf.hpp): white space and digits,
 // SWAR conversions of up to 8 digits, parse_uint, and the block parsers of
 // get_uints, which classify a block of bytes at once and convert several
-// numbers at a time: 64 bytes and eight (or four) numbers with AVX2 (and
-// BMI1, BMI2, POPCNT) where the CPU has them, chosen at run time; 32 bytes and two
+// numbers at a time: 64 bytes and eight numbers (four or sixteen in some
+// windows) with AVX2 (and BMI1, BMI2, POPCNT) where the CPU has them, chosen
+// at run time; 32 bytes and two
 // numbers with SSE2 on every other x86-64 CPU; 32 bytes and two numbers with
 // NEON on AArch64 (ARM64); none elsewhere (the scalar path: one 8-byte load
 // per number). uint_block_parser_in_use() says which
@@ -333,7 +334,7 @@ IOBENCH_TARGET_AVX2 inline byte_classes32 classify32_avx2(const char* p) noexcep
 
 /// The digit mask of the 64 bytes at `p` (bit i: byte i), and in `valid`
 /// 0xFF for every byte position k where bytes k and k + 32 are both digits
-/// or white space (all ones when all 64 are): two loads, ten vector
+/// or white space (all ones when all 64 are): two loads, eleven vector
 /// operations, two movemasks.
 IOBENCH_ALWAYS_INLINE IOBENCH_TARGET_AVX2 std::uint64_t digits64_avx2(const char* p, const avx2_constants& k,
                                                                       __m256i& valid) noexcept {
@@ -550,10 +551,11 @@ IOBENCH_ALWAYS_INLINE IOBENCH_TARGET_AVX2 std::uint64_t lowest_end(std::uint64_t
 
 /// The loop of parse_uint_blocks_avx2: the numbers of the windows of 64
 /// bytes at `p` that have 8 ends or more, eight at once (digits_before_x8)
-/// and sixteen at once where a window has 16 ends or more (numbers of 1 to 3
-/// digits: every window's start waits for the last window's eight ends, a
-/// chain of about 25 cycles, which sixteen numbers share better than
-/// eight), into `o` while `o` is at or before `last_eight`
+/// and sixteen at once where the eighth end is within the window's first 28
+/// bytes, the window has 16 ends and `out` room for them (numbers of about
+/// 2.5 digits or fewer on average: every window's start waits for the last
+/// window's eight ends, a chain of about 25 cycles, which sixteen numbers
+/// share better than eight), into `o` while `o` is at or before `last_eight`
 /// (`last_sixteen` for sixteen); stops before any other window, which holds
 /// the byte at `end` at the latest (neither digit nor white space: the
 /// buffer's sentinel, so no other bound is tested). Nothing it stores counts
@@ -578,8 +580,8 @@ IOBENCH_ALWAYS_INLINE IOBENCH_TARGET_AVX2 bool eight_at_a_time(const char*& p, s
         const std::uint64_t h = next_end(ends);
         __m256i no_separator = _mm256_setzero_si256();
         digits_before_x8(p + a, p + b, p + c, p + d, p + e, p + f, p + g, p + h, o, k, no_separator);
-        // Eight numbers in fewer than 28 bytes: numbers of 1 to 3 digits,
-        // likely sixteen in the window. (Whether any end is left after the
+        // Eight numbers in fewer than 28 bytes (numbers of about 2.5 digits
+        // or fewer on average): likely sixteen in the window. (Whether any end is left after the
         // eighth would be one instruction less, but in numbers of 6 digits,
         // 9 to a window, it sends every window here for nothing.)
         if (h < 28 && o <= last_sixteen) {
@@ -607,25 +609,27 @@ IOBENCH_ALWAYS_INLINE IOBENCH_TARGET_AVX2 bool eight_at_a_time(const char*& p, s
     return false;
 }
 
-/// parse_uint_blocks_sse2 with AVX2 (the same numbers and stops; `out`
-/// needs room for 4 numbers, 32 for a window with a long number; 8 readable
-/// bytes must also precede `start`, and the byte before `start` must be
-/// white space or NUL; the byte at `end` must be neither digit nor white
-/// space and the 64 bytes from it readable: ibuf's buffer, its sentinel and
-/// padding).
+/// parse_uint_blocks_sse2 with AVX2 (the same numbers, in windows of its
+/// own: it may stop elsewhere, always at the start of a number or of white
+/// space, and never past what stops that one; `out` needs room for 4
+/// numbers, 32 for a window with a long number; 8 readable bytes must also
+/// precede `start`, and the byte before `start` must be white space or NUL;
+/// the byte at `end` must be neither digit nor white space and the 64 bytes
+/// from it readable: ibuf's buffer, its sentinel and padding).
 ///
 /// A window of 64 bytes starts after white space (so no number goes on from
 /// before it) and is classified at once (digits64_avx2). When it holds only
 /// digits and white space and at least 8 ends of numbers (white space right
-/// after a digit), its first 8 numbers (16 where it has 16 ends) are
-/// converted at once from the 8 bytes before each end (digits_before_x8),
+/// after a digit), its first 8 numbers (16 where the eighth ends in its
+/// first 28 bytes and it has 16 ends) are converted at once from the 8 bytes before each end (digits_before_x8),
 /// and the next window starts after the last of them: the numbers after
 /// those, and one that goes on past the window, are parsed in the next.
 /// That is the loop
 /// (eight_at_a_time), with nothing else in it (a branch whose two ways meet
 /// cost GCC a register move or two per window: about 0.25 instructions a
-/// number); a window with a run of 9 digits ending at one of its eight ends
-/// is left to the next step. The windows the loop does not take go to a second
+/// number); a window with a run of 9 digits is left to the next step (the
+/// test, on the whole window, runs where a converted lane had no separator,
+/// or in every window once one had: verdict_on). The windows the loop does not take go to a second
 /// one: with 4 to 7 ends (numbers of 8 to 15 bytes with their white space),
 /// or room for fewer than 8 numbers, and no run of 9 digits, their first 4
 /// numbers are converted at once (digits_before_x4), until a window with 8
@@ -832,8 +836,8 @@ enum class uint_block_parser {
     /// 32-byte blocks classified with SSE2, two numbers converted at once
     /// (detail::parse_uint_blocks_sse2). Every x86-64 CPU.
     sse2,
-    /// 32-byte blocks classified with AVX2, four numbers converted at once
-    /// (detail::parse_uint_blocks_avx2). x86-64 CPUs with AVX2, BMI1 and BMI2
+    /// 64-byte windows classified with AVX2, eight numbers converted at once
+    /// (four or sixteen in some windows; detail::parse_uint_blocks_avx2). x86-64 CPUs with AVX2, BMI1 and BMI2
     /// whose operating system saves the AVX registers.
     avx2,
     /// 32-byte blocks classified with NEON, two numbers converted at once
@@ -922,8 +926,10 @@ inline bool use_uint_block_parser(uint_block_parser p) noexcept {
 namespace detail {
 
 /// Block parser `parser` (which this CPU must run: cpu_runs) on [start,
-/// end), as parse_uint_blocks_sse2 describes; with the scalar parser nothing
-/// is parsed and `start` is returned.
+/// end), as parse_uint_blocks_sse2 describes, with what the AVX2 parser
+/// needs besides (parse_uint_blocks_avx2: the byte at `end` neither digit
+/// nor white space, and 64 readable bytes from it); with the scalar parser
+/// nothing is parsed and `start` is returned.
 inline const char* parse_uint_blocks(uint_block_parser parser, const char* start, const char* end,
                                      std::uint64_t*& out, std::uint64_t* out_end) noexcept {
 #if IOBENCH_IBUF_SSE2

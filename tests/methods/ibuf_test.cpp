@@ -254,8 +254,8 @@ TEST(IbufPieces, Avx2ByteClassesOfEveryByteAtEveryPosition) {
 TEST(IbufPieces, Avx2FourAndEightAtOnceAgreeWithDigitsAt) {
     // Eight numbers of 1 to 8 digits, each after a white-space byte and junk
     // (digits too: only the run of digits right before the end counts),
-    // four at once and eight at once; and a number of 9 digits among them,
-    // which eight at once must report as a lane with no separator.
+    // four at once and eight at once, which must say whether a lane had no
+    // separator (8 digits, or 9 and more: a lane holds 8 bytes).
     if (!cpu_runs(uint_block_parser::avx2)) GTEST_SKIP() << "this CPU has no AVX2 and BMI2";
     std::mt19937_64 rng(13);
     const char separators[] = " \t\n\v\f\r";
@@ -282,10 +282,17 @@ TEST(IbufPieces, Avx2FourAndEightAtOnceAgreeWithDigitsAt) {
         for (int k = 0; k < 4; ++k) ASSERT_EQ(got[k], want[k]) << i << ' ' << k;
         ASSERT_EQ(detail::digits_before_x8(ends, got), eight_digits) << i;
         for (int k = 0; k < 8; ++k) ASSERT_EQ(got[k], want[k]) << i << ' ' << k;
-        // Nine digits in one lane: no separator in its 8 bytes.
-        const auto k = static_cast<std::size_t>(rng() % 8);
-        std::memset(text[k] + 16 - 9, '7', 9);
-        ASSERT_TRUE(detail::digits_before_x8(ends, got)) << i << ' ' << k;
+        // Where no lane had 8 digits: nine digits in lane k alone (no
+        // separator in its 8 bytes) must be reported, and its seven
+        // neighbours' values stay right.
+        if (!eight_digits) {
+            const auto k = static_cast<std::size_t>(rng() % 8);
+            std::memset(text[k] + 16 - 9, '7', 9);
+            ASSERT_TRUE(detail::digits_before_x8(ends, got)) << i << ' ' << k;
+            for (std::size_t n = 0; n < 8; ++n) {
+                if (n != k) ASSERT_EQ(got[n], want[n]) << i << ' ' << n;
+            }
+        }
     }
 }
 #endif
