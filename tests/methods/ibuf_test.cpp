@@ -290,7 +290,9 @@ TEST(IbufPieces, Avx2FourAndEightAtOnceAgreeWithDigitsAt) {
             std::memset(text[k] + 16 - 9, '7', 9);
             ASSERT_TRUE(detail::digits_before_x8(ends, got)) << i << ' ' << k;
             for (std::size_t n = 0; n < 8; ++n) {
-                if (n != k) ASSERT_EQ(got[n], want[n]) << i << ' ' << n;
+                if (n != k) {
+                    ASSERT_EQ(got[n], want[n]) << i << ' ' << n;
+                }
             }
         }
     }
