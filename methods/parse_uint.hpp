@@ -3,10 +3,9 @@
 // get_uints, which classify a block of bytes at once and convert several
 // numbers at a time: 64 bytes and eight numbers (four or sixteen in some
 // windows) with AVX2 (and BMI1, BMI2, POPCNT) where the CPU has them, chosen
-// at run time; 32 bytes and two
-// numbers with SSE2 on every other x86-64 CPU; 32 bytes and two numbers with
-// NEON on AArch64 (ARM64); none elsewhere (the scalar path: one 8-byte load
-// per number). uint_block_parser_in_use() says which
+// at run time; 32 bytes and two numbers with SSE2 on every other x86-64 CPU;
+// 32 bytes and two numbers with NEON on AArch64 (ARM64); none elsewhere (the
+// scalar path: one 8-byte load per number). uint_block_parser_in_use() says which
 // runs; use_uint_block_parser() chooses one (the tests run every path the
 // CPU has).
 #pragma once
@@ -400,10 +399,10 @@ IOBENCH_ALWAYS_INLINE IOBENCH_TARGET_AVX2 void digits_before_x4(const char* a, c
 
 /// digits_before_x4 for the eight numbers that end just before a .. h, into
 /// out[0..7]: the lanes of a, b, e, f in one vector and of c, d, g, h in the
-/// other, so that one vpackusdw of the two puts the
-/// eight numbers' 4-digit groups in order (a, b, c, d | e, f, g, h), one
-/// vpmaddwd makes their values, and two zero extensions (vpmovzxdq) store
-/// them: 49 instructions for eight numbers against two groups of four's 58.
+/// other, so that one vpackusdw of the two puts the eight numbers' 4-digit
+/// groups in order (a, b, c, d | e, f, g, h), one vpmaddwd makes their
+/// values, and two zero extensions (vpmovzxdq) store them: 49 instructions
+/// for eight numbers against two groups of four's 58.
 IOBENCH_ALWAYS_INLINE IOBENCH_TARGET_AVX2 void digits_before_x8(const char* a, const char* b, const char* c,
                                                                 const char* d, const char* e, const char* f,
                                                                 const char* g, const char* h, std::uint64_t* out,
@@ -442,8 +441,8 @@ IOBENCH_TARGET_AVX2 inline bool digits_before_x8(const char* const* e, std::uint
 /// clears: tzcnt and blsr, two instructions. For GCC and Clang in inline
 /// assembly, the tzcnt writing its operand's own register: given another,
 /// GCC under -mtune=generic first clears that one with an `xor` (a false
-/// dependency of some Intel CPUs' tzcnt), and it would share `ends - 1` between
-/// blsr's uses instead of emitting blsr (three instructions for one).
+/// dependency of some Intel CPUs' tzcnt), and it would share `ends - 1`
+/// between blsr's uses instead of emitting blsr (three instructions for one).
 IOBENCH_ALWAYS_INLINE IOBENCH_TARGET_AVX2 std::uint64_t next_end(std::uint64_t& ends) noexcept {
 #if defined(__GNUC__) || defined(__clang__)
     std::uint64_t at = ends;
@@ -494,10 +493,9 @@ struct parsed_window {
 /// that end in it, one at a time (parse_next_in_block), into `o` (which
 /// needs room for 32); returns the byte after the window's last white
 /// space, or the first byte of a number of 17 digits or more, and the slot
-/// after the last number stored. Out of line:
-/// windows with a number of 9 digits or more, or fewer than 4 ends, are
-/// rare in files of short numbers, and inlined it took registers from the
-/// fast path.
+/// after the last number stored. Out of line: windows with a number of 9
+/// digits or more, or fewer than 4 ends, are rare in files of short numbers,
+/// and inlined it took registers from the fast path.
 IOBENCH_NOINLINE inline parsed_window parse_window_one_at_a_time(const char* p, std::uint64_t digit,
                                                                  std::uint64_t* o) noexcept {
     const char* q = p;
@@ -581,9 +579,10 @@ IOBENCH_ALWAYS_INLINE IOBENCH_TARGET_AVX2 bool eight_at_a_time(const char*& p, s
         __m256i no_separator = _mm256_setzero_si256();
         digits_before_x8(p + a, p + b, p + c, p + d, p + e, p + f, p + g, p + h, o, k, no_separator);
         // Eight numbers in fewer than 28 bytes (numbers of about 2.5 digits
-        // or fewer on average): likely sixteen in the window. (Whether any end is left after the
-        // eighth would be one instruction less, but in numbers of 6 digits,
-        // 9 to a window, it sends every window here for nothing.)
+        // or fewer on average): likely sixteen in the window. (Whether any
+        // end is left after the eighth would be one instruction less, but in
+        // numbers of 6 digits, 9 to a window, it sends every window here for
+        // nothing.)
         if (h < 28 && o <= last_sixteen) {
             bool fewer_than_sixteen;
             const std::uint64_t i = next_end(ends), j = next_end(ends), l = next_end(ends);
