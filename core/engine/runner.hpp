@@ -13,6 +13,7 @@
 #include "core/engine/suite.hpp"
 #include "core/measure/stopping_rule.hpp"
 #include "core/os/instructions.hpp"
+#include "core/os/os_counters.hpp"
 #include "core/os/syscall_counts.hpp"
 
 namespace iobench {
@@ -94,6 +95,28 @@ struct RunCost {
     /// method's own.
     bool syscalls_exact = false;
 };
+
+/// Most times one run of an iteration is done again because the host's
+/// page reporting overlapped it (may_redo_run).
+inline constexpr int max_runs_redone = 2;
+
+/// Longest sizing run (measured seconds) of a benchmark whose runs may be
+/// done again: half of the 2 s the kernel's free page reporting waits after
+/// memory is freed before a pass (PAGE_REPORTING_DELAY), so that a run this
+/// short can fall between two passes. Longer runs overlap a pass most times;
+/// they are kept, with page_reported_bytes saying how much.
+inline constexpr double redo_below_seconds = 1.0;
+
+/// True when a run whose counters were `counted` is done again, not kept:
+/// the machine's kernel reported free memory to the hypervisor while it ran
+/// (page_reported_bytes known and > 0: the host then faults in again every
+/// page the run takes from that memory, measured 2-4x a new 1.2 GB file's
+/// time: docs/methodology.md, "Page reporting during a run"), the
+/// benchmark's sizing run took under redo_below_seconds, and `attempt` (0
+/// for the iteration's first run) is under max_runs_redone. The run done
+/// again is reset and verified as any other; the row's counter runs_redone
+/// says how many were.
+bool may_redo_run(const OsCounters& counted, double sizing_seconds, int attempt);
 
 /// Runs per repetition of a benchmark whose runs cost `cost`: ceil(min_time /
 /// measured) (Google Benchmark's own target: `min_time` seconds of measured

@@ -99,13 +99,22 @@ bool run_queue_ns(const char* text, double& out) {
     return true;
 }
 
-/// The machine-wide files, /proc/stat (steal) and /proc/pressure/cpu (absent
-/// on kernels without pressure stall information), opened once per thread
+/// The kernel's count of the free memory it has reported to the hypervisor
+/// (virtio-balloon free page reporting), in KiB since boot: published by some
+/// guest kernels, not by upstream Linux (whose page_reporting module has only
+/// the page_reporting_order parameter); where absent, page_reported_bytes is
+/// unknown and left out of the rows.
+constexpr const char* page_reporting_counter = "/sys/module/page_reporting/parameters/reported_kib";
+
+/// The machine-wide files, /proc/stat (steal), /proc/pressure/cpu (absent
+/// on kernels without pressure stall information) and page_reporting_counter,
+/// opened once per thread
 /// and again in a forked child (which cannot rely on its parent's descriptors
 /// staying open).
 struct ProcMachine {
     int stat = -1;
     int pressure = -1;
+    int reported = -1;
     pid_t pid = 0;
 };
 thread_local ProcMachine proc_machine;
@@ -189,6 +198,7 @@ void read_machine(pid_t pid, OsCounters& s) noexcept {
     if (proc_machine.pid != pid) {
         proc_machine.stat = ::open("/proc/stat", O_RDONLY | O_CLOEXEC);
         proc_machine.pressure = ::open("/proc/pressure/cpu", O_RDONLY | O_CLOEXEC);
+        proc_machine.reported = ::open(page_reporting_counter, O_RDONLY | O_CLOEXEC);
         proc_machine.pid = pid;
     }
     if (proc_machine.stat >= 0) {
@@ -219,6 +229,15 @@ void read_machine(pid_t pid, OsCounters& s) noexcept {
             double v = 0;
             if (std::strncmp(text, "some ", 5) == 0 && field(text, " total=", v))
                 s.set(OsCounter::cpu_wait, v * 1e-6);
+        }
+    }
+    if (proc_machine.reported >= 0) {
+        char text[32] = "\n";  // field() wants the key's text before the digits
+        const ssize_t n = ::pread(proc_machine.reported, text + 1, sizeof text - 2, 0);
+        double kib = 0;
+        if (n > 0) {
+            text[n + 1] = '\0';
+            if (field(text, "\n", kib)) s.set(OsCounter::page_reported_bytes, kib * 1024);
         }
     }
 }
@@ -420,7 +439,8 @@ std::string calls_not_counted_reason(std::string_view source, std::string_view p
 
 OsCounters machine_wide(OsCounters counters) noexcept {
     counters.known &= (1u << static_cast<unsigned>(OsCounter::steal_time)) |
-                      (1u << static_cast<unsigned>(OsCounter::cpu_wait));
+                      (1u << static_cast<unsigned>(OsCounter::cpu_wait)) |
+                      (1u << static_cast<unsigned>(OsCounter::page_reported_bytes));
     return counters;
 }
 

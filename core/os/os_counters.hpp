@@ -20,13 +20,18 @@
 //  run_queue_time    2nd field of /proc/thread-self/        (not provided)
 //                    schedstat (process: not provided; a program's:
 //                    summed over /proc/PID/task/*)
+//  page_reported_bytes  /sys/module/page_reporting/         (not provided)
+//                    parameters/reported_kib, where the
+//                    kernel publishes it
 //
 // steal_time and cpu_wait are the machine's, not the thread's: the CPU time
 // the hypervisor gave to others while this VM had work (summed over its
 // CPUs; USER_HZ ticks, so 10 ms steps), and the time some task of this
 // machine waited for a CPU (pressure stall information, in microseconds).
 // Non-zero values beside a run's spread say the host, not the method, moved
-// the time. run_queue_time is the measured thread's (process's) own: the
+// the time. page_reported_bytes is the machine's too: free memory its kernel
+// handed back to the hypervisor during the run (free page reporting), which
+// the host must fault in again when the guest takes those pages. run_queue_time is the measured thread's (process's) own: the
 // time it was ready to run and waited for a CPU (the scheduler's statistics,
 // in nanoseconds); wall time less CPU time less it is time neither running
 // nor ready (blocked, or stopped by SIGSTOP), which the summary's note of
@@ -95,8 +100,8 @@ inline constexpr std::array<OsCounterInfo, os_counter_count> os_counter_list{{
 /// process's (every thread, those that ended included: /proc/self/io and
 /// RUSAGE_SELF on Linux, GetProcessTimes on Windows), for a method whose
 /// writes and CPU time are partly on threads of its own
-/// (Method::process_counters). The machine-wide steal_time and cpu_wait are
-/// the same either way.
+/// (Method::process_counters). The machine-wide steal_time, cpu_wait and
+/// page_reported_bytes are the same either way.
 enum class OsScope { thread, process };
 
 /// The counter's name in the JSON and the summary ("read_calls", ...).
@@ -141,9 +146,9 @@ std::optional<double> run_queue_seconds_of_process(long pid);
 
 /// The calling thread's (on Windows, for the I/O counts and page faults: the
 /// process's) counters since it started, or the process's (`scope`).
-/// Cheap (on Linux three preads of /proc files: the thread's or process's io,
-/// the machine's stat and CPU pressure; and one getrusage), makes no
-/// allocation, and safe in a forked child.
+/// Cheap (on Linux five preads: the thread's or process's io and schedstat,
+/// the machine's stat, CPU pressure and reported memory; and one getrusage),
+/// makes no allocation, and safe in a forked child.
 OsCounters take_os_snapshot(OsScope scope = OsScope::thread) noexcept;
 
 /// What happened between two snapshots of the same thread (or process: the
@@ -154,7 +159,7 @@ OsCounters os_counters_between(const OsCounters& before, const OsCounters& after
                                OsScope scope = OsScope::thread) noexcept;
 
 /// `counters` with only the machine-wide ones kept known (steal_time,
-/// cpu_wait): what a process can say of work that ran in another process.
+/// cpu_wait, page_reported_bytes): what a process can say of work that ran in another process.
 OsCounters machine_wide(OsCounters counters) noexcept;
 
 /// The counters this platform provides, comma-separated ("read_calls,write_calls,..."),

@@ -21,6 +21,7 @@
 #include <ostream>
 #include <string_view>
 
+#include "core/engine/runner.hpp"
 #include "core/measure/latency.hpp"
 #include "core/os/os_counters.hpp"
 #include "core/report/number_format.hpp"
@@ -60,6 +61,11 @@ struct SummaryRow {
     std::vector<std::pair<std::int64_t, double>> off_cpu;
     /// Each repetition's stolen time (steal_time) as a share of its wall time, where counted.
     std::vector<double> steal_shares;
+    /// Runs done again because the host's page reporting overlapped them
+    /// (runs_redone, summed over the repetitions), and the repetitions whose
+    /// kept runs it overlapped all the same (page_reported_bytes > 0).
+    std::int64_t runs_redone = 0;
+    std::int64_t reported_repetitions = 0;
     std::int64_t runs = 1;             // runs per repetition (Google Benchmark's iterations)
     std::int64_t repetitions = 0;      // repetitions that ran (the rows' repetitions, TeeReporter's count)
     bool budget_spent = false;         // the stopping rule's time budget ended them (Outcomes::budget_spent)
@@ -135,6 +141,8 @@ void add_run(SummaryRow& row, const Run& r) {
     const auto queued = optional_counter(r, OsCounter::run_queue_time);
     const double stolen = optional_counter(r, OsCounter::steal_time).value_or(0);
     if (optional_counter(r, OsCounter::steal_time) && ms > 0) row.steal_shares.push_back(stolen / (ms / 1e3));
+    row.runs_redone += static_cast<std::int64_t>(optional_counter(r, "runs_redone").value_or(0));
+    if (optional_counter(r, OsCounter::page_reported_bytes).value_or(0) > 0) ++row.reported_repetitions;
     // Off a CPU: neither running nor waiting for one. The row's own waiting
     // on a run queue where the system says it (run_queue_time); else the
     // machine's (cpu_wait), which tells only while it is a small share of the
@@ -281,6 +289,9 @@ struct SummaryNotes {
     /// "hello (268 ms to 448 ms per run)": tables whose limit_overwrite row spread
     /// (note_machine_speed): the same work taking longer, the machine's doing.
     std::vector<std::string> machine_slowed;
+    /// "hello/limit (3)": rows with runs done again (runs_redone), and
+    /// "hello/fwrite (9 of 9)": rows whose kept runs the page reporting overlapped.
+    std::vector<std::string> redone, reported;
     std::vector<std::string> stopped;     // "name, repetition k of n: ..." (stopped_repetitions)
     std::map<std::string, std::vector<std::string>> calls_not_counted;  // reason -> methods whose calls are "-"
     std::vector<std::string> methods;  // every method with a row that ran
@@ -461,6 +472,10 @@ void note_row(const RowFigures& f, const std::string& title, SummaryNotes& notes
     for (std::string& s : stopped_repetitions(r)) notes.stopped.push_back(std::move(s));
     note_interference(f, notes);
     note_machine_speed(f, title, notes);
+    if (r.runs_redone > 0) notes.redone.push_back(fmt::format("{} ({})", r.structure.name, r.runs_redone));
+    if (r.reported_repetitions > 0)
+        notes.reported.push_back(fmt::format("{} ({} of {})", r.structure.name, r.reported_repetitions,
+                                             r.samples.size()));
     note_time_slice(r, notes);
     add_once(notes.methods, r.structure.method);
     if (!r.structure.calls_not_counted.empty())
@@ -872,6 +887,12 @@ void render_warnings(std::ostream& out, const SummaryNotes& notes) {
             "methods'. Compare rows within this run (x limit) rather than their times with another run's "
             "(docs/methodology.md, \"limit_overwrite: the new pages as a row of their own\").\n",
             fmt::join(notes.machine_slowed, ", "));
+    if (!notes.reported.empty())
+        out << fmt::format(
+            "! page reporting: this machine's kernel handed free memory back to the hypervisor while {} ran "
+            "(page_reported_bytes; repetitions of all): the host then faults in again each page a run takes from "
+            "it, so those times include the host's work (docs/methodology.md, \"Page reporting during a run\").\n",
+            fmt::join(notes.reported, ", "));
     if (!notes.new_pages.empty()) {
         // Measured by the table's limit_overwrite row, or estimated from the page cost measured at start.
         const std::string measured = "limit less limit_overwrite, which writes the same bytes over an existing file";
@@ -987,6 +1008,12 @@ void render_remarks(std::ostream& out, const SummaryNotes& notes) {
                                notes.rule.budget_seconds, 100 * notes.rule.target_interval,
                                fmt::join(notes.budget_spent, ", "));
     }
+    if (!notes.redone.empty())
+        out << fmt::format("- runs done again: {}: the kernel handed free memory back to the hypervisor while they "
+                           "ran (page_reported_bytes), which makes the host fault in the pages a run then takes; "
+                           "each was verified and not kept, and a run under {:g} s is done again at most {} times "
+                           "(runs_redone in the JSON).\n",
+                           fmt::join(notes.redone, ", "), redo_below_seconds, max_runs_redone);
     if (notes.no_interval)
         out << fmt::format("- in the {0} CI column: fewer than {1} repetitions, too few for a {0} interval of the "
                            "median.\n",

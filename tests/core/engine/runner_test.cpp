@@ -339,6 +339,23 @@ TEST(Runner, RunsPerRepetitionReachTheMinimumTimeWithinABoundedWallTime) {
     EXPECT_EQ(runs_per_repetition(cost_of(0.0, 0.0), 0.5), 1'000'000);
 }
 
+TEST(Runner, ARunOverlappedByPageReportingIsDoneAgainOnlyWhenShortAndAtMostTwice) {
+    // 632 MiB reported to the hypervisor during a 0.54 s hello/limit run whose sizing run took 0.24 s.
+    OsCounters reported;
+    reported.set(OsCounter::page_reported_bytes, 632.0 * 1024 * 1024);
+    EXPECT_TRUE(may_redo_run(reported, 0.24, 0));
+    EXPECT_TRUE(may_redo_run(reported, 0.24, max_runs_redone - 1));
+    EXPECT_FALSE(may_redo_run(reported, 0.24, max_runs_redone)) << "at most max_runs_redone times";
+    // A run as long as the kernel's 2 s reporting delay overlaps a pass most times: kept.
+    EXPECT_FALSE(may_redo_run(reported, redo_below_seconds, 0));
+    EXPECT_FALSE(may_redo_run(reported, 1.8, 0));
+    // Nothing reported, or a machine whose kernel does not say: kept.
+    OsCounters quiet;
+    quiet.set(OsCounter::page_reported_bytes, 0);
+    EXPECT_FALSE(may_redo_run(quiet, 0.24, 0));
+    EXPECT_FALSE(may_redo_run(OsCounters{}, 0.24, 0));
+}
+
 TEST(Runner, SizingRunTimesTheMeasuredPartAndTheWhole) {
     test::TempDir dir;
     Session session(dir.path(), 1e-4, false);
