@@ -129,10 +129,10 @@ void report_syscalls(benchmark::State& state, const RunCost& sizing) {
     state.counters["syscalls_exact"] = sizing.syscalls_exact ? 1 : 0;
 }
 
-} // namespace
+}  // namespace
 
-bool may_redo_run(const OsCounters& counted, double sizing_seconds, int attempt) {
-    return attempt < max_runs_redone && sizing_seconds < redo_below_seconds &&
+bool may_redo_run(const OsCounters& counted, std::uint64_t output_bytes, double sizing_seconds, int attempt) {
+    return attempt < max_runs_redone && output_bytes >= redo_from_bytes && sizing_seconds < redo_below_seconds &&
            counted.has(OsCounter::page_reported_bytes) && counted[OsCounter::page_reported_bytes] > 0;
 }
 
@@ -260,6 +260,10 @@ Outcome run_case(benchmark::State& state, const Case& c, Session& session, doubl
     if (count_instructions) instructions.begin();
     // Runs done again because the host's page reporting overlapped them
     // (may_redo_run), counted where the machine publishes that reporting.
+    // Only a whole-run trial of this process's: a per-call row's histograms
+    // and a child's or program's figures add up over the runs, so a run of
+    // theirs is never left out.
+    const bool may_redo = !count_instructions && trial->threads == 0 && !trial->work_in_child;
     std::int64_t redone = 0;
     bool reporting_known = false;
     for (auto _ : state) {
@@ -290,7 +294,8 @@ Outcome run_case(benchmark::State& state, const Case& c, Session& session, doubl
             OsCounters counted = own_counters.value_or(os_counters_between(before, after, scope));
             if (trial->work_in_child && !own_counters) counted = machine_wide(counted);
             reporting_known = counted.has(OsCounter::page_reported_bytes);
-            const bool again = !count_instructions && may_redo_run(counted, sizing.measured, attempt);
+            const std::uint64_t output_bytes = trial->input ? 0 : trial->bytes;
+            const bool again = may_redo && may_redo_run(counted, output_bytes, sizing.measured, attempt);
             if (!again) {
                 state.SetIterationTime(seconds);
                 measured += seconds;
@@ -308,7 +313,7 @@ Outcome run_case(benchmark::State& state, const Case& c, Session& session, doubl
         if (!outcome.ok()) break;
     }
     if (!outcome.ok()) state.SkipWithError(outcome.error_message().c_str());
-    if (outcome.ok() && reporting_known) state.counters["runs_redone"] = static_cast<double>(redone);
+    if (outcome.ok() && may_redo && reporting_known) state.counters["runs_redone"] = static_cast<double>(redone);
     const std::optional<double> instructions_counted =
         count_instructions ? instructions.take(c.name) : std::optional<double>();
     trial->finish();

@@ -107,16 +107,28 @@ inline constexpr int max_runs_redone = 2;
 /// they are kept, with page_reported_bytes saying how much.
 inline constexpr double redo_below_seconds = 1.0;
 
+/// Smallest output (bytes per run) whose runs may be done again: 64 MiB,
+/// 16,384 new page-cache pages, whose faults by the host would cost a run
+/// some 30-80 ms (2-5 us a page: hello/limit's 1.2 GB runs took 0.3-0.8 s
+/// longer with 500-630 MiB reported during them). A smaller run takes too few pages for a pass to
+/// show in its time, and one whose process was stopped (SIGSTOP) keeps its
+/// stopped time for the summary's note of it.
+inline constexpr std::uint64_t redo_from_bytes = std::uint64_t{64} << 20;
+
 /// True when a run whose counters were `counted` is done again, not kept:
 /// the machine's kernel reported free memory to the hypervisor while it ran
 /// (page_reported_bytes known and > 0: the host then faults in again every
 /// page the run takes from that memory, measured 2-4x a new 1.2 GB file's
-/// time: docs/methodology.md, "Page reporting during a run"), the
+/// time: docs/methodology.md, "Page reporting during a run"), the run wrote
+/// `output_bytes` >= redo_from_bytes (0 for a run that reads), the
 /// benchmark's sizing run took under redo_below_seconds, and `attempt` (0
 /// for the iteration's first run) is under max_runs_redone. The run done
 /// again is reset and verified as any other; the row's counter runs_redone
-/// says how many were.
-bool may_redo_run(const OsCounters& counted, double sizing_seconds, int attempt);
+/// says how many were. Asked only for a whole-run trial that does its work in
+/// this process (Trial::threads 0, not work_in_child) and without
+/// --instructions: a per-call row's histograms and a child's figures add up
+/// over the runs, so none of theirs is left out.
+bool may_redo_run(const OsCounters& counted, std::uint64_t output_bytes, double sizing_seconds, int attempt);
 
 /// Runs per repetition of a benchmark whose runs cost `cost`: ceil(min_time /
 /// measured) (Google Benchmark's own target: `min_time` seconds of measured

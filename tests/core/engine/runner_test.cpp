@@ -339,21 +339,28 @@ TEST(Runner, RunsPerRepetitionReachTheMinimumTimeWithinABoundedWallTime) {
     EXPECT_EQ(runs_per_repetition(cost_of(0.0, 0.0), 0.5), 1'000'000);
 }
 
-TEST(Runner, ARunOverlappedByPageReportingIsDoneAgainOnlyWhenShortAndAtMostTwice) {
-    // 632 MiB reported to the hypervisor during a 0.54 s hello/limit run whose sizing run took 0.24 s.
+TEST(Runner, ARunOverlappedByPageReportingIsDoneAgainOnlyWhenLargeShortAndAtMostTwice) {
+    // 632 MiB reported to the hypervisor during a 0.54 s hello/limit run (1.2 GB
+    // written) whose sizing run took 0.24 s.
+    const std::uint64_t hello = 1'200'001'024;
     OsCounters reported;
     reported.set(OsCounter::page_reported_bytes, 632.0 * 1024 * 1024);
-    EXPECT_TRUE(may_redo_run(reported, 0.24, 0));
-    EXPECT_TRUE(may_redo_run(reported, 0.24, max_runs_redone - 1));
-    EXPECT_FALSE(may_redo_run(reported, 0.24, max_runs_redone)) << "at most max_runs_redone times";
+    EXPECT_TRUE(may_redo_run(reported, hello, 0.24, 0));
+    EXPECT_TRUE(may_redo_run(reported, hello, 0.24, max_runs_redone - 1));
+    EXPECT_FALSE(may_redo_run(reported, hello, 0.24, max_runs_redone)) << "at most max_runs_redone times";
     // A run as long as the kernel's 2 s reporting delay overlaps a pass most times: kept.
-    EXPECT_FALSE(may_redo_run(reported, redo_below_seconds, 0));
-    EXPECT_FALSE(may_redo_run(reported, 1.8, 0));
+    EXPECT_FALSE(may_redo_run(reported, hello, redo_below_seconds, 0));
+    EXPECT_FALSE(may_redo_run(reported, hello, 1.8, 0));
+    // A small output (ints_out at --scale 0.01: 790 KB) or a read: too few new pages to matter; kept.
+    EXPECT_TRUE(may_redo_run(reported, redo_from_bytes, 0.24, 0));
+    EXPECT_FALSE(may_redo_run(reported, redo_from_bytes - 1, 0.24, 0));
+    EXPECT_FALSE(may_redo_run(reported, 790'000, 0.01, 0));
+    EXPECT_FALSE(may_redo_run(reported, 0, 0.01, 0));
     // Nothing reported, or a machine whose kernel does not say: kept.
     OsCounters quiet;
     quiet.set(OsCounter::page_reported_bytes, 0);
-    EXPECT_FALSE(may_redo_run(quiet, 0.24, 0));
-    EXPECT_FALSE(may_redo_run(OsCounters{}, 0.24, 0));
+    EXPECT_FALSE(may_redo_run(quiet, hello, 0.24, 0));
+    EXPECT_FALSE(may_redo_run(OsCounters{}, hello, 0.24, 0));
 }
 
 TEST(Runner, SizingRunTimesTheMeasuredPartAndTheWhole) {
