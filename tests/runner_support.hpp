@@ -83,6 +83,25 @@ inline benchmark::BenchmarkReporter::Run single_run(const std::string& name, dou
     return r;
 }
 
+/// A row of benchmark `name` as Google Benchmark reports it with `repetitions`
+/// repetitions: repetition `index` (RT_Iteration) or the aggregate named
+/// `aggregate` (RT_Aggregate), one run of `seconds`.
+inline benchmark::BenchmarkReporter::Run repetition_row(const std::string& name,
+                                                        benchmark::BenchmarkReporter::Run::RunType type,
+                                                        const char* aggregate, double seconds, int repetitions,
+                                                        int index) {
+    benchmark::BenchmarkReporter::Run r;
+    r.run_name.function_name = name;
+    r.run_type = type;
+    r.aggregate_name = aggregate;
+    r.iterations = 1;
+    r.repetitions = repetitions;
+    r.repetition_index = index;
+    r.time_unit = benchmark::kMillisecond;
+    r.real_accumulated_time = seconds;
+    return r;
+}
+
 /// Three repetitions of hello/limit (10 ms a run on a CPU; the third took
 /// 3.01 s of wall time: 3 s off a CPU that no cpu_wait or steal_time
 /// explains) and of hello/fwrite (as varied in wall time, but its CPU time,

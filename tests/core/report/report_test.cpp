@@ -237,29 +237,15 @@ TEST(Report, RunsDoneAgainAndPageReportingDuringKeptRunsAreSaid) {
     // hello/limit: 3 repetitions, 2 runs done again in one of them; hello/fwrite:
     // 2 of its 3 kept runs overlapped the host's page reporting; hello/obuf neither.
     using Run = benchmark::BenchmarkReporter::Run;
-    auto row = [](const std::string& name, Run::RunType type, const char* aggregate, double value) {
-        Run r;
-        r.run_name.function_name = name;
-        r.run_type = type;
-        r.aggregate_name = aggregate;
-        r.iterations = 1;
-        r.repetitions = 3;
-        r.time_unit = benchmark::kMillisecond;
-        r.real_accumulated_time = value;
-        r.counters["page_reported_bytes"] = 0;
-        r.counters["runs_redone"] = 0;
-        return r;
-    };
     std::vector<Run> runs;
     for (const char* name : {"hello/limit", "hello/fwrite", "hello/obuf"}) {
         for (int i = 0; i < 3; ++i) {
-            Run r = row(name, Run::RT_Iteration, "", 0.240);
-            r.repetition_index = i;
-            if (std::string(name) == "hello/limit" && i == 1) r.counters["runs_redone"] = 2;
-            if (std::string(name) == "hello/fwrite" && i > 0) r.counters["page_reported_bytes"] = 512.0 * (1 << 20);
+            Run r = repetition_row(name, Run::RT_Iteration, "", 0.240, 3, i);
+            r.counters["runs_redone"] = std::string(name) == "hello/limit" && i == 1 ? 2 : 0;
+            r.counters["page_reported_bytes"] = std::string(name) == "hello/fwrite" && i > 0 ? 512.0 * (1 << 20) : 0;
             runs.push_back(r);
         }
-        runs.push_back(row(name, Run::RT_Aggregate, "median", 0.240));
+        runs.push_back(repetition_row(name, Run::RT_Aggregate, "median", 0.240, 3, 0));
     }
     const std::string text = summary_of(runs);
     EXPECT_NE(text.find("- runs done again: hello/limit (2): the kernel handed free memory back to the hypervisor "
