@@ -63,7 +63,8 @@ struct SummaryRow {
     std::vector<double> steal_shares;
     /// Runs done again because the host's page reporting overlapped them
     /// (runs_redone, summed over the repetitions), and the repetitions whose
-    /// kept runs it overlapped all the same (page_reported_bytes > 0).
+    /// kept runs it overlapped all the same (page_reported_bytes > 0) while
+    /// they wrote at least redo_from_bytes (write_bytes) to the page cache.
     std::int64_t runs_redone = 0;
     std::int64_t reported_repetitions = 0;
     std::int64_t runs = 1;             // runs per repetition (Google Benchmark's iterations)
@@ -142,7 +143,10 @@ void add_run(SummaryRow& row, const Run& r) {
     const double stolen = optional_counter(r, OsCounter::steal_time).value_or(0);
     if (optional_counter(r, OsCounter::steal_time) && ms > 0) row.steal_shares.push_back(stolen / (ms / 1e3));
     row.runs_redone += static_cast<std::int64_t>(optional_counter(r, "runs_redone").value_or(0));
-    if (optional_counter(r, OsCounter::page_reported_bytes).value_or(0) > 0) ++row.reported_repetitions;
+    // Only a run that dirtied enough page-cache pages for the host's faults to show (as may_redo_run asks).
+    if (optional_counter(r, OsCounter::page_reported_bytes).value_or(0) > 0 &&
+        optional_counter(r, OsCounter::write_bytes).value_or(0) >= static_cast<double>(redo_from_bytes))
+        ++row.reported_repetitions;
     // Off a CPU: neither running nor waiting for one. The row's own waiting
     // on a run queue where the system says it (run_queue_time); else the
     // machine's (cpu_wait), which tells only while it is a small share of the
@@ -890,9 +894,10 @@ void render_warnings(std::ostream& out, const SummaryNotes& notes) {
     if (!notes.reported.empty())
         out << fmt::format(
             "! page reporting: this machine's kernel handed free memory back to the hypervisor while {} ran "
-            "(page_reported_bytes; repetitions of all): the host then faults in again each page a run takes from "
-            "it, so those times include the host's work (docs/methodology.md, \"Page reporting during a run\").\n",
-            fmt::join(notes.reported, ", "));
+            "(page_reported_bytes; repetitions of all, those writing {} MiB or more): the host then faults in again "
+            "each page a run takes from it, so those times include the host's work (docs/methodology.md, \"Page "
+            "reporting during a run\").\n",
+            fmt::join(notes.reported, ", "), redo_from_bytes >> 20);
     if (!notes.new_pages.empty()) {
         // Measured by the table's limit_overwrite row, or estimated from the page cost measured at start.
         const std::string measured = "limit less limit_overwrite, which writes the same bytes over an existing file";
@@ -1011,9 +1016,10 @@ void render_remarks(std::ostream& out, const SummaryNotes& notes) {
     if (!notes.redone.empty())
         out << fmt::format("- runs done again: {}: the kernel handed free memory back to the hypervisor while they "
                            "ran (page_reported_bytes), which makes the host fault in the pages a run then takes; "
-                           "each was verified and not kept, and a run under {:g} s is done again at most {} times "
-                           "(runs_redone in the JSON).\n",
-                           fmt::join(notes.redone, ", "), redo_below_seconds, max_runs_redone);
+                           "each was verified and not kept, and a run that writes {} MiB or more in under {:g} s is "
+                           "done again at most {} times (runs_redone in the JSON).\n",
+                           fmt::join(notes.redone, ", "), redo_from_bytes >> 20, redo_below_seconds,
+                           max_runs_redone);
     if (notes.no_interval)
         out << fmt::format("- in the {0} CI column: fewer than {1} repetitions, too few for a {0} interval of the "
                            "median.\n",

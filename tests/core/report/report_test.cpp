@@ -243,6 +243,7 @@ TEST(Report, RunsDoneAgainAndPageReportingDuringKeptRunsAreSaid) {
             Run r = repetition_row(name, Run::RT_Iteration, "", 0.240, 3, i);
             r.counters["runs_redone"] = std::string(name) == "hello/limit" && i == 1 ? 2 : 0;
             r.counters["page_reported_bytes"] = std::string(name) == "hello/fwrite" && i > 0 ? 512.0 * (1 << 20) : 0;
+            r.counters["write_bytes"] = 1.2e9;
             runs.push_back(r);
         }
         runs.push_back(repetition_row(name, Run::RT_Aggregate, "median", 0.240, 3, 0));
@@ -257,6 +258,12 @@ TEST(Report, RunsDoneAgainAndPageReportingDuringKeptRunsAreSaid) {
               std::string::npos)
         << text;
     EXPECT_EQ(text.find("hello/obuf ("), std::string::npos) << text;
+
+    // A run that dirtied under 64 MiB (a read, a small output) is not named: too few pages to show.
+    for (Run& r : runs) r.counters["write_bytes"] = static_cast<double>(redo_from_bytes) - 1;
+    const std::string small = summary_of(runs);
+    EXPECT_EQ(small.find("! page reporting"), std::string::npos) << small;
+    EXPECT_NE(small.find("- runs done again: hello/limit (2)"), std::string::npos) << small;
 }
 
 TEST(Report, AnOutputTablesLimitRowThatIsMostlyNewPagesIsNoted) {
