@@ -110,9 +110,9 @@ inline constexpr double redo_below_seconds = 1.0;
 /// Smallest output (bytes per run) whose runs may be done again: 64 MiB,
 /// 16,384 new page-cache pages, whose faults by the host would cost a run
 /// some 30-80 ms (2-5 us a page: hello/limit's 1.2 GB runs took 0.3-0.8 s
-/// longer with 500-630 MiB reported during them). A smaller run takes too few pages for a pass to
-/// show in its time, and one whose process was stopped (SIGSTOP) keeps its
-/// stopped time for the summary's note of it.
+/// longer with 500-630 MiB reported during them). A smaller run takes too
+/// few pages for a pass to show in its time, and one whose process was
+/// stopped (SIGSTOP) keeps its stopped time for the summary's note of it.
 inline constexpr std::uint64_t redo_from_bytes = std::uint64_t{64} << 20;
 
 /// True when a run whose counters were `counted` is done again, not kept:

@@ -108,9 +108,8 @@ constexpr const char* page_reporting_counter = "/sys/module/page_reporting/param
 
 /// The machine-wide files, /proc/stat (steal), /proc/pressure/cpu (absent
 /// on kernels without pressure stall information) and page_reporting_counter,
-/// opened once per thread
-/// and again in a forked child (which cannot rely on its parent's descriptors
-/// staying open).
+/// opened once per thread and again in a forked child (which cannot rely on
+/// its parent's descriptors staying open).
 struct ProcMachine {
     int stat = -1;
     int pressure = -1;

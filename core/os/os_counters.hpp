@@ -31,7 +31,8 @@
 // Non-zero values beside a run's spread say the host, not the method, moved
 // the time. page_reported_bytes is the machine's too: free memory its kernel
 // handed back to the hypervisor during the run (free page reporting), which
-// the host must fault in again when the guest takes those pages. run_queue_time is the measured thread's (process's) own: the
+// the host must fault in again when the guest takes those pages.
+// run_queue_time is the measured thread's (process's) own: the
 // time it was ready to run and waited for a CPU (the scheduler's statistics,
 // in nanoseconds); wall time less CPU time less it is time neither running
 // nor ready (blocked, or stopped by SIGSTOP), which the summary's note of
@@ -159,7 +160,8 @@ OsCounters os_counters_between(const OsCounters& before, const OsCounters& after
                                OsScope scope = OsScope::thread) noexcept;
 
 /// `counters` with only the machine-wide ones kept known (steal_time,
-/// cpu_wait, page_reported_bytes): what a process can say of work that ran in another process.
+/// cpu_wait, page_reported_bytes): what a process can say of work that ran
+/// in another process.
 OsCounters machine_wide(OsCounters counters) noexcept;
 
 /// The counters this platform provides, comma-separated ("read_calls,write_calls,..."),
