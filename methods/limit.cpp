@@ -12,7 +12,13 @@
 // run (Method::overwrites_existing): the copy into the page cache without the
 // kernel's supply of new pages, which on a virtual machine can be most of a
 // new 1.2 GB file's time (docs/methodology.md).
+// memcpy: an output workload's bytes copied with memcpy into memory of their
+// size (every page touched before the run): no file, no system call, no page
+// cache. The machine's memory copy for those bytes: limit less memcpy is the
+// kernel's part, and memcpy's own spread is the machine's (a virtual
+// machine's copy speed moves between repetitions; docs/methodology.md).
 #include <algorithm>
+#include <cstring>
 #include <span>
 
 #include <iobench/byte_fold.hpp>
@@ -43,6 +49,10 @@ void put_over(const Sink& sink, std::span<const char> bytes) {
     put_chunks(overwrite_native_file(sink.path), sink, bytes);
 }
 
+void copy_prepared(std::span<char> to, std::span<const char> bytes) {
+    std::memcpy(to.data(), bytes.data(), std::min(to.size(), bytes.size()));
+}
+
 ReadResult read_bytes(const Source& source) {
     native_file file = open_native_file(source.path);
     const ReadResult result = read_folded(file.get(), limit_chunk, source.path);
@@ -66,6 +76,12 @@ const MethodRegistrar registrar{{.family = "limit"}, {
      .reference = true,
      .overwrites_existing = true,
      .put_prepared = put_over},
+    {.name = "memcpy",
+     .description = "reference: the workload's bytes prepared in memory beforehand, copied with one memcpy into "
+                    "memory of their size (touched beforehand): no file, no system call; limit less memcpy is "
+                    "the kernel's part",
+     .reference = true,
+     .copy_prepared = copy_prepared},
 }};
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include <iobench/method.hpp>
 #include "core/engine/outcome.hpp"
 #include "core/engine/runner.hpp"
 #include "core/engine/session.hpp"
@@ -41,7 +42,7 @@ struct Ran {
 inline const CaseIndex no_cases;
 
 /// The structure of rows made by hand: `<workload>/<method>` for each pair,
-/// the `limit` and `limit_overwrite` methods as the reference rows.
+/// a registered method's reference fields as the registry has them.
 inline CaseIndex index_of(std::initializer_list<std::pair<std::string, std::string>> rows) {
     CaseIndex index;
     for (const auto& [workload, method] : rows) {
@@ -49,8 +50,13 @@ inline CaseIndex index_of(std::initializer_list<std::pair<std::string, std::stri
         s.name = workload + "/" + method;
         s.workload = workload;
         s.method = method;
-        s.reference = method == "limit" || method == "limit_overwrite";
-        s.overwrites_existing = method == "limit_overwrite";
+        // What the registry says of a registered method (the references: limit,
+        // limit_overwrite, memcpy); a name it lacks is a method like any other.
+        if (const Method* m = find_method(method)) {
+            s.reference = m->reference;
+            s.overwrites_existing = m->overwrites_existing;
+            s.copies_in_memory = m->copy_prepared.present();
+        }
         index.add(std::move(s));
     }
     return index;

@@ -30,6 +30,9 @@ public:
     void finish() override;
 
 protected:
+    /// Size and checksum of the bytes a run must produce.
+    const Digest& expected_digest() const { return expected_; }
+
     Sink sink_;
 
 private:

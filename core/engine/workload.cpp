@@ -21,7 +21,7 @@ bool Workload::takes(const Method& method) const {
     if (has_operation(method)) return true;
     if (!method.reference) return false;
     switch (spec_.reference) {
-    case ReferenceKind::output: return method.put_prepared.present();
+    case ReferenceKind::output: return method.put_prepared.present() || method.copy_prepared.present();
     case ReferenceKind::input: return method.read_bytes.present();
     case ReferenceKind::none: break;
     }
@@ -68,8 +68,9 @@ std::unique_ptr<Trial> Workload::make_call_trial(const Method& method, const Par
 
 std::string Workload::unavailable(const Method& method) const {
     if (!method.unavailable.empty()) return method.unavailable;
+    const Operation output = method.copy_prepared.present() ? Operation::copy_prepared : Operation::put_prepared;
     const Operation called = has_operation(method)                       ? spec_.operation
-                             : spec_.reference == ReferenceKind::output ? Operation::put_prepared
+                             : spec_.reference == ReferenceKind::output ? output
                                                                         : Operation::read_bytes;
     std::string why(operation_field(called).why_not_built(method));
     if (why.empty() && spec_.method_unavailable) why = spec_.method_unavailable(method);

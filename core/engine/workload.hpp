@@ -190,7 +190,9 @@ struct Axes {
 /// The `limit` row (Method::reference) the runner adds to a workload.
 enum class ReferenceKind {
     none,    ///< no reference row
-    output,  ///< "these expected bytes": Workload::expected_output(), written by the reference's put_prepared
+    /// "these expected bytes": Workload::expected_output(), written by the
+    /// reference's put_prepared (or copied into memory by its copy_prepared: `memcpy`)
+    output,
     input,   ///< "this input file": Workload::input_file(), read and folded by the reference's read_bytes
 };
 
@@ -284,7 +286,7 @@ public:
     /// has the workload's operation (and passes its method_filter; a program
     /// method, where the workload declares program_methods), or it is
     /// a reference (Method::reference) with the operation of the workload's
-    /// reference row (put_prepared for output, read_bytes for input).
+    /// reference row (put_prepared or copy_prepared for output, read_bytes for input).
     bool takes(const Method& method) const;
 
     /// True when the workload has per-call rows (WorkloadSpec::call_item)

@@ -119,6 +119,7 @@ ordered_json results_row(const Run& run, const RowStructure* s) {
     row["family"] = s->family;
     row["reference"] = s->reference;
     if (s->overwrites_existing) row["overwrites_existing"] = true;
+    if (s->copies_in_memory) row["copies_in_memory"] = true;
     ordered_json params = ordered_json::object();
     if (s->buffer_size != 0) params["buffer_size"] = s->buffer_size;
     if (s->cache) params["cache"] = std::string(to_string(*s->cache));

@@ -38,6 +38,9 @@ struct RowStructure {
     /// Method::overwrites_existing: the `limit_overwrite` row, written over an
     /// existing file (x_limit is never taken against it).
     bool overwrites_existing = false;
+    /// Method::copy_prepared: the `memcpy` row, which copies the bytes in
+    /// memory and writes no file (x_limit is never taken against it).
+    bool copies_in_memory = false;
     /// `/buf:` of the name in bytes (the suite swept the buffer size); 0 when the name has none.
     std::size_t buffer_size = 0;
     /// `/cache:` of the name, for workloads with a page-cache state.

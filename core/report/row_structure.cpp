@@ -37,6 +37,7 @@ RowStructure row_structure(const Case& c) {
     s.family = c.method->family;
     s.reference = c.method->reference;
     s.overwrites_existing = c.method->overwrites_existing;
+    s.copies_in_memory = c.method->copy_prepared.present();
     s.buffer_size = c.params.buffer_size;
     if (c.workload->spec().axes.cache_state) s.cache = c.params.cache;
     s.item_unit = std::string(c.workload->item_unit());
@@ -85,12 +86,12 @@ RowStructure CaseIndex::structure(const std::string& name) const {
 void add_x_limit(std::vector<Run>& runs, const CaseIndex& index) {
     // The median time per run of each table's limit row (a single
     // repetition: its only time); not limit_overwrite's, which writes no
-    // new file as the methods do.
+    // new file as the methods do, nor memcpy's, which writes no file.
     std::map<std::string, double> limit_ms;
     for (const Run& r : runs) {
         if (r.error_occurred) continue;
         const RowStructure* s = index.find(r.run_name.str());
-        if (s == nullptr || !s->reference || s->overwrites_existing) continue;
+        if (s == nullptr || !s->reference || s->overwrites_existing || s->copies_in_memory) continue;
         if (r.run_type == Run::RT_Aggregate && r.aggregate_name == "median") limit_ms[s->table()] = milliseconds(r);
         else if (r.run_type == Run::RT_Iteration && r.repetitions <= 1) limit_ms.emplace(s->table(), milliseconds(r));
     }

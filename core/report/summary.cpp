@@ -191,7 +191,8 @@ void finish_table(SummaryTable& t) {
     std::stable_sort(t.rows.begin(), t.rows.end(), [by_size](const SummaryRow& a, const SummaryRow& b) {
         if (a.outcome.ok() != b.outcome.ok()) return a.outcome.ok();
         if (a.structure.reference != b.structure.reference) return !a.structure.reference;
-        // limit, then limit_overwrite (whatever their times).
+        // limit, then limit_overwrite, then memcpy (whatever their times).
+        if (a.structure.copies_in_memory != b.structure.copies_in_memory) return !a.structure.copies_in_memory;
         if (a.structure.overwrites_existing != b.structure.overwrites_existing) return !a.structure.overwrites_existing;
         if (by_size) return a.binary_size.value_or(0) < b.binary_size.value_or(0);
         return a.ms < b.ms;
@@ -290,9 +291,13 @@ struct SummaryNotes {
     std::string instructions_source;  // "perf", "valgrind"
     std::vector<std::string> interfered;  // "name (n%)": spread with stolen time
     std::vector<std::string> contended;   // "name (n%)": spread with CPU pressure, no stolen time
-    /// "hello (268 ms to 448 ms per run)": tables whose limit_overwrite row spread
-    /// (note_machine_speed): the same work taking longer, the machine's doing.
+    /// "hello/limit_overwrite (268 ms to 448 ms per run)": the limit_overwrite and
+    /// memcpy rows that spread (note_machine_speed): the same work taking longer,
+    /// the machine's doing.
     std::vector<std::string> machine_slowed;
+    /// "hello 126 ms (52% of limit)": limit less memcpy in each table that has
+    /// both (note_kernel_part).
+    std::vector<std::string> kernel_part;
     /// "hello/limit (3)": rows with runs done again (runs_redone), and
     /// "hello/fwrite (9 of 9)": rows whose kept runs the page reporting overlapped.
     std::vector<std::string> redone, reported;
@@ -450,20 +455,23 @@ void note_time_slice(const SummaryRow& r, SummaryNotes& notes) {
         notes.time_slice_max.push_back(fmt::format("{} ({})", r.structure.name, format_time(max->second / 1e9)));
 }
 
-/// Names the table `title` when row `f` is its limit_overwrite row and its
-/// repetitions disagree (a cv or an interval over the flags): that row writes
-/// the same bytes over pages the file already has, so no page supply, no
-/// disk and no choice of a method's is in its spread; its work being the
-/// same in every repetition, a spread is the machine running slower in some
-/// of them. Measured 2026-12-05 on an idle 2-vCPU VM: tmpfs hello/limit_overwrite
-/// 268-281 ms in 4 repetitions, 302-448 ms in 5 others (system time, nothing
-/// stolen), limit and obuf slower in the same repetitions.
-void note_machine_speed(const RowFigures& f, const std::string& title, SummaryNotes& notes) {
+/// Names row `f` when it is a limit_overwrite or memcpy row and its
+/// repetitions disagree (a cv or an interval over the flags): limit_overwrite
+/// writes the same bytes over pages the file already has, memcpy copies them
+/// in memory, so no page supply, no disk and no choice of a method's is in
+/// their spread; their work being the same in every repetition, a spread is
+/// the machine running slower in some of them. Measured 2026-12-05 on an idle
+/// 2-vCPU VM: tmpfs hello/limit_overwrite 268-281 ms in 4 repetitions, 302-448
+/// ms in 5 others (system time, nothing stolen), limit and obuf slower in the
+/// same repetitions; 2026-12-06, a 1.2 GB memcpy between resident buffers,
+/// 300 ms apart: 121-154 ms in 40 copies (102-110 ms back to back).
+void note_machine_speed(const RowFigures& f, SummaryNotes& notes) {
     const SummaryRow& r = *f.row;
-    if (!r.structure.overwrites_existing || !(f.unstable || f.wide) || r.samples.size() < 2) return;
+    const bool same_work = r.structure.overwrites_existing || r.structure.copies_in_memory;
+    if (!same_work || !(f.unstable || f.wide) || r.samples.size() < 2) return;
     const auto [fastest, slowest] = std::minmax_element(r.samples.begin(), r.samples.end());
-    notes.machine_slowed.push_back(fmt::format("{} ({} to {} per run)", title, format_time(*fastest / 1e3),
-                                               format_time(*slowest / 1e3)));
+    notes.machine_slowed.push_back(fmt::format("{} ({} to {} per run)", r.structure.name,
+                                               format_time(*fastest / 1e3), format_time(*slowest / 1e3)));
 }
 
 /// What the notes must say about a row that ran in the table `title`.
@@ -475,7 +483,7 @@ void note_row(const RowFigures& f, const std::string& title, SummaryNotes& notes
     notes.short_runs = notes.short_runs || (r.system_time && !long_enough_for_cpu_share(r));
     for (std::string& s : stopped_repetitions(r)) notes.stopped.push_back(std::move(s));
     note_interference(f, notes);
-    note_machine_speed(f, title, notes);
+    note_machine_speed(f, notes);
     if (r.runs_redone > 0) notes.redone.push_back(fmt::format("{} ({})", r.structure.name, r.runs_redone));
     if (r.reported_repetitions > 0)
         notes.reported.push_back(fmt::format("{} ({} of {})", r.structure.name, r.reported_repetitions,
@@ -485,6 +493,24 @@ void note_row(const RowFigures& f, const std::string& title, SummaryNotes& notes
     if (!r.structure.calls_not_counted.empty())
         add_once(notes.calls_not_counted[r.structure.calls_not_counted], r.structure.method);
     if (!r.label.empty()) add_once(notes.labels, {title, r.label});
+}
+
+/// Adds "hello 126 ms (52% of limit)" to the notes for output table `t` when
+/// it has a limit row and a memcpy row that ran: limit less memcpy, the
+/// kernel's part of limit (memcpy copies the same bytes in memory).
+void note_kernel_part(const SummaryTable& t, SummaryNotes& notes) {
+    const SummaryRow* limit = nullptr;
+    const SummaryRow* copy = nullptr;
+    for (const SummaryRow& r : t.rows) {
+        if (!r.structure.reference || !r.outcome.ok() || !(r.ms > 0) || r.structure.overwrites_existing) continue;
+        (r.structure.copies_in_memory ? copy : limit) = &r;
+    }
+    if (limit == nullptr || copy == nullptr) return;
+    const double kernel_ms = limit->ms - copy->ms;
+    notes.kernel_part.push_back(fmt::format("{} {} ({:.0f}% of limit)", t.title,
+                                            kernel_ms < 0 ? "-" + format_time(-kernel_ms / 1e3)
+                                                          : format_time(kernel_ms / 1e3),
+                                            100 * kernel_ms / limit->ms));
 }
 
 /// Names output table `t` when its limit row's median time is mostly new
@@ -498,7 +524,7 @@ void note_new_pages(const SummaryTable& t, const PageCost* cost, SummaryNotes& n
     const SummaryRow* overwrite = nullptr;
     for (const SummaryRow& r : t.rows)
         if (r.structure.reference && r.outcome.ok() && r.ms > 0)
-            (r.structure.overwrites_existing ? overwrite : limit) = &r;
+            if (!r.structure.copies_in_memory) (r.structure.overwrites_existing ? overwrite : limit) = &r;
     if (limit == nullptr) return;
     if (overwrite != nullptr) {
         const double pages_ms = limit->ms - overwrite->ms;
@@ -884,12 +910,13 @@ void render_warnings(std::ostream& out, const SummaryNotes& notes) {
             fmt::join(notes.contended, ", "));
     if (!notes.machine_slowed.empty())
         out << fmt::format(
-            "! machine speed: limit_overwrite, which writes the same bytes over pages the file already has (no new "
-            "page, no choice of a method's), spread in {}: the same work took longer in some repetitions, so the "
-            "machine itself ran slower then (the host's other guests, other work's memory traffic, the CPU's clock; "
-            "stolen time shows only part of it), and the spread of that table's other rows is the machine's, not the "
-            "methods'. Compare rows within this run (x limit) rather than their times with another run's "
-            "(docs/methodology.md, \"limit_overwrite: the new pages as a row of their own\").\n",
+            "! machine speed: references that do the same work in every repetition (limit_overwrite: the same bytes "
+            "over pages the file already has, no new page; memcpy: the same bytes copied in memory, no file) spread: "
+            "{}: the same work took longer in some repetitions, so the machine itself ran slower then (the host's "
+            "other guests, other work's memory traffic, the CPU's clock; stolen time shows only part of it), and the "
+            "spread of those tables' other rows is the machine's, not the methods'. Compare rows within this run (x "
+            "limit) rather than their times with another run's (docs/methodology.md, \"The machine's own copy: "
+            "memcpy\").\n",
             fmt::join(notes.machine_slowed, ", "));
     if (!notes.reported.empty())
         out << fmt::format(
@@ -945,6 +972,10 @@ void render_legend(std::ostream& out, const SummaryNotes& notes) {
                            "page-cache page is new; limit less limit_overwrite, what the kernel's new pages cost: "
                            "{};\n",
                            fmt::join(notes.overwrite, ", "));
+    if (!notes.kernel_part.empty())
+        out << fmt::format("memcpy: the same bytes copied with one memcpy into memory of their size (no file, no "
+                           "system call), the machine's own copy; limit less memcpy, the kernel's part: {};\n",
+                           fmt::join(notes.kernel_part, ", "));
     if (notes.any_cold_warm)
         out << "cold/warm: time with the file's pages dropped / the same method's time with them in memory;\n";
     out << "calls, bytes/call, sys (system CPU time / wall time): per run, from the operating system's counters.\n";
@@ -1074,7 +1105,10 @@ void SummaryConsoleReporter::Finalize() {
             set_baselines(t, baseline_methods_);
             if (!t.has_baseline) notes.without_baseline.push_back(t.title);
         }
-    for (const SummaryTable& t : tables) note_new_pages(t, page_cost_ ? &*page_cost_ : nullptr, notes);
+    for (const SummaryTable& t : tables) {
+        note_new_pages(t, page_cost_ ? &*page_cost_ : nullptr, notes);
+        note_kernel_part(t, notes);
+    }
     for (const SummaryTable& t : tables) {
         render_table(out, table_text(t, notes));
         render_threads_tables(out, t);

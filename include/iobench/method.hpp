@@ -101,6 +101,12 @@ using PutDoubles = void (*)(const Sink& sink, std::span<const double> values);
 /// what the kernel alone costs for a workload's bytes. Throws `io_error`.
 using PutPrepared = void (*)(const Sink& sink, std::span<const char> bytes);
 
+/// Copies `bytes`, formatted before the call, into `to` (as many bytes, every
+/// page of it touched before the call): the operation of the `memcpy`
+/// reference, the machine's memory copy of a workload's bytes with no file and
+/// no system call. `to.size()` equals `bytes.size()`. Throws nothing.
+using CopyPrepared = void (*)(std::span<char> to, std::span<const char> bytes);
+
 /// The process's standard output as the target of a console operation: fd 1,
 /// C's `stdout` and `std::cout` all refer to it. The runner points fd 1 at the
 /// run's target (/dev/null, a file or a pipe) before the call.
@@ -157,6 +163,7 @@ using Transcode = void (*)(const Source& source, const Sink& sink, Encoding to);
     X(PutLines, put_lines, "writes N numbered lines (prefix, number, suffix)")                                \
     X(PutDoubles, put_doubles, "writes doubles as round-trip text, one per line")                             \
     X(PutPrepared, put_prepared, "writes bytes formatted before the call (the limit references)")             \
+    X(CopyPrepared, copy_prepared, "copies bytes formatted before the call to memory (the memcpy reference)") \
     X(PutConsole, put_console, "writes one line N times to standard output")                                  \
     X(PrintConsole, print_console, "prints a formatted message N times to standard output")                   \
     X(ReadBytes, read_bytes, "reads a file to its end, folding every byte")                                   \

@@ -20,4 +20,4 @@
 /// plugin is loaded only by an iobench of the same number, and one of another
 /// number is refused with a line naming both (docs/plugins.md, "The API and
 /// its versions").
-#define IOBENCH_API_VERSION 7
+#define IOBENCH_API_VERSION 8

@@ -105,7 +105,11 @@ TEST(ResultsJson, EveryRowIsVerifiedWithRatesAndPlainNames) {
         // CPU time and page faults, on every row.
         const bool input = name.rfind("ints_in/", 0) == 0;
         const char* calls = input ? "read_calls" : "write_calls";
-        if (available(calls)) {
+        const bool in_memory = name.ends_with("/memcpy");  // no file: no call, no bytes per call
+        if (available(calls) && in_memory) {
+            EXPECT_EQ(row.at(calls).get<double>(), 0) << name;
+            EXPECT_FALSE(row.contains("bytes_per_call")) << name;
+        } else if (available(calls)) {
             EXPECT_GE(row.at(calls).get<double>(), 1) << name;
             EXPECT_NEAR(row.at("bytes_per_call").get<double>() * row.at(calls).get<double>(),
                         row.at("bytes_per_second").get<double>() * row.at("real_time").get<double>() / 1e3,
@@ -131,7 +135,7 @@ TEST(ResultsJson, EveryRowIsVerifiedWithRatesAndPlainNames) {
             EXPECT_EQ(why.rfind(wine ? "not counted under wine: " : "not counted: ", 0), 0u) << name << ": " << why;
         }
         // Every method is also given as a multiple of its workload's limit row.
-        if (name.find("/limit") == std::string::npos) {
+        if (name.find("/limit") == std::string::npos && !in_memory) {
             EXPECT_GT(row.at("x_limit").get<double>(), 0) << name;
         } else {
             EXPECT_FALSE(row.contains("x_limit")) << name;
@@ -144,11 +148,11 @@ TEST(ResultsJson, EveryRowIsVerifiedWithRatesAndPlainNames) {
 #endif
     const std::set<std::string> expected = {
         "ints_out/fprintf", "ints_out/ofstream", "ints_out/" + unbuffered, "ints_out/obuf",
-        "ints_out/limit",   "ints_out/limit_overwrite",  "ints_in/fscanf", "ints_in/ifstream",
+        "ints_out/limit",   "ints_out/limit_overwrite", "ints_out/memcpy", "ints_in/fscanf", "ints_in/ifstream",
         "ints_in/ibuf",     "ints_in/limit",     "hello/fwrite",  "hello/ofstream",
-        "hello/obuf",       "hello/limit",       "hello/limit_overwrite"};
+        "hello/obuf",       "hello/limit",       "hello/limit_overwrite", "hello/memcpy"};
     EXPECT_EQ(names, expected);
-    EXPECT_EQ(iterations, 2 * 15);  // --benchmark_repetitions=2
+    EXPECT_EQ(iterations, 2 * 17);  // --benchmark_repetitions=2
 }
 
 TEST(ResultsJson, EveryRowCarriesItsStructure) {
@@ -162,9 +166,13 @@ TEST(ResultsJson, EveryRowCarriesItsStructure) {
         const std::string method = row.at("method");
         EXPECT_EQ(name, workload + "/" + method) << "the default suite sweeps no parameter";
         EXPECT_FALSE(row.at("family").get<std::string>().empty()) << name;
-        EXPECT_EQ(row.at("reference").get<bool>(), method == "limit" || method == "limit_overwrite") << name;
-        // Only limit_overwrite's rows say that they write over an existing file.
+        EXPECT_EQ(row.at("reference").get<bool>(),
+                  method == "limit" || method == "limit_overwrite" || method == "memcpy")
+            << name;
+        // Only limit_overwrite's rows say that they write over an existing file,
+        // only memcpy's that they copy in memory.
         EXPECT_EQ(row.value("overwrites_existing", false), method == "limit_overwrite") << name;
+        EXPECT_EQ(row.value("copies_in_memory", false), method == "memcpy") << name;
         EXPECT_TRUE(row.at("params").is_object() && row.at("params").empty()) << name;
         EXPECT_EQ(row.at("item_unit"), workload == "hello" ? "line" : "integer") << name;
         EXPECT_EQ(row.at("compared_per"), "item") << name;
@@ -181,8 +189,8 @@ TEST(ResultsJson, EveryRowCarriesItsStructure) {
             EXPECT_GT(row.at("x_limit").get<double>(), 0) << name;
         }
     }
-    EXPECT_EQ(medians, 10);  // every method but the five reference rows
-    // x_limit is the time over limit's, never over limit_overwrite's.
+    EXPECT_EQ(medians, 10);  // every method but the seven reference rows
+    // x_limit is the time over limit's, never over limit_overwrite's or memcpy's.
     std::map<std::string, double> median_ms;
     for (const auto& row : doc.at("benchmarks"))
         if (row.value("aggregate_name", "") == "median") median_ms[row.at("run_name")] = row.at("real_time");

@@ -139,6 +139,48 @@ TEST(LimitOverwrite, EachRunWritesOverAZeroFileOfTheOutputsSizeAndIsVerified) {
     nothing->finish();
 }
 
+/// memcpy's trial copies the prepared bytes into memory and writes no file;
+/// its copy is verified as a file is, and a copy that misses a byte is
+/// caught with the byte's offset.
+TEST(Memcpy, EachRunCopiesTheBytesInMemoryWritesNoFileAndIsVerified) {
+    const Workload& hello = *find_workload("hello");
+    const Method* copy = find_method("memcpy");
+    ASSERT_NE(copy, nullptr);
+    EXPECT_TRUE(copy->reference);
+    EXPECT_FALSE(copy->overwrites_existing);
+    EXPECT_TRUE(copy->copy_prepared.present());
+    EXPECT_FALSE(copy->put_prepared.present());
+    EXPECT_TRUE(hello.takes(*copy));
+    EXPECT_TRUE(find_workload("ints_out")->takes(*copy));
+    EXPECT_FALSE(find_workload("ints_in")->takes(*copy)) << "an output reference only";
+    test::TempDir dir;
+    Session session(dir.path(), 1e-4, false);  // 10,000 lines
+    auto trial = trial_for(hello, *copy, Params{}, session);
+    EXPECT_EQ(trial->bytes, 120'000u);
+    for (int run = 0; run < 2; ++run) {
+        trial->reset();
+        trial->run();
+        EXPECT_EQ(trial->verify(), "") << "run " << run;
+    }
+    trial->finish();
+    EXPECT_TRUE(std::filesystem::is_empty(dir.path())) << "no file written";
+
+    // A copy that leaves one byte out is caught by the checksum, at that byte.
+    Method short_copy = *copy;
+    short_copy.name = "zz_copies_all_but_one";
+    short_copy.copy_prepared = [](std::span<char> to, std::span<const char> bytes) {
+        std::copy(bytes.begin(), bytes.end() - 1, to.begin());
+        to.back() = static_cast<char>(bytes.back() ^ 1);
+    };
+    auto wrong = trial_for(hello, short_copy, Params{}, session);
+    wrong->reset();
+    wrong->run();
+    const std::string why = wrong->verify();
+    EXPECT_NE(why.find("copy differs"), std::string::npos) << why;
+    EXPECT_NE(why.find("first difference at byte 119999"), std::string::npos) << why;
+    wrong->finish();
+}
+
 TEST(Lines, NumberedTextIsTheGoExperimentsLines) {
     EXPECT_EQ(text_of(numbered_text("Line ", ": x\n", 3)), "Line 0: x\nLine 1: x\nLine 2: x\n");
     // 100,000 lines "Line <i>: This is buffered write data\n": 3,988,890 bytes.

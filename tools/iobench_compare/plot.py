@@ -129,8 +129,8 @@ def _limit_lines(ax, limits: list[Row], files, colors: list[str], scale: float,
                  in_bytes: bool) -> tuple[list[Line2D], list[float]]:
     """Draws the limit rows as vertical lines, a line per file; returns their legend entries and x positions."""
     handles, lines = [], []
-    for n, row in enumerate(limits):  # limit dashed, limit_overwrite (after it) dotted
-        style = "--" if n == 0 else ":"
+    for n, row in enumerate(limits):  # limit dashed, limit_overwrite (after it) dotted, memcpy dash-dotted
+        style = "-." if row.method == "memcpy" else "--" if n == 0 else ":"
         for i, f in enumerate(files):
             rate = _rate(row.cells[i])
             if rate is None:

@@ -188,7 +188,7 @@ def _registration(row: dict) -> tuple[int, int] | None:
 # in its order (the spec's row_structure); calls_not_counted only where the row has no read or
 # write calls, with the reason; counters_scope only where the counters are a process's or a program's;
 # emulated (true) only on the rows of a run on an emulated CPU; overwrites_existing (true) only on the
-# limit_overwrite row.
+# limit_overwrite row, copies_in_memory (true) only on the memcpy row.
 STRUCTURE_FIELDS = tuple(field["field"] for field in RESULTS_FORMAT["row_structure"])
 
 

@@ -357,6 +357,7 @@ TEST(ResultsFile, SaysWhatTheResultsFormatSpecSays) {
     s.calls_not_counted = "not counted here";
     s.program = true;
     s.overwrites_existing = true;  // (limit_overwrite's field, here only to list every field)
+    s.copies_in_memory = true;     // (memcpy's field, likewise)
     BenchmarkRun run;
     run.run_name.function_name = s.name;
     const std::vector<std::string> gb = keys_of(json_report::results_row(run, nullptr));
