@@ -30,6 +30,15 @@ inline constexpr std::size_t default_buffer_size = 64 * 1024;
 /// 3.7 us) and 14 % longer on ints_in on tmpfs.
 inline constexpr std::size_t obuf_buffer_size = limit_call_size;
 
+/// Alignment in bytes of obuf's own buffer: a cache line. The kernel copies a
+/// write(2)'s bytes into the page cache with one string move, which ran 24 %
+/// slower from a source 16 or 48 bytes past a 64-byte boundary: measured
+/// 2026-12-06 (AMD EPYC VM, ext4, a new 1.2 GB file in 1 MiB writes, 5 each,
+/// medians), 235-238 ms at offsets 16 and 48 against 189-191 ms at 0, 32, 64
+/// and 4000; `new char[]` (16-byte aligned) gave obuf one or the other at
+/// random, two modes in one row (docs/methodology.md).
+inline constexpr std::size_t obuf_buffer_alignment = 64;
+
 /// Default window in bytes of the methods that map a file one window at a
 /// time (the `mmap` output method, CreateFileMapping_window): 4 MiB.
 inline constexpr std::size_t default_map_window = 4 * 1024 * 1024;

@@ -146,8 +146,9 @@ public:
         : dev_(std::move(dev)),
           size_(buffer_size == 0 ? obuf_buffer_size : buffer_size),
           // At least 32 bytes, so that no compiler sees put_uint's 8-byte
-          // stores (only reached with >= 20 bytes free) aim past a tiny buffer.
-          buf_(hands_off ? nullptr : new char[size_ < 32 ? 32 : size_]),
+          // stores (only reached with >= 20 bytes free) aim past a tiny buffer;
+          // room to start it at obuf_buffer_alignment (own_buffer).
+          buf_(hands_off ? nullptr : new char[(size_ < 32 ? 32 : size_) + obuf_buffer_alignment - 1]),
           cur_(first_buffer()),
           end_(cur_ + size_) {}
 
@@ -406,7 +407,7 @@ public:
             hand_off_buffer();
             dev_.finish();
         } else {
-            char* const begin = buf_.get();
+            char* const begin = own_buffer();
             const auto n = static_cast<std::size_t>(cur_ - begin);
             cur_ = begin;
             if (n != 0) dev_.write_all(begin, n);
@@ -429,7 +430,14 @@ private:
         if constexpr (hands_off)
             return dev_.start(size_ < 32 ? 32 : size_);
         else
-            return buf_.get();
+            return own_buffer();
+    }
+
+    /// obuf's own buffer: the first obuf_buffer_alignment boundary in buf_.
+    char* own_buffer() const {
+        const auto at = reinterpret_cast<std::uintptr_t>(buf_.get());
+        const std::uintptr_t mask = obuf_buffer_alignment - 1;
+        return buf_.get() + ((obuf_buffer_alignment - (at & mask)) & mask);
     }
 
     /// Hand-off devices: hands the buffered bytes to the device and fills the

@@ -75,11 +75,24 @@ StandbyPurge purge_standby_list();
 /// its file system still holds dirty (syncfs(2) on the directory): the state
 /// every output run starts from, so that no run pays for the writeback or the
 /// journal commit of an earlier one. The removed file's dirty pages are
-/// dropped, never written. Then makes `output_bytes` (the size the run will
-/// write) of free memory resident (make_memory_resident). On Windows only the
-/// removal (no such call without administrator rights). Throws `io_error`
-/// when syncfs fails.
+/// dropped, never written. Then, last, warms the page supply for the
+/// `output_bytes` the run will write (warm_page_cache; where that fails,
+/// make_memory_resident). On Windows only the removal (no such call without
+/// administrator rights). Throws `io_error` when syncfs fails.
 void remove_and_settle(const std::filesystem::path& path, std::uint64_t output_bytes);
+
+/// Writes `bytes` (1 MiB per write(2)) to a new file at `path` (the output's
+/// path, which nothing holds yet) and removes it, never flushed: the kernel takes for it the
+/// pages a run writing `bytes` to `path` will take next (the same file
+/// system, the same folio sizes, the same order of the free lists), so any of
+/// them that the host had taken back (free page reporting) are faulted in
+/// here, outside the measurement, and freed again right before the run, which
+/// then finds them backed. Measured 2026-12-06 (docs/methodology.md, "Where a
+/// new file's pages come from"): a new 1.2 GB file on ext4 written after a
+/// reporting pass took 452-554 ms, and 232-246 ms with this first. Linux only
+/// (true elsewhere, doing nothing), nothing below 16 MiB; false when a call
+/// failed (a full disk: the file is removed all the same).
+bool warm_page_cache(const std::filesystem::path& path, std::uint64_t bytes);
 
 /// Writes a new file of `bytes` zero bytes at `path` (1 MiB per write) and
 /// flushes it to its device (fsync; _commit on Windows): a run that then
@@ -98,7 +111,9 @@ void write_zero_file(const std::filesystem::path& path, std::uint64_t bytes);
 /// run: measured here, 1.2 GB written to ext4 after a 4 s pause took
 /// 1.2-1.5 s instead of 0.24 s, and 0.24-0.33 s with this step first
 /// (docs/methodology.md). Best effort: does nothing below 16 MiB, on
-/// platforms other than Linux, or when the memory cannot be mapped.
+/// platforms other than Linux, or when the memory cannot be mapped. Only where
+/// warm_page_cache fails now: huge pages are not the blocks the page cache's
+/// small folios take first, and those could still be the host's.
 void make_memory_resident(std::uint64_t bytes);
 
 /// Reads the file at `path` to its end in 1 MiB reads, so that its pages are

@@ -228,6 +228,26 @@ TEST(Obuf, BufferSizeZeroMeansDefault) {
     EXPECT_EQ(b.buffer_size(), 7u);
 }
 
+TEST(Obuf, ItsOwnBufferStartsAtACacheLine) {
+    // Each call the device gets from obuf's buffer starts at an
+    // obuf_buffer_alignment boundary, whatever the allocator returned
+    // (new char[] gives 16 bytes), for every buffer size.
+    struct address_device {
+        std::vector<std::uintptr_t>* starts;
+        void write_all(const char* data, std::size_t) { starts->push_back(reinterpret_cast<std::uintptr_t>(data)); }
+    };
+    EXPECT_EQ(iobench::obuf_buffer_alignment, 64u);
+    for (std::size_t size : {std::size_t{1}, std::size_t{7}, std::size_t{33}, std::size_t{100}, std::size_t{0}}) {
+        SCOPED_TRACE("buffer_size " + std::to_string(size));
+        std::vector<std::uintptr_t> starts;
+        iobench::basic_obuf<address_device> out(address_device{&starts}, size);
+        for (int i = 0; i < 300; ++i) out.write("x");  // one byte at a time: every call from the buffer
+        out.flush();
+        ASSERT_FALSE(starts.empty());
+        for (std::uintptr_t at : starts) EXPECT_EQ(at % iobench::obuf_buffer_alignment, 0u);
+    }
+}
+
 TEST(Obuf, LargeWritesBypassTheBuffer) {
     TempFile file;
     const int fd = ::open(file.path().c_str(), O_WRONLY | O_TRUNC);

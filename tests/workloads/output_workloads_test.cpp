@@ -57,10 +57,36 @@ TEST(PageCache, EveryOutputRunStartsWithThePreviousOutputRemoved) {
         std::fputs("earlier run\n", f);
         std::fclose(f);
     }
-    // 32 MiB: memory for the next run made resident too (best effort, never an error).
+    // 32 MiB: the page supply for the next run warmed too (best effort, never an error).
     EXPECT_NO_THROW(iobench::remove_and_settle(out, std::uint64_t{32} << 20));
     EXPECT_FALSE(std::filesystem::exists(out));
+    EXPECT_TRUE(std::filesystem::is_empty(dir.path())) << "the warming file is removed";
     EXPECT_NO_THROW(iobench::remove_and_settle(out, 0));  // nothing left to remove
+}
+
+TEST(PageCache, WarmingWritesAndRemovesAFileAtTheOutputsPath) {
+    test::TempDir dir;
+    const std::filesystem::path out = dir.path() / "output";
+#ifdef __linux__
+    // The bytes this process passed to write(2) (/proc/self/io's wchar): the scratch file's.
+    auto written = [] {
+        std::FILE* f = std::fopen("/proc/self/io", "r");
+        unsigned long long wchar = 0;
+        char line[128];
+        while (f && std::fgets(line, sizeof line, f)) std::sscanf(line, "wchar: %llu", &wchar);
+        if (f) std::fclose(f);
+        return wchar;
+    };
+    const unsigned long long before = written();
+    EXPECT_TRUE(iobench::warm_page_cache(out, std::uint64_t{20} << 20));
+    EXPECT_GE(written() - before, std::uint64_t{20} << 20);
+    EXPECT_TRUE(std::filesystem::is_empty(dir.path()));
+    // Where the scratch file cannot be made: false, nothing left, no throw.
+    EXPECT_FALSE(iobench::warm_page_cache(dir.path() / "no-such-dir" / "output", std::uint64_t{20} << 20));
+    EXPECT_TRUE(std::filesystem::is_empty(dir.path()));
+#endif
+    // Below 16 MiB nothing is written: true.
+    EXPECT_TRUE(iobench::warm_page_cache(dir.path() / "no-such-dir" / "output", 4096));
 }
 
 /// The bytes of the file at `path` ("" when it cannot be read).

@@ -300,6 +300,19 @@ TEST(Report, AnOutputTablesLimitRowThatIsMostlyNewPagesIsNoted) {
     EXPECT_EQ(quiet.find("! new pages"), std::string::npos) << quiet;
 }
 
+/// One run of 1.2e9 bytes for each (name, seconds), a family each, in order.
+std::vector<benchmark::BenchmarkReporter::Run> one_run_each(
+    const std::vector<std::pair<std::string, double>>& rows) {
+    std::vector<benchmark::BenchmarkReporter::Run> runs;
+    int family = 0;
+    for (const auto& [name, seconds] : rows) {
+        benchmark::BenchmarkReporter::Run r = single_run(name, seconds, family++);
+        r.counters["bytes"] = 1.2e9;
+        runs.push_back(r);
+    }
+    return runs;
+}
+
 TEST(Report, LimitLessLimitOverwriteIsWhatNewPagesCost) {
     // hello: limit 400 ms, limit_overwrite 100 ms: new pages are 300 ms (75 %),
     // said in the legend and noted (measured, whatever the page cost measured
@@ -311,18 +324,12 @@ TEST(Report, LimitLessLimitOverwriteIsWhatNewPagesCost) {
                                       {"hello", "obuf"},
                                       {"hello", "limit"},
                                       {"hello", "limit_overwrite"}});
-    std::vector<benchmark::BenchmarkReporter::Run> runs;
-    int family = 0;
-    for (const auto& [name, seconds] : std::vector<std::pair<std::string, double>>{{"ints_out/obuf", 0.08},
-                                                                                   {"ints_out/limit", 0.04},
-                                                                                   {"ints_out/limit_overwrite", 0.03},
-                                                                                   {"hello/obuf", 0.5},
-                                                                                   {"hello/limit", 0.4},
-                                                                                   {"hello/limit_overwrite", 0.1}}) {
-        benchmark::BenchmarkReporter::Run r = single_run(name, seconds, family++);
-        r.counters["bytes"] = 1.2e9;
-        runs.push_back(r);
-    }
+    std::vector<benchmark::BenchmarkReporter::Run> runs = one_run_each({{"ints_out/obuf", 0.08},
+                                                                        {"ints_out/limit", 0.04},
+                                                                        {"ints_out/limit_overwrite", 0.03},
+                                                                        {"hello/obuf", 0.5},
+                                                                        {"hello/limit", 0.4},
+                                                                        {"hello/limit_overwrite", 0.1}});
     add_x_limit(runs, index);
     EXPECT_DOUBLE_EQ(runs[3].counters.at("x_limit").value, 0.5 / 0.4);
     EXPECT_EQ(runs[5].counters.count("x_limit"), 0u) << "a reference row";
@@ -357,16 +364,8 @@ TEST(Report, LimitLessMemcpyIsTheKernelsPartAndMemcpyIsListedLast) {
                                       {"hello", "limit"},
                                       {"hello", "limit_overwrite"},
                                       {"hello", "memcpy"}});
-    std::vector<benchmark::BenchmarkReporter::Run> runs;
-    int family = 0;
-    for (const auto& [name, seconds] : std::vector<std::pair<std::string, double>>{{"hello/obuf", 0.5},
-                                                                                   {"hello/memcpy", 0.1},
-                                                                                   {"hello/limit", 0.4},
-                                                                                   {"hello/limit_overwrite", 0.15}}) {
-        benchmark::BenchmarkReporter::Run r = single_run(name, seconds, family++);
-        r.counters["bytes"] = 1.2e9;
-        runs.push_back(r);
-    }
+    std::vector<benchmark::BenchmarkReporter::Run> runs = one_run_each(
+        {{"hello/obuf", 0.5}, {"hello/memcpy", 0.1}, {"hello/limit", 0.4}, {"hello/limit_overwrite", 0.15}});
     add_x_limit(runs, index);
     EXPECT_DOUBLE_EQ(runs[0].counters.at("x_limit").value, 0.5 / 0.4);
     EXPECT_EQ(runs[1].counters.count("x_limit"), 0u) << "a reference row";
