@@ -112,8 +112,9 @@ private:
 /// workload's bytes, prepared in memory when the trial is made, copied into a
 /// buffer of their size; no file, no system call. The reset is the output
 /// trial's (so the machine is in the state every output row starts from)
-/// and then writes every page of both buffers, so that the run takes no page
-/// fault (a hypervisor may have taken idle memory back between repetitions).
+/// and then reads every page of the bytes and writes every page of the copy's
+/// buffer, so that the run takes no page fault (a hypervisor may have taken
+/// idle memory back between repetitions).
 /// Verified by the copy's size and checksum, as a file is.
 class MemoryCopyTrial final : public OutputTrial {
 public:
