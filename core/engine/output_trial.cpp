@@ -21,6 +21,8 @@ OutputTrial::OutputTrial(Session& session, std::string_view workload, const Meth
 
 void OutputTrial::reset() { remove_and_settle(sink_.path, expected_.size); }
 
+void OutputTrial::settle_without_warming() { remove_and_settle(sink_.path, 0); }
+
 std::string OutputTrial::verify() {
     Digest got;
     try {

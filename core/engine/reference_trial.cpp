@@ -86,14 +86,18 @@ public:
           put_(m.put_prepared),
           overwrite_(m.overwrites_existing),
           text_(prepared_bytes(expected, bytes)) {}
-    /// The output trial's settle; for `limit_overwrite`, the file it writes
-    /// over (zeros of the output's size, flushed: a run that wrote nothing
+    /// The output trial's settle; for `limit_overwrite`, without its warming
+    /// (settle_without_warming), the file it writes over (zeros of the output's size, flushed: a run that wrote nothing
     /// fails verification); then one read of every page of the prepared
     /// bytes: memory left idle between repetitions may have been taken back
     /// by a hypervisor, and its faults belong to no method.
     void reset() override {
-        OutputTrial::reset();
-        if (overwrite_) write_zero_file(sink_.path, text_.size());
+        if (overwrite_) {
+            settle_without_warming();  // the zeros below are the pages the run writes over
+            write_zero_file(sink_.path, text_.size());
+        } else {
+            OutputTrial::reset();
+        }
         const volatile char* p = text_.data();
         char sum = 0;
         for (std::size_t at = 0; at < text_.size(); at += 4096) sum = static_cast<char>(sum + p[at]);
@@ -111,9 +115,10 @@ private:
 /// The `memcpy` row of an output workload (Method::copy_prepared): the
 /// workload's bytes, prepared in memory when the trial is made, copied into a
 /// buffer of their size; no file, no system call. The reset is the output
-/// trial's (so the machine is in the state every output row starts from)
-/// and then reads every page of the bytes and writes every page of the copy's
-/// buffer, so that the run takes no page fault (a hypervisor may have taken
+/// trial's settle (so the machine is in the state every output row starts
+/// from; no page-cache warming, as no page-cache page is taken) and then
+/// reads every page of the bytes and writes every page of the copy's buffer,
+/// so that the run takes no page fault (a hypervisor may have taken
 /// idle memory back between repetitions).
 /// Verified by the copy's size and checksum, as a file is.
 class MemoryCopyTrial final : public OutputTrial {
@@ -125,7 +130,7 @@ public:
           text_(prepared_bytes(expected, bytes)),
           copy_to_(bytes) {}
     void reset() override {
-        OutputTrial::reset();
+        settle_without_warming();  // no file: the copy's pages are the ones touched below
         volatile char* to = copy_to_.data();
         const volatile char* from = text_.data();
         for (std::size_t at = 0; at < text_.size(); at += 4096) to[at] = from[at];

@@ -48,6 +48,19 @@ std::string run_once(const char* workload, const char* method, double scale = 1e
     return verdict;
 }
 
+#ifdef __linux__
+/// The bytes this process has passed to write(2) and its kind so far
+/// (/proc/self/io's wchar; 0 when it cannot be read).
+unsigned long long bytes_written_by_this_process() {
+    std::FILE* f = std::fopen("/proc/self/io", "r");
+    unsigned long long wchar = 0;
+    char line[128];
+    while (f && std::fgets(line, sizeof line, f)) std::sscanf(line, "wchar: %llu", &wchar);
+    if (f) std::fclose(f);
+    return wchar;
+}
+#endif
+
 TEST(PageCache, EveryOutputRunStartsWithThePreviousOutputRemoved) {
     test::TempDir dir;
     const std::filesystem::path out = dir.path() / "output";
@@ -68,15 +81,8 @@ TEST(PageCache, WarmingWritesAndRemovesAFileAtTheOutputsPath) {
     test::TempDir dir;
     const std::filesystem::path out = dir.path() / "output";
 #ifdef __linux__
-    // The bytes this process passed to write(2) (/proc/self/io's wchar): the scratch file's.
-    auto written = [] {
-        std::FILE* f = std::fopen("/proc/self/io", "r");
-        unsigned long long wchar = 0;
-        char line[128];
-        while (f && std::fgets(line, sizeof line, f)) std::sscanf(line, "wchar: %llu", &wchar);
-        if (f) std::fclose(f);
-        return wchar;
-    };
+    // The bytes this process passed to write(2): the scratch file's.
+    auto written = bytes_written_by_this_process;
     const unsigned long long before = written();
     EXPECT_TRUE(iobench::warm_page_cache(out, std::uint64_t{20} << 20));
     EXPECT_GE(written() - before, std::uint64_t{20} << 20);
@@ -205,6 +211,39 @@ TEST(Memcpy, EachRunCopiesTheBytesInMemoryWritesNoFileAndIsVerified) {
     EXPECT_NE(why.find("copy differs"), std::string::npos) << why;
     EXPECT_NE(why.find("first difference at byte 119999"), std::string::npos) << why;
     wrong->finish();
+}
+
+/// Only a reference run that takes new page-cache pages has its page supply
+/// warmed in its reset: limit writes the output's size before its run,
+/// limit_overwrite only the zeros it writes over, memcpy nothing.
+TEST(References, OnlyARunThatTakesNewPagesHasItsPageSupplyWarmed) {
+#ifdef __linux__
+    auto written = bytes_written_by_this_process;
+    test::TempDir dir;
+    Session session(dir.path(), 0.015, false);  // 1.5M lines, 18 MB: above warming's 16 MiB floor
+    const Workload& hello = *find_workload("hello");
+    auto reset_writes = [&](const char* method) {
+        auto trial = trial_for(hello, *find_method(method), Params{}, session);
+        EXPECT_EQ(trial->bytes, 18'000'000u);
+        const unsigned long long before = written();
+        trial->reset();
+        const unsigned long long bytes = written() - before;
+        trial->run();
+        EXPECT_EQ(trial->verify(), "") << method;
+        trial->finish();
+        return bytes;
+    };
+    const unsigned long long limit = reset_writes("limit");
+    const unsigned long long overwrite = reset_writes("limit_overwrite");
+    const unsigned long long copy = reset_writes("memcpy");
+    EXPECT_GE(limit, 18'000'000u) << "limit's page supply is warmed";
+    EXPECT_GE(overwrite, 18'000'000u) << "the zeros limit_overwrite writes over";
+    EXPECT_LT(overwrite, 2 * 18'000'000u) << "and no warming write besides";
+    EXPECT_LT(copy, 1'000'000u) << "memcpy writes no file, warming included";
+    EXPECT_TRUE(std::filesystem::is_empty(dir.path()));
+#else
+    GTEST_SKIP() << "the page supply is warmed on Linux only";
+#endif
 }
 
 TEST(Lines, NumberedTextIsTheGoExperimentsLines) {
