@@ -49,8 +49,8 @@ std::string run_once(const char* workload, const char* method, double scale = 1e
 }
 
 #ifdef __linux__
-/// The bytes this process has passed to write(2) and its kind so far
-/// (/proc/self/io's wchar; 0 when it cannot be read).
+/// The bytes this process has passed to write(2) and the calls like it so
+/// far (/proc/self/io's wchar; 0 when it cannot be read).
 unsigned long long bytes_written_by_this_process() {
     std::FILE* f = std::fopen("/proc/self/io", "r");
     unsigned long long wchar = 0;
