@@ -89,9 +89,9 @@ public:
     /// The output trial's settle; for `limit_overwrite`, without its warming
     /// (settle_without_warming), the file it writes over (zeros of the
     /// output's size, flushed: a run that wrote nothing fails verification);
-    /// then one read of every page of the prepared
-    /// bytes: memory left idle between repetitions may have been taken back
-    /// by a hypervisor, and its faults belong to no method.
+    /// then one read of every page of the prepared bytes: memory left idle
+    /// between repetitions may have been taken back by a hypervisor, and its
+    /// faults belong to no method.
     void reset() override {
         if (overwrite_) {
             settle_without_warming();  // the zeros below are the pages the run writes over

@@ -82,10 +82,9 @@ TEST(PageCache, WarmingWritesAndRemovesAFileAtTheOutputsPath) {
     const std::filesystem::path out = dir.path() / "output";
 #ifdef __linux__
     // The bytes this process passed to write(2): the scratch file's.
-    auto written = bytes_written_by_this_process;
-    const unsigned long long before = written();
+    const unsigned long long before = bytes_written_by_this_process();
     EXPECT_TRUE(iobench::warm_page_cache(out, std::uint64_t{20} << 20));
-    EXPECT_GE(written() - before, std::uint64_t{20} << 20);
+    EXPECT_GE(bytes_written_by_this_process() - before, std::uint64_t{20} << 20);
     EXPECT_TRUE(std::filesystem::is_empty(dir.path()));
     // Where the scratch file cannot be made: false, nothing left, no throw.
     EXPECT_FALSE(iobench::warm_page_cache(dir.path() / "no-such-dir" / "output", std::uint64_t{20} << 20));
@@ -218,16 +217,15 @@ TEST(Memcpy, EachRunCopiesTheBytesInMemoryWritesNoFileAndIsVerified) {
 /// limit_overwrite only the zeros it writes over, memcpy nothing.
 TEST(References, OnlyARunThatTakesNewPagesHasItsPageSupplyWarmed) {
 #ifdef __linux__
-    auto written = bytes_written_by_this_process;
     test::TempDir dir;
     Session session(dir.path(), 0.015, false);  // 1.5M lines, 18 MB: above warming's 16 MiB floor
     const Workload& hello = *find_workload("hello");
     auto reset_writes = [&](const char* method) {
         auto trial = trial_for(hello, *find_method(method), Params{}, session);
         EXPECT_EQ(trial->bytes, 18'000'000u);
-        const unsigned long long before = written();
+        const unsigned long long before = bytes_written_by_this_process();
         trial->reset();
-        const unsigned long long bytes = written() - before;
+        const unsigned long long bytes = bytes_written_by_this_process() - before;
         trial->run();
         EXPECT_EQ(trial->verify(), "") << method;
         trial->finish();
